@@ -1,0 +1,36 @@
+# xchg entry points.
+#   make run   install what is missing, build, and run the main job
+#              (xchg compare on a default network)
+#   make test  build with -Werror and run every test, then again under
+#              AddressSanitizer and UBSan
+BUILD      ?= build
+BUILD_SAN  ?= build-san
+JOBS       ?= 2
+RUN_ARGS   ?= --topo torus:8x8 --machine paragon --m 8:65536
+
+.PHONY: all deps build run test test-plain test-san clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	./$(BUILD)/xchg compare $(RUN_ARGS)
+
+test: test-plain test-san
+
+test-plain: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-san: deps
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXCHG_WERROR=ON -DXCHG_SANITIZE=ON
+	cmake --build $(BUILD_SAN) -j$(JOBS)
+	cd $(BUILD_SAN) && ctest --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

@@ -1,0 +1,29 @@
+/*
+ * check.h - the tests' assertion helpers: count checks, print each failure
+ * with file and line, and end with "N passed, N failed".
+ */
+#ifndef XCHG_CHECK_H
+#define XCHG_CHECK_H
+
+#include <stdint.h>
+
+void check_record(int ok, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Print the summary line and return the exit status for main(). */
+int check_finish(const char *suite);
+
+/* CHECK(cond, "what, with %d values", ...): one check. */
+#define CHECK(cond, ...) check_record(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+/* CHECK_EQ_U64(actual, expected, "what"): prints both values on failure. */
+#define CHECK_EQ_U64(a, b, what)                                                     \
+    do {                                                                             \
+        uint64_t check_a_ = (uint64_t)(a), check_b_ = (uint64_t)(b);                 \
+        check_record(check_a_ == check_b_, __FILE__, __LINE__, "%s: got %llu, want %llu", \
+                     (what), (unsigned long long)check_a_, (unsigned long long)check_b_); \
+    } while (0)
+
+#endif /* XCHG_CHECK_H */
