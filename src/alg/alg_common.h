@@ -1,0 +1,58 @@
+/*
+ * alg_common.h - what the algorithm families share: the registry entries
+ * each family file defines (listed once, in src/registry.c), and small
+ * helpers for preconditions, option parsing and step building.
+ */
+#ifndef XCHG_ALG_COMMON_H
+#define XCHG_ALG_COMMON_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../util.h"
+
+/* The registry entries, one per algorithm; src/registry.c lists them. */
+XCHG_INTERNAL extern const xchg_alg xchg_alg_ring;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_ring_bidir;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_mesh2;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_hc_standard;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_hc_direct;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_multiphase;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_bruck;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_pairwise;
+
+/* Nonzero when p is a power of two (1 counts: 2^0). */
+static inline int xchg_alg_is_pow2(uint32_t p)
+{
+    return p != 0 && (p & (p - 1)) == 0;
+}
+
+/* log2 of a power of two. */
+static inline int xchg_alg_log2(uint32_t p)
+{
+    int d = 0;
+    while ((1u << d) < p)
+        d++;
+    return d;
+}
+
+/* The topology's canonical spec, for messages ("torus:3x5"). */
+static inline const char *xchg_alg_topo_name(const xchg_topo *t, char *buf, size_t len)
+{
+    return xchg_topo_spec(t, buf, len);
+}
+
+/*
+ * Append st to s. On failure frees s (and the step's tables, which
+ * xchg_sched_add takes over) and returns ENOMEM with a message.
+ */
+static inline int xchg_alg_add(xchg_sched *s, const xchg_step *st, xchg_err *err)
+{
+    if (xchg_sched_add(s, st) != XCHG_OK) {
+        xchg_sched_free(s);
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    }
+    return XCHG_OK;
+}
+
+#endif /* XCHG_ALG_COMMON_H */

@@ -1,0 +1,128 @@
+/*
+ * registry.c - the one table of algorithms, and the calls that read it:
+ * lookup by name, parsing "name[:args]" specs, and generate-in-one-call.
+ * The registry entries themselves live in src/alg/<family>.c; this is the
+ * only place that lists them. The CLI, planner, tests and MPI layer all
+ * iterate this table.
+ */
+#include <string.h>
+
+#include "alg/alg_common.h"
+
+static const xchg_alg *const registry[] = {
+    &xchg_alg_ring,
+    &xchg_alg_ring_bidir,
+    &xchg_alg_mesh2,
+    &xchg_alg_hc_standard,
+    &xchg_alg_hc_direct,
+    &xchg_alg_multiphase,
+    &xchg_alg_bruck,
+    &xchg_alg_pairwise,
+};
+
+#define NALGS (sizeof registry / sizeof registry[0])
+
+size_t xchg_alg_count(void)
+{
+    return NALGS;
+}
+
+/* The i-th algorithm, NULL past the end. */
+const xchg_alg *xchg_alg_at(size_t i)
+{
+    return i < NALGS ? registry[i] : NULL;
+}
+
+/* Exact, case-sensitive match on the name; NULL when unknown or name NULL. */
+const xchg_alg *xchg_alg_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < NALGS; i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+/* Write "a, b, c" (the known names) into buf. */
+static void known_names(char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NALGS && at < len; i++) {
+        int n = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", registry[i]->name);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+}
+
+/*
+ * Parse "name[:args]". On success sets *alg and *opts (zeroed, args text
+ * kept in opts->args, the rest filled by alg->parse). EINVAL with a message
+ * when the name is unknown (listing the known ones), when options are given
+ * to an algorithm that takes none, or when alg->parse refuses them. *alg and
+ * *opts are untouched on failure.
+ */
+int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg_err *err)
+{
+    if (!spec || !alg || !opts)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_alg_parse: NULL argument");
+    const char *colon = strchr(spec, ':');
+    size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+    char name[64];
+    char names[400];
+    if (nlen == 0 || nlen >= sizeof name) {
+        known_names(names, sizeof names);
+        return xchg_fail(err, XCHG_EINVAL,
+                         "bad algorithm spec '%.64s': expected name[:options], names: %s", spec,
+                         names);
+    }
+    memcpy(name, spec, nlen);
+    name[nlen] = '\0';
+    const xchg_alg *a = xchg_alg_find(name);
+    if (!a) {
+        known_names(names, sizeof names);
+        return xchg_fail(err, XCHG_EINVAL, "unknown algorithm '%s'; known: %s", name, names);
+    }
+    xchg_opts o;
+    memset(&o, 0, sizeof o);
+    const char *args = colon ? colon + 1 : "";
+    if (colon && !*args)
+        return xchg_fail(err, XCHG_EINVAL, "%s: empty options after ':' (accepted: %s)", name,
+                         a->parse ? a->options : "none");
+    if (strlen(args) >= sizeof o.args)
+        return xchg_fail(err, XCHG_EINVAL, "%s: options longer than %zu characters", name,
+                         sizeof o.args - 1);
+    strcpy(o.args, args);
+    if (!a->parse) {
+        if (*args)
+            return xchg_fail(err, XCHG_EINVAL, "%s takes no options (got '%s')", name, args);
+    } else {
+        int rc = a->parse(args, &o, err);
+        if (rc)
+            return rc;
+    }
+    *alg = a;
+    *opts = o;
+    return XCHG_OK;
+}
+
+/*
+ * Parse alg_spec, check it applies to t, and generate. On success *out is
+ * a schedule the caller frees with xchg_sched_free; on failure *out is
+ * untouched and the code is that of the failing stage.
+ */
+int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xchg_err *err)
+{
+    if (!t || !out)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_generate: NULL argument");
+    const xchg_alg *a;
+    xchg_opts o;
+    int rc = xchg_alg_parse(alg_spec, &a, &o, err);
+    if (rc)
+        return rc;
+    if ((rc = a->applies(t, &o, err)))
+        return rc;
+    return a->generate(t, &o, out, err);
+}
