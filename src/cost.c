@@ -1,0 +1,242 @@
+/*
+ * cost.c - the cost model: machine presets, the cost of a schedule from its
+ * declared message sizes, and lower bounds on any complete exchange.
+ *
+ * Model (DESIGN.md "Cost model", seed 002 section 4): a step costs one
+ * start-up t_s when anybody sends, plus the largest message of the step
+ * times m*t_w; local rearrangement costs t_r per byte copied; an execution
+ * mode that synchronises adds one barrier per start-up. The cost reads only
+ * the per-step declared sizes (xchg_sched_step_max_blocks,
+ * xchg_sched_copy_blocks), so it is O(steps) whatever the network size.
+ *
+ * Presets: seed 002 (Bokhari, Paragon/SP2/CS-2) Table 1, messages under
+ * 8000 bytes. Barrier times there are linear in d for 2^d processors; for
+ * other node counts we take d = ceil(log2 nodes) and never go below zero.
+ *
+ * Lower bounds, each named with the model it assumes (docs/cost-model.md):
+ *   start-ups  >= ceil(log2 p)  one-port: the holders of a node's data at
+ *                               most double each step;
+ *   injection  >= p-1 blocks    every node injects p-1 blocks through its
+ *                               one port, at most one message per step;
+ *   bisection  >= |A|*|B| / L   the blocks from side A to side B of a cut
+ *                               over the L directed links crossing A -> B,
+ *                               rounded up; for a torus cut across an even
+ *                               largest dimension N1 this is N1*p/8 blocks,
+ *                               seed 001 Lemma 1.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+/* One row of seed 002 Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
+typedef struct preset {
+    const char *name;
+    double ts, tw, tr;
+    double bar_a, bar_b;
+} preset;
+
+static const preset presets[] = {
+    {"paragon", 75.0, 0.011, 0.0140, 126.0, 113.0},
+    {"sp2", 70.0, 0.043, 0.0043, 72.0, 52.0},
+    {"cs2", 105.0, 0.025, 0.0153, 17.0, 5.6},
+};
+
+#define NPRESETS (sizeof presets / sizeof presets[0])
+
+size_t xchg_machine_preset_count(void)
+{
+    return NPRESETS;
+}
+
+const char *xchg_machine_preset_name(size_t i)
+{
+    return i < NPRESETS ? presets[i].name : NULL;
+}
+
+/* ceil(log2 n) for n >= 1; 0 for n <= 1. */
+static uint64_t ceil_log2(uint64_t n)
+{
+    uint64_t d = 0;
+    while (d < 64 && (UINT64_C(1) << d) < n)
+        d++;
+    return d;
+}
+
+/*
+ * Fill out with the preset called name, its barrier evaluated for `nodes`
+ * processors (d = ceil(log2 nodes), clamped at 0 so one node has no barrier
+ * cost). Returns 0, or XCHG_EINVAL listing the presets when name is unknown
+ * or NULL; out is untouched on failure.
+ */
+int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err)
+{
+    if (!out)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_machine_preset: out is NULL");
+    for (size_t i = 0; name && i < NPRESETS; i++) {
+        if (strcmp(name, presets[i].name) != 0)
+            continue;
+        const preset *pr = &presets[i];
+        xchg_machine m;
+        memset(&m, 0, sizeof m);
+        snprintf(m.name, sizeof m.name, "%s", pr->name);
+        m.ts = pr->ts;
+        m.tw = pr->tw;
+        m.tr = pr->tr;
+        double d = (double)ceil_log2(nodes);
+        double bar = pr->bar_a * d - pr->bar_b;
+        m.barrier = bar > 0.0 ? bar : 0.0;
+        snprintf(m.units, sizeof m.units, "us");
+        *out = m;
+        return XCHG_OK;
+    }
+    char list[128] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < NPRESETS; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         presets[i].name);
+        if (n < 0 || (size_t)n >= sizeof list - used)
+            break;
+        used += (size_t)n;
+    }
+    return xchg_fail(err, XCHG_EINVAL,
+                     "unknown machine preset '%s'; accepted: %s (seed 002 Table 1)",
+                     name ? name : "(null)", list);
+}
+
+/* Divide rounding up; den > 0. */
+static uint64_t div_up(uint64_t num, uint64_t den)
+{
+    return num / den + (num % den != 0);
+}
+
+/*
+ * Bisection bound in blocks for topology t, and its name in name[len].
+ * For every dimension k of size n, cut it into a lower part of floor(n/2)
+ * and an upper part of ceil(n/2) coordinates; each side holds that many
+ * "slices" of lines = p/n nodes, so |A| = floor(n/2)*lines and
+ * |B| = ceil(n/2)*lines, and |A|*|B| blocks must go from A to B. The
+ * directed links A -> B: one per line on a mesh/array or a size-2 wrapped
+ * dimension (both neighbours are the same node: one link), two per line on
+ * a wrapped dimension of size >= 3 (the cut and the wrap-around). Keep the
+ * largest bound over the dimensions (ties go to the larger dimension, the
+ * cut the seed names). Returns 0 with an empty name when there is no bound.
+ */
+static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
+{
+    name[0] = '\0';
+    if (t->nodes < 2 || t->kind == XCHG_TOPO_COMPLETE)
+        return 0;
+    if (t->kind == XCHG_TOPO_HYPERCUBE) {
+        /* p/2 nodes a side, p/2 links each way: (p/2)^2 / (p/2). */
+        snprintf(name, len, "hypercube bisection");
+        return t->nodes / 2;
+    }
+    int wraps = t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS;
+    uint64_t best = 0;
+    uint32_t best_n = 0;
+    for (int k = 0; k < t->ndims; k++) {
+        uint64_t n = t->size[k];
+        if (n < 2)
+            continue;
+        uint64_t lines = t->nodes / n;
+        uint64_t lo = n / 2, hi = n - n / 2;
+        /* |A|*|B| / links = lo*hi*lines^2 / (per_line*lines). */
+        uint64_t per_line = (wraps && n > 2) ? 2 : 1;
+        uint64_t b = div_up(lo * hi * lines, per_line);
+        if (b > best || (b == best && n > best_n)) {
+            best = b;
+            best_n = (uint32_t)n;
+        }
+    }
+    if (best == 0)
+        return 0;
+    const char *kind = xchg_topo_kind_name(t->kind);
+    if (!wraps)
+        snprintf(name, len, "%s bisection", kind);
+    else if (best_n == 2)
+        snprintf(name, len, "%s bisection (size-2 dimension)", kind);
+    else if (best_n % 2 == 0)
+        snprintf(name, len, "%s bisection (seed 001 Lemma 1)", kind);
+    else
+        snprintf(name, len, "%s bisection (seed 001 Lemma 1, odd N1)", kind);
+    return best;
+}
+
+/*
+ * Fill the lb_* fields of out for topology t: start-ups ceil(log2 p),
+ * injection p-1 blocks, the bisection bound and its name, and
+ * lb_time = lb_startups*ts + max(injection, bisection)*m*tw with the name
+ * of the volume bound that binds. mach may be NULL (lb_time is then 0).
+ * Never fails (does nothing when t or out is NULL); the other fields of
+ * out are left alone.
+ */
+void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
+                            xchg_cost *out)
+{
+    if (!t || !out)
+        return;
+    uint64_t p = t->nodes;
+    out->lb_startups = ceil_log2(p);
+    out->lb_injection_blocks = p > 0 ? p - 1 : 0;
+    out->lb_bisection_blocks =
+        bisection_blocks(t, out->lb_bisection_name, sizeof out->lb_bisection_name);
+    uint64_t vol = out->lb_injection_blocks;
+    if (out->lb_bisection_blocks > out->lb_injection_blocks) {
+        vol = out->lb_bisection_blocks;
+        snprintf(out->lb_binding, sizeof out->lb_binding, "%s", out->lb_bisection_name);
+    } else {
+        snprintf(out->lb_binding, sizeof out->lb_binding, "injection");
+    }
+    out->lb_time = mach ? (double)out->lb_startups * mach->ts + (double)vol * m * mach->tw
+                        : 0.0;
+}
+
+/* True when x is a finite number >= 0. */
+static int nonneg(double x)
+{
+    return isfinite(x) && x >= 0.0;
+}
+
+/*
+ * Cost of schedule s on machine mach with blocks of m bytes: counts from the
+ * declared sizes (no block is followed), time, and the lower bounds.
+ * with_barrier adds mach->barrier per start-up. Returns 0, or XCHG_EINVAL
+ * when s, mach or out is NULL, m is negative or not finite, or a machine
+ * parameter is negative or not finite; out is untouched on failure.
+ */
+int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
+                      int with_barrier, xchg_cost *out, xchg_err *err)
+{
+    if (!s || !mach || !out)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_cost_compute: schedule, machine and "
+                                           "result must not be NULL");
+    if (!nonneg(m))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "block size m = %g is not accepted: it must be a finite number >= 0",
+                         m);
+    if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
+        !nonneg(mach->barrier))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "machine '%s' has ts=%g tw=%g tr=%g barrier=%g; each must be a "
+                         "finite number >= 0",
+                         mach->name, mach->ts, mach->tw, mach->tr, mach->barrier);
+    xchg_cost c;
+    memset(&c, 0, sizeof c);
+    size_t n = xchg_sched_nsteps(s);
+    c.steps = n;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t mb = xchg_sched_step_max_blocks(s, i);
+        c.startups += mb > 0;
+        c.volume_blocks += mb;
+        c.copy_blocks += xchg_sched_copy_blocks(s, i);
+    }
+    c.time = (double)c.startups * mach->ts + (double)c.volume_blocks * m * mach->tw +
+             (double)c.copy_blocks * m * mach->tr;
+    if (with_barrier)
+        c.time += (double)c.startups * mach->barrier;
+    xchg_cost_lower_bounds(xchg_sched_topo(s), mach, m, &c);
+    *out = c;
+    return XCHG_OK;
+}

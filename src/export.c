@@ -1,0 +1,390 @@
+/*
+ * export.c - write a whole schedule, every block of every message, as
+ * "xchg-schedule/1" JSON or as readable text (docs/export-format.md).
+ *
+ * A schedule only stores rules, so listing blocks means following them:
+ * the exporter keeps the holder of each of the p*p blocks (one uint32 each)
+ * and, step by step, evaluates the step's rule for every block at its
+ * holder, groups the blocks that move by sender (a counting sort, so
+ * senders come out in id order and each sender's blocks in (origin,
+ * destination) order), writes them, and moves them. Memory is about 8
+ * bytes per block; work is p*p rule evaluations per step, which is why the
+ * caller sets a limit (max_work) and very large networks are refused.
+ *
+ * Output goes through the caller's write callback in chunks of at most
+ * EXPORT_BUF bytes; nothing is built as one string.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Default limit on p*p*steps block-steps when the caller passes 0. */
+#define EXPORT_DEFAULT_WORK UINT64_C(2000000000)
+/* Most blocks (p*p) the exporter keeps positions for: 2^27 blocks need
+ * about 1 GiB (4-byte position, 4-byte list entry, 1 bit selection). */
+#define EXPORT_MAX_BLOCKS (UINT64_C(1) << 27)
+#define EXPORT_BUF 65536
+
+/* Buffered sink over the caller's callback; remembers the first failure. */
+typedef struct sink {
+    xchg_write_fn write;
+    void *ctx;
+    int rc;           /* first nonzero return of write, else 0 */
+    size_t len;
+    char buf[EXPORT_BUF];
+} sink;
+
+/* Hand the buffered text to the callback. */
+static void sink_flush(sink *o)
+{
+    if (o->len && !o->rc) {
+        int rc = o->write(o->ctx, o->buf, o->len);
+        if (rc)
+            o->rc = rc;
+    }
+    o->len = 0;
+}
+
+static void put(sink *o, const char *s, size_t n)
+{
+    while (n) {
+        if (o->len == EXPORT_BUF)
+            sink_flush(o);
+        size_t k = EXPORT_BUF - o->len;
+        if (k > n)
+            k = n;
+        memcpy(o->buf + o->len, s, k);
+        o->len += k;
+        s += k;
+        n -= k;
+    }
+}
+
+static void puts_(sink *o, const char *s)
+{
+    put(o, s, strlen(s));
+}
+
+static void putu(sink *o, uint64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(o, tmp + i, sizeof tmp - i);
+}
+
+static void puti(sink *o, int64_t v)
+{
+    if (v < 0) {
+        put(o, "-", 1);
+        putu(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        putu(o, (uint64_t)v);
+    }
+}
+
+/* A JSON string literal with quotes, backslashes and control bytes escaped. */
+static void put_json_string(sink *o, const char *s)
+{
+    put(o, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            put(o, e, 2);
+        } else if (c < 0x20) {
+            char e[8];
+            snprintf(e, sizeof e, "\\u%04x", c);
+            puts_(o, e);
+        } else {
+            put(o, (const char *)&c, 1);
+        }
+    }
+    put(o, "\"", 1);
+}
+
+/* The "topology" object of the JSON header. */
+static void put_json_topo(sink *o, const xchg_topo *t)
+{
+    puts_(o, "{\"kind\":");
+    put_json_string(o, xchg_topo_kind_name(t->kind));
+    if (t->kind == XCHG_TOPO_HYPERCUBE) {
+        puts_(o, ",\"dim\":");
+        putu(o, (uint64_t)t->ndims);
+    } else {
+        puts_(o, ",\"dims\":[");
+        for (int k = 0; k < t->ndims; k++) {
+            if (k)
+                put(o, ",", 1);
+            putu(o, t->size[k]);
+        }
+        put(o, "]", 1);
+    }
+    put(o, "}", 1);
+}
+
+/* Per-export working memory, freed in one place. */
+typedef struct work {
+    uint32_t *pos;     /* p*p: holder of block origin*p+dest */
+    uint32_t *list;    /* p*p: moving blocks, grouped by sender */
+    uint64_t *sel;     /* bitmap over p*p: moves this step */
+    uint32_t *partner; /* p: partner of each node this step */
+    size_t *start;     /* p+1: first list index of each sender */
+} work;
+
+static void work_free(work *w)
+{
+    free(w->pos);
+    free(w->list);
+    free(w->sel);
+    free(w->partner);
+    free(w->start);
+}
+
+/* Write one message: JSON object or text line. blocks are list[lo, hi). */
+static void put_message(sink *o, int json, const xchg_topo *t, uint32_t from, uint32_t to,
+                        int policy, const uint32_t *list, size_t lo, size_t hi)
+{
+    xchg_seg segs[XCHG_MAX_DIMS];
+    int nsegs = 0;
+    xchg_topo_route(t, from, to, policy, segs, &nsegs);
+    uint32_t p = t->nodes;
+    if (json) {
+        puts_(o, "{\"from\":");
+        putu(o, from);
+        puts_(o, ",\"to\":");
+        putu(o, to);
+        puts_(o, ",\"route\":[");
+        for (int k = 0; k < nsegs; k++) {
+            put(o, k ? ",[" : "[", k ? 2 : 1);
+            puti(o, segs[k].dim);
+            put(o, ",", 1);
+            puti(o, segs[k].dir);
+            put(o, ",", 1);
+            putu(o, segs[k].hops);
+            put(o, "]", 1);
+        }
+        puts_(o, "],\"blocks\":[");
+        for (size_t i = lo; i < hi; i++) {
+            put(o, i > lo ? ",[" : "[", i > lo ? 2 : 1);
+            putu(o, list[i] / p);
+            put(o, ",", 1);
+            putu(o, list[i] % p);
+            put(o, "]", 1);
+        }
+        puts_(o, "]}");
+    } else {
+        puts_(o, "  ");
+        putu(o, from);
+        puts_(o, " -> ");
+        putu(o, to);
+        puts_(o, "  route");
+        if (nsegs == 0)
+            puts_(o, " -");
+        for (int k = 0; k < nsegs; k++) {
+            puts_(o, " d");
+            puti(o, segs[k].dim);
+            puts_(o, segs[k].dir > 0 ? "+1x" : "-1x");
+            putu(o, segs[k].hops);
+        }
+        puts_(o, "  blocks");
+        for (size_t i = lo; i < hi; i++) {
+            puts_(o, " (");
+            putu(o, list[i] / p);
+            put(o, ",", 1);
+            putu(o, list[i] % p);
+            put(o, ")", 1);
+        }
+        put(o, "\n", 1);
+    }
+}
+
+/*
+ * Follow step `i` from the positions in w->pos: find the blocks that move,
+ * write the step's messages (senders in id order), then move the blocks.
+ */
+static void export_step(const xchg_sched *s, size_t i, work *w, sink *o, int json)
+{
+    const xchg_topo *t = &s->topo;
+    const xchg_step *st = &s->steps[i];
+    uint32_t p = t->nodes;
+    uint64_t nb = (uint64_t)p * p;
+
+    for (uint32_t h = 0; h < p; h++) {
+        w->partner[h] = xchg_step_partner(t, st, h);
+        w->start[h] = 0;
+    }
+    w->start[p] = 0;
+    memset(w->sel, 0, (size_t)((nb + 63) / 64) * sizeof *w->sel);
+
+    /* Pass 1: which blocks move, and how many per sender. */
+    uint64_t b = 0;
+    for (uint32_t origin = 0; origin < p; origin++) {
+        for (uint32_t dest = 0; dest < p; dest++, b++) {
+            uint32_t h = w->pos[b], to = w->partner[h];
+            if (to == XCHG_NONE || !xchg_rule_eval(s, &st->rule, i, h, to, origin, dest))
+                continue;
+            w->sel[b >> 6] |= UINT64_C(1) << (b & 63);
+            w->start[h + 1]++;
+        }
+    }
+    for (uint32_t h = 0; h < p; h++)
+        w->start[h + 1] += w->start[h];
+
+    /* Pass 2: place the moving blocks by sender, in block-id order (stable).
+     * start[h] is used as the fill cursor and ends as the next sender's
+     * first index, so afterwards sender h owns [h ? start[h-1] : 0, start[h]). */
+    for (uint64_t word = 0; word < (nb + 63) / 64; word++) {
+        uint64_t bits = w->sel[word];
+        while (bits) {
+            int k = __builtin_ctzll(bits);
+            bits &= bits - 1;
+            uint64_t blk = word * 64 + (uint64_t)k;
+            uint32_t h = w->pos[blk];
+            w->list[w->start[h]++] = (uint32_t)blk;
+        }
+    }
+
+    /* Write, then move. */
+    if (!json) {
+        puts_(o, "step ");
+        putu(o, (uint64_t)i + 1);
+        put(o, "\n", 1);
+    }
+    size_t lo = 0;
+    int first = 1;
+    for (uint32_t h = 0; h < p; h++) {
+        size_t hi = w->start[h];
+        if (hi > lo) {
+            if (json && !first)
+                put(o, ",", 1);
+            first = 0;
+            put_message(o, json, t, h, w->partner[h], st->route_policy, w->list, lo, hi);
+            for (size_t k = lo; k < hi; k++)
+                w->pos[w->list[k]] = w->partner[h];
+        }
+        lo = hi;
+        if (o->rc)
+            return;
+    }
+    if (!json && first)
+        puts_(o, "  (no messages)\n");
+}
+
+/*
+ * Write schedule s in `format` ("json": xchg-schedule/1, "text": one line
+ * per message) through write(ctx, data, len), every block of every message.
+ * max_work bounds p*p*steps (0: 2e9). Returns 0; XCHG_EINVAL for a NULL
+ * argument or an unknown format (message lists json|text) or when write
+ * returns nonzero (the export stops there; output is then incomplete);
+ * XCHG_ETOOBIG when p*p*steps exceeds the limit or p*p exceeds 2^27 blocks
+ * (positions would not fit memory sensibly); XCHG_ENOMEM. Nothing is written
+ * before the limits are checked and the memory is allocated.
+ */
+int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
+                xchg_write_fn write, void *ctx, xchg_err *err)
+{
+    if (!s || !format || !write)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_export: schedule, format and write callback must not be NULL");
+    int json;
+    if (strcmp(format, "json") == 0)
+        json = 1;
+    else if (strcmp(format, "text") == 0)
+        json = 0;
+    else
+        return xchg_fail(err, XCHG_EINVAL, "unknown export format '%s'; accepted: json|text",
+                         format);
+
+    const xchg_topo *t = &s->topo;
+    uint32_t p = t->nodes;
+    uint64_t nb = (uint64_t)p * p;
+    uint64_t limit = max_work ? max_work : EXPORT_DEFAULT_WORK;
+    size_t nsteps = s->nsteps;
+    if (nsteps && nb > limit / nsteps) {
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "export follows every block: p*p*steps = %llu*%zu block-steps is "
+                         "above the limit of %llu; use a smaller network or raise the limit",
+                         (unsigned long long)nb, nsteps, (unsigned long long)limit);
+    }
+    if (nb > EXPORT_MAX_BLOCKS) {
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "export keeps the position of every block: %llu blocks (p = %u) "
+                         "would need about %llu MiB; at most %llu blocks are accepted",
+                         (unsigned long long)nb, p,
+                         (unsigned long long)((nb * 8 + nb / 8 + (1u << 20) - 1) >> 20),
+                         (unsigned long long)EXPORT_MAX_BLOCKS);
+    }
+
+    work w;
+    memset(&w, 0, sizeof w);
+    sink *o = malloc(sizeof *o);
+    if (nsteps) {
+        w.pos = malloc((size_t)nb * sizeof *w.pos);
+        w.list = malloc((size_t)nb * sizeof *w.list);
+        w.sel = malloc((size_t)((nb + 63) / 64) * sizeof *w.sel);
+        w.partner = malloc((size_t)p * sizeof *w.partner);
+        w.start = malloc(((size_t)p + 1) * sizeof *w.start);
+    }
+    if (!o || (nsteps && (!w.pos || !w.list || !w.sel || !w.partner || !w.start))) {
+        work_free(&w);
+        free(o);
+        return xchg_fail(err, XCHG_ENOMEM, "export: out of memory for %llu blocks",
+                         (unsigned long long)nb);
+    }
+    o->write = write;
+    o->ctx = ctx;
+    o->rc = 0;
+    o->len = 0;
+
+    uint64_t b = 0;
+    for (uint32_t origin = 0; nsteps && origin < p; origin++)
+        for (uint32_t dest = 0; dest < p; dest++)
+            w.pos[b++] = origin;
+
+    char spec[128];
+    xchg_topo_spec(t, spec, sizeof spec);
+    if (json) {
+        puts_(o, "{\"format\":\"xchg-schedule/1\",\"topology\":");
+        put_json_topo(o, t);
+        puts_(o, ",\"algorithm\":");
+        put_json_string(o, s->algorithm);
+        puts_(o, ",\"nodes\":");
+        putu(o, p);
+        puts_(o, ",\"steps\":[");
+    } else {
+        puts_(o, "# xchg-schedule/1 topology ");
+        puts_(o, spec);
+        puts_(o, " algorithm ");
+        puts_(o, s->algorithm);
+        puts_(o, " nodes ");
+        putu(o, p);
+        puts_(o, " steps ");
+        putu(o, nsteps);
+        put(o, "\n", 1);
+    }
+    for (size_t i = 0; i < nsteps && !o->rc; i++) {
+        if (json)
+            puts_(o, i ? ",[" : "[");
+        export_step(s, i, &w, o, json);
+        if (json)
+            put(o, "]", 1);
+    }
+    if (json)
+        puts_(o, "]}\n");
+    sink_flush(o);
+    int rc = o->rc;
+    work_free(&w);
+    free(o);
+    if (rc)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "export: the write callback failed (returned %d); output is "
+                         "incomplete",
+                         rc);
+    return XCHG_OK;
+}
