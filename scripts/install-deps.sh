@@ -6,7 +6,7 @@ need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v make >/dev/null 2>&1 || need+=(make)
-command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

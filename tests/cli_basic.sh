@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# cli_basic.sh - drives the xchg tool the way a user does on good input:
+# list, verify (exit 0 on correct schedules), cost (JSON counts equal the
+# closed forms of the textbook, time equal to the model's formula), export
+# (JSON and text, --output to a file), compare (winner, crossovers where the
+# two lines really cross). JSON is checked with node (scripts/install-deps.sh
+# installs it); without node the test fails.
+# Usage: bash tests/cli_basic.sh path/to/xchg
+X="${1:?usage: cli_basic.sh path/to/xchg}"
+pass=0
+fail=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# jsx EXPR < lines: parse every line as JSON into L (an array), o = the last
+# one; print the value of the JavaScript expression EXPR, or "error: ..."
+# when a line does not parse or EXPR throws.
+if command -v node >/dev/null 2>&1; then
+    jsx() {
+        node -e '
+try {
+  const L = require("fs").readFileSync(0, "utf8").split("\n").filter(l => l.length)
+      .map(l => JSON.parse(l));
+  const o = L[L.length - 1];
+  const v = eval(process.argv[1]);
+  console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
+} catch (e) {
+  console.log("error: " + e.message);
+  process.exit(1);
+}' "$1"
+    }
+else
+    echo "cli_basic: node not found; scripts/install-deps.sh installs it (package nodejs)" >&2
+    exit 1
+fi
+
+# expect WHAT ACTUAL WANTED
+expect() {
+    if [ "$2" = "$3" ]; then
+        ok
+    else
+        bad "$1: got '$2', want '$3'"
+    fi
+}
+
+# --- list ---------------------------------------------------------------------
+"$X" list >"$TMP/list" 2>"$TMP/err"
+expect "list exit status" $? 0
+for name in ring hc-standard; do
+    if grep -q "^$name\$" "$TMP/list"; then ok; else bad "list shows $name"; fi
+done
+"$X" list --json >"$TMP/list.json"
+expect "list --json exit status" $? 0
+nalg=$(jsx 'L.length' <"$TMP/list.json")
+nfields=$(jsx 'L.filter(a => typeof a.name === "string" && typeof a.summary === "string" && typeof a.source === "string" && typeof a.topologies === "string" && typeof a.options === "string").length' <"$TMP/list.json")
+expect "list --json: every line has the five fields" "$nfields" "$nalg"
+expect "list --json lists several algorithms" "$(jsx 'L.length >= 2' <"$TMP/list.json")" true
+
+# with --topo: which apply, and their variants
+"$X" list --topo hypercube:3 --json >"$TMP/list.json"
+expect "list --topo exit status" $? 0
+expect "list --topo: hc-standard applies to hypercube:3" \
+    "$(jsx 'L.find(a => a.name === "hc-standard").applies' <"$TMP/list.json")" true
+expect "list --topo: ring does not apply to hypercube:3, with a reason" \
+    "$(jsx 'const r = L.find(a => a.name === "ring"); !r.applies && r.variants.length === 0 && r.reason.length > 0' <"$TMP/list.json")" true
+expect "list --topo: every variant of an algorithm is named after it" \
+    "$(jsx 'L.every(a => a.variants.every(v => v === a.name || v.startsWith(a.name + ":")))' <"$TMP/list.json")" true
+
+# --- verify: exit 0 on correct schedules ---------------------------------------------
+for case in "ring:8 ring" "ring:7 ring" "hypercube:4 hc-standard" "hypercube:3 hc-direct" \
+    "torus:4x4 mesh2" "mesh:3x5 mesh2" "complete:6 bruck:3"; do
+    set -- $case
+    "$X" verify --topo "$1" --alg "$2" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^result  *ok' "$TMP/out"; then
+        ok
+    else
+        bad "verify --topo $1 --alg $2 -> exit $rc: $(cat "$TMP/out" "$TMP/err" | head -c 400)"
+    fi
+done
+"$X" verify --topo hypercube:4 --alg hc-standard --threads 2 --json >"$TMP/v.json"
+expect "verify --json exit status" $? 0
+expect "verify --json ok" "$(jsx 'o.ok' <"$TMP/v.json")" true
+expect "verify --json blocks = p*p" "$(jsx 'o.blocks' <"$TMP/v.json")" 256
+expect "verify --json startups = d" "$(jsx 'o.startups' <"$TMP/v.json")" 4
+expect "verify --json volume = d*p/2" "$(jsx 'o.volume_blocks' <"$TMP/v.json")" 32
+
+# --- cost: counts against the closed forms (seed 004 eqs. 4.7, 4.9) -----------------------
+for p in 5 8 13; do
+    "$X" cost --topo "ring:$p" --alg ring --json >"$TMP/c.json"
+    expect "cost ring:$p exit status" $? 0
+    expect "cost ring:$p startups = p-1" "$(jsx 'o.startups' <"$TMP/c.json")" $((p - 1))
+    expect "cost ring:$p volume = p(p-1)/2" "$(jsx 'o.volume_blocks' <"$TMP/c.json")" \
+        $((p * (p - 1) / 2))
+done
+for d in 3 4 6; do
+    p=$((1 << d))
+    "$X" cost --topo "hypercube:$d" --alg hc-standard --json >"$TMP/c.json"
+    expect "cost hypercube:$d exit status" $? 0
+    expect "cost hypercube:$d startups = d" "$(jsx 'o.startups' <"$TMP/c.json")" $d
+    expect "cost hypercube:$d volume = d*p/2" "$(jsx 'o.volume_blocks' <"$TMP/c.json")" \
+        $((d * p / 2))
+done
+# the last line is the JSON object, with the fields a script reads
+"$X" cost --topo ring:8 --alg ring --json | tail -n 1 >"$TMP/c.json"
+expect "cost --json fields" "$(jsx '["topology","algorithm","steps","startups","volume_blocks","copy_blocks","m","time","lower_bound"].every(k => k in o) && "startups" in o.lower_bound && "binding" in o.lower_bound' <"$TMP/c.json")" true
+expect "cost default m" "$(jsx 'o.m' <"$TMP/c.json")" 1024
+expect "cost default machine" "$(jsx 'o.machine' <"$TMP/c.json")" paragon
+# seed 000's model: ts = a, tw = 1 per flit, tr = 0 -> time = a*startups + volume*m
+"$X" cost --topo ring:8 --alg ring --a 5000 --m 16 --json >"$TMP/c.json"
+expect "cost --a time = 7*5000 + 28*16" "$(jsx 'o.time' <"$TMP/c.json")" $((7 * 5000 + 28 * 16))
+expect "cost --a units" "$(jsx 'o.units' <"$TMP/c.json")" t_c
+# custom machine: time = startups*ts + volume*m*tw + copies*m*tr
+"$X" cost --topo hypercube:4 --alg hc-standard --ts 10 --tw 0.5 --tr 0.25 --m 8 --json \
+    >"$TMP/c.json"
+expect "cost custom time = formula" \
+    "$(jsx 'Math.abs(o.time - (o.startups*10 + o.volume_blocks*8*0.5 + o.copy_blocks*8*0.25)) < 1e-9' <"$TMP/c.json")" true
+# --barrier adds the preset's barrier once per start-up
+t0=$("$X" cost --topo hypercube:4 --alg hc-standard --json | jsx 'o.time')
+t1=$("$X" cost --topo hypercube:4 --alg hc-standard --barrier --json | jsx 'o.time')
+if awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b > a) }'; then ok; else
+    bad "cost --barrier should cost more: $t0 vs $t1"
+fi
+"$X" cost --topo torus:4x4 --alg mesh2 --machine sp2 >"$TMP/out"
+expect "cost text exit status" $? 0
+for word in start-ups volume copies time "lower bounds" binding; do
+    if grep -q "$word" "$TMP/out"; then ok; else bad "cost text shows '$word'"; fi
+done
+
+# --- export ---------------------------------------------------------------------------
+"$X" export --topo ring:4 --alg ring >"$TMP/e.json"
+expect "export exit status" $? 0
+expect "export JSON starts with the format" "$(head -c 27 "$TMP/e.json")" '{"format":"xchg-schedule/1"'
+expect "export JSON parses, 3 steps" "$(jsx 'o.steps.length' <"$TMP/e.json")" 3
+"$X" export --topo ring:4 --alg ring --format json --output "$TMP/sched.json"
+expect "export --output exit status" $? 0
+if cmp -s "$TMP/e.json" "$TMP/sched.json"; then ok; else bad "export --output differs from stdout"; fi
+expect "export --output leaves no temporary file" "$(ls "$TMP" | grep -c 'sched.json.tmp')" 0
+"$X" export --topo ring:4 --alg ring --format text --output "$TMP/sched.json"
+if head -n1 "$TMP/sched.json" 2>/dev/null | grep -q 'xchg-schedule/1'; then ok; else
+    bad "export --output replaced by text"
+fi
+"$X" export --topo hypercube:2 --alg hc-standard --format text >"$TMP/e.txt"
+expect "export text exit status" $? 0
+expect "export text has a line per step" "$(grep -c '^step ' "$TMP/e.txt")" 2
+
+# --- compare ----------------------------------------------------------------------------
+"$X" compare --topo hypercube:3 --m 8:65536 >"$TMP/cmp.txt"
+expect "compare exit status" $? 0
+if grep -q '^# Size(B)' "$TMP/cmp.txt" && grep -q 'best' "$TMP/cmp.txt"; then ok; else
+    bad "compare prints the OSU-style table"
+fi
+if grep -q '^crossover: ' "$TMP/cmp.txt"; then ok; else bad "compare prints crossover lines"; fi
+if grep -q 'link_volume_blocks' "$TMP/cmp.txt"; then ok; else bad "compare explains the model"; fi
+"$X" compare --topo hypercube:3 --m 8:65536 --json >"$TMP/cmp.json"
+expect "compare --json exit status" $? 0
+expect "compare --json: 14 sizes 8..65536" "$(jsx 'L.filter(x => x.type === "size").length' <"$TMP/cmp.json")" 14
+# every size line's best is the least time among the eligible algorithms
+expect "compare --json: best is the least time" "$(jsx '
+const el = new Set(L.filter(x => x.type === "algorithm" && x.eligible).map(x => x.algorithm));
+L.filter(x => x.type === "size").every(s => {
+  const t = Object.entries(s.times).filter(([k]) => el.has(k)).map(([, v]) => v);
+  return Math.abs(s.best_time - Math.min(...t)) < 1e-9 && s.times[s.best] === s.best_time;
+})' <"$TMP/cmp.json")" true
+# at each crossover the two lines meet, inside the range
+expect "compare --json has crossover lines" \
+    "$(jsx 'L.filter(x => x.type === "crossover").length >= 1' <"$TMP/cmp.json")" true
+expect "compare --json: lines meet at each crossover" "$(jsx '
+const A = {}; L.filter(x => x.type === "algorithm").forEach(x => A[x.algorithm] = x);
+L.filter(x => x.type === "crossover").every(c => {
+  const f = A[c.from], t = A[c.to];
+  const tf = f.a + f.b * c.m, tt = t.a + t.b * c.m;
+  return c.m >= 8 && c.m <= 65536 && Math.abs(tf - tt) <= 1e-9 * Math.max(1, tf);
+})' <"$TMP/cmp.json")" true
+# the winner changes at a crossover: the first winner wins below, the second above
+expect "compare --json: winners agree with crossovers" "$(jsx '
+const S = L.filter(x => x.type === "size"), C = L.filter(x => x.type === "crossover");
+C.every(c => S.filter(s => s.m < c.m).slice(-1).every(s => s.best === c.from) &&
+             S.filter(s => s.m > c.m).slice(0, 1).every(s => s.best !== c.from))' <"$TMP/cmp.json")" true
+# a 2-D torus with a custom machine: contention shows up in the link volume
+"$X" compare --topo torus:4x4 --ts 100 --tw 0.01 --m 16:1024 --json >"$TMP/cmp.json"
+expect "compare torus exit status" $? 0
+expect "compare torus: link volume >= volume" "$(jsx 'L.filter(x => x.type === "algorithm" && "volume_blocks" in x).every(x => x.link_volume_blocks >= x.volume_blocks)' <"$TMP/cmp.json")" true
+# a schedule too big for the verifier's limit is costed but marked not verified
+"$X" compare --topo hypercube:4 --max-work 3000 --m 1024 --json >"$TMP/cmp.json"
+expect "compare --max-work exit status" $? 0
+expect "compare --max-work: hc-direct (16*16*15 block-steps) is not verified" \
+    "$(jsx 'L.find(x => x.algorithm === "hc-direct").verified' <"$TMP/cmp.json")" "not verified (too large)"
+expect "compare --max-work: hc-standard (16*16*4 block-steps) is verified" \
+    "$(jsx 'L.find(x => x.algorithm === "hc-standard").verified' <"$TMP/cmp.json")" yes
+"$X" compare --topo ring:6 --a 5000 --m 64 >"$TMP/cmp.txt"
+expect "compare --a, one size exit status" $? 0
+if grep -q 'Size(flits)' "$TMP/cmp.txt"; then ok; else bad "compare --a sizes in flits"; fi
+
+echo "cli_basic: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# cli_errors.sh - drives the xchg tool with bad usage and bad input: each
+# case must exit 2, print nothing on stdout, and print one "xchg: ..." message
+# on stderr that names the problem. Also: --help and --version exit 0, a
+# failed export --output leaves no file behind, and nothing crashes.
+# Usage: bash tests/cli_errors.sh path/to/xchg
+X="${1:?usage: cli_errors.sh path/to/xchg}"
+pass=0
+fail=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# usage_error PATTERN ARGS...: exit 2, empty stdout, stderr starting with
+# "xchg: ", matching PATTERN (extended regex, case-insensitive).
+usage_error() {
+    local pattern="$1"
+    shift
+    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && head -n1 "$TMP/err" | grep -q '^xchg: ' &&
+        grep -qiE -- "$pattern" "$TMP/err"; then
+        ok
+    else
+        bad "xchg $* -> exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr" \
+            "'$(head -c 400 "$TMP/err")' (wanted exit 2, no stdout, stderr matching /$pattern/)"
+    fi
+}
+
+# --- subcommands and options ------------------------------------------------
+usage_error 'no command'                                  # no arguments at all
+usage_error "unknown command 'frobnicate'.*accepted" frobnicate
+usage_error "unknown command 'nosuch'" help nosuch
+usage_error "unknown option '--bogus'.*accepted" cost --topo ring:8 --alg ring --bogus
+usage_error "unknown option '--frob'" list --frob
+usage_error "unknown option '--alg'" list --alg ring
+usage_error "topo.*'ring:x'" list --topo ring:x
+usage_error "--alg needs a value" cost --topo ring:8 --alg
+usage_error "--topo needs a value" cost --topo --alg ring
+usage_error "--m needs a value" cost --topo ring:8 --alg ring --m
+usage_error "--format needs a value" export --topo ring:4 --alg ring --format
+usage_error "--json takes no value" cost --topo ring:8 --alg ring --json=yes
+usage_error "--m given twice" cost --topo ring:8 --alg ring --m 8 --m 16
+usage_error "unexpected argument 'extra'" cost --topo ring:8 --alg ring extra
+usage_error "unexpected argument '-m'" cost --topo ring:8 --alg ring -m 8
+usage_error "needs --topo" cost --alg ring
+usage_error "needs --alg" verify --topo ring:8
+usage_error "needs --alg" export --topo ring:8
+usage_error "needs --topo" compare
+
+# --- topology specs -----------------------------------------------------------
+usage_error "topo.*'foo:3'" cost --topo foo:3 --alg ring
+usage_error "topo.*'ring'" cost --topo ring --alg ring
+usage_error "topo.*'ring:0'" verify --topo ring:0 --alg ring
+usage_error "topo.*'ring:abc'" cost --topo ring:abc --alg ring
+usage_error "topo.*'ring:-4'" cost --topo ring:-4 --alg ring
+usage_error "topo.*'torus:1x4'" cost --topo torus:1x4 --alg mesh2
+usage_error "topo.*'mesh:4x'" compare --topo mesh:4x
+usage_error "topo.*'hypercube:40'" cost --topo hypercube:40 --alg hc-standard
+usage_error "topo.*'ring:99999999999'" cost --topo ring:99999999999 --alg ring
+
+# --- algorithms -----------------------------------------------------------------
+usage_error "nosuch" cost --topo ring:8 --alg nosuch
+usage_error "nosuch" verify --topo ring:8 --alg nosuch
+usage_error "nosuch" export --topo ring:8 --alg nosuch
+usage_error "hc-standard" cost --topo ring:6 --alg hc-standard      # needs p = 2^D
+usage_error "mesh2" verify --topo ring:8 --alg mesh2                 # needs 2-D
+usage_error "multiphase" cost --topo hypercube:3 --alg multiphase:9  # parts must sum to 3
+usage_error "bruck" cost --topo ring:8 --alg bruck:1                 # radix >= 2
+usage_error "bruck" cost --topo ring:8 --alg bruck:x
+
+# --- numbers ------------------------------------------------------------------------
+usage_error "'abc'.*--m" cost --topo ring:8 --alg ring --m abc
+usage_error "'-5'.*--m" cost --topo ring:8 --alg ring --m -5
+usage_error "'0'.*--m" cost --topo ring:8 --alg ring --m 0
+usage_error "'1e400'.*--m" cost --topo ring:8 --alg ring --m 1e400
+usage_error "'0x10'.*--m" cost --topo ring:8 --alg ring --m 0x10
+usage_error "'8k'.*--m" cost --topo ring:8 --alg ring --m 8k
+usage_error "--m has an empty value" cost --topo ring:8 --alg ring --m=
+usage_error "'nan'.*--ts" cost --topo ring:8 --alg ring --ts nan --tw 1
+usage_error "'-nan'.*--ts" cost --topo ring:8 --alg ring --ts -nan --tw 1
+usage_error "'inf'.*--tw" cost --topo ring:8 --alg ring --ts 1 --tw inf
+usage_error "'-1'.*--tr" cost --topo ring:8 --alg ring --ts 1 --tw 1 --tr -1
+usage_error "'x'.*--a" cost --topo ring:8 --alg ring --a x
+usage_error "'-1'.*--threads" verify --topo ring:8 --alg ring --threads -1
+usage_error "'two'.*--threads" verify --topo ring:8 --alg ring --threads two
+usage_error "'64:8'.*MIN.*MAX" compare --topo ring:8 --m 64:8
+usage_error "'8:'" compare --topo ring:8 --m 8:
+usage_error "':8'" compare --topo ring:8 --m :8
+usage_error "'a'.*--m" compare --topo ring:8 --m a:b
+usage_error "'0'.*--m" compare --topo ring:8 --m 0:8
+usage_error "'8.5'.*--m" compare --topo ring:8 --m 8.5:16
+usage_error "'0'.*--max-work" compare --topo ring:8 --max-work 0
+usage_error "'-3'.*--max-work" verify --topo ring:8 --alg ring --max-work -3
+
+# --- machines and formats -------------------------------------------------------------
+usage_error "machine.*'cray'.*paragon" cost --topo ring:8 --alg ring --machine cray
+usage_error "machine.*'cray'" compare --topo ring:8 --machine cray
+usage_error "alternatives" cost --topo ring:8 --alg ring --machine sp2 --ts 1 --tw 1
+usage_error "alternatives" compare --topo ring:8 --a 5000 --ts 1 --tw 1
+usage_error "--ts and --tw go together" cost --topo ring:8 --alg ring --ts 1
+usage_error "--ts and --tw go together" cost --topo ring:8 --alg ring --tw 1 --tr 1
+usage_error "--barrier" cost --topo ring:8 --alg ring --a 5000 --barrier
+usage_error "--barrier" cost --topo ring:8 --alg ring --ts 1 --tw 1 --barrier
+usage_error "format 'xml'.*json" export --topo ring:4 --alg ring --format xml
+
+# --- too big --------------------------------------------------------------------------
+usage_error "verify" verify --topo ring:16384 --alg ring
+usage_error "verify" verify --topo ring:8 --alg ring --max-work 10
+usage_error "export" export --topo ring:16384 --alg ring
+usage_error "export" export --topo ring:8 --alg ring --max-work 10 --output "$TMP/big.json"
+if [ -e "$TMP/big.json" ] || ls "$TMP"/big.json.* >/dev/null 2>&1; then
+    bad "failed export --output left a file behind: $(ls "$TMP")"
+else
+    ok
+fi
+usage_error "cannot write --output" export --topo ring:4 --alg ring --output "$TMP/no/such/dir/x.json"
+
+# --- help and version: stdout, exit 0 -------------------------------------------------------
+for args in "--help" "-h" "--version" "help" "help cost" "list --help" "verify --help" \
+    "cost --help" "export --help" "compare --help" "cost --topo bad --help"; do
+    # shellcheck disable=SC2086
+    "$X" $args >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && [ -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; then
+        ok
+    else
+        bad "xchg $args -> exit $rc (wanted 0, text on stdout only)"
+    fi
+done
+if "$X" --version | grep -qE '^xchg [0-9]+\.[0-9]+\.[0-9]+$'; then ok; else bad "--version format"; fi
+if "$X" cost --help | grep -q -- '--machine'; then ok; else bad "cost --help lists --machine"; fi
+
+echo "cli_errors: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,142 @@
+/*
+ * cli.h - what the xchg command-line tool's files share: the option table
+ * and its parser, the common options (--topo, --alg, --machine, --ts, --tw,
+ * --tr, --a, --m, --json), error printing, and small JSON writers.
+ *
+ * The tool uses only the public API in xchg.h. Every error goes to stderr
+ * as "xchg: <what was wrong>; <what is accepted>" before anything is
+ * written to stdout, and the command returns the exit status:
+ *   0 ok, 1 a verification failed, 2 bad usage or input, 3 internal error.
+ */
+#ifndef XCHG_CLI_H
+#define XCHG_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xchg.h"
+
+/* Exit statuses. */
+enum {
+    XCHG_CLI_OK = 0,
+    XCHG_CLI_FAILED = 1,   /* a check failed (verify) */
+    XCHG_CLI_USAGE = 2,    /* bad usage or input */
+    XCHG_CLI_INTERNAL = 3  /* a library invariant failed: a bug */
+};
+
+/*
+ * One long option of a subcommand. Tables end with a NULL name. meta is the
+ * name of the value ("T", "BYTES") for options that take one, NULL for
+ * flags. The parser fills value and seen.
+ */
+typedef struct xchg_cli_opt {
+    const char *name;  /* without the leading "--" */
+    const char *meta;  /* value placeholder, or NULL for a flag */
+    const char *value; /* the value given (points into argv) */
+    int seen;
+} xchg_cli_opt;
+
+/*
+ * Parse argv[0..argc) (the words after the subcommand) against opts.
+ * Accepts "--name value" and "--name=value". Returns 0, or prints the
+ * problem (unknown option, missing value, value given to a flag, option
+ * given twice, stray argument) and returns XCHG_CLI_USAGE.
+ */
+int xchg_cli_parse(const char *cmd, int argc, char **argv, xchg_cli_opt *opts);
+
+/* True when argv holds "--help" or "-h" (checked before parsing so that
+ * "xchg CMD --help" works whatever else is on the line). */
+int xchg_cli_wants_help(int argc, char **argv);
+
+/* The option named name in opts (it must be in the table). */
+xchg_cli_opt *xchg_cli_get(xchg_cli_opt *opts, const char *name);
+/* Its value when given, else NULL. */
+const char *xchg_cli_val(xchg_cli_opt *opts, const char *name);
+/* Nonzero when the option was given. */
+int xchg_cli_has(xchg_cli_opt *opts, const char *name);
+
+/* Print "xchg: <formatted message>" and a newline on stderr; returns
+ * XCHG_CLI_USAGE so callers can write `return xchg_cli_error(...)`. */
+int xchg_cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Report a failed library call: prints "xchg: <what>: <library message>"
+ * and returns the exit status for rc (2 for bad or too-big input and out of
+ * memory, 3 for XCHG_EINTERNAL). */
+int xchg_cli_lib_error(int rc, const char *what, const xchg_err *err);
+
+/* Require option name (prints "--name is required" with an example). */
+int xchg_cli_require(xchg_cli_opt *opts, const char *name, const char *cmd);
+
+/* Parse --topo into *t; returns 0 or an exit status after printing. */
+int xchg_cli_topo(xchg_cli_opt *opts, const char *cmd, xchg_topo *t);
+
+/*
+ * Parse a finite number in [lo, hi] (in (lo, hi] when lo_open) given to
+ * option opt (named in the message). Rejects empty text, spaces, trailing
+ * text, hex, nan and inf. Returns 0 or XCHG_CLI_USAGE after printing.
+ */
+int xchg_cli_number(const char *opt, const char *s, double lo, double hi, int lo_open,
+                    double *out);
+
+/* Whole decimal unsigned integer in [lo, hi] (no sign, no spaces). */
+int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* Largest accepted --ts/--tw/--tr/--a and --m values (beyond them the
+ * predicted times leave the range where doubles are exact enough). */
+#define XCHG_CLI_MAX_PARAM 1e12
+#define XCHG_CLI_MAX_M 1e15
+
+/*
+ * The machine from --machine NAME, or --ts S --tw W [--tr R] (custom, us),
+ * or --a A (ts = A, tw = 1 per flit, tr = 0, units t_c: seed 000's
+ * a = t_s/t_c); paragon when none is given. opts must hold all five names.
+ * nodes is the topology size (the presets' barrier depends on it).
+ * Returns 0 or an exit status after printing.
+ */
+int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
+
+/* Generate alg_spec on t; returns 0 or an exit status after printing the
+ * library's message. The caller frees *out. */
+int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
+
+/* Most variants taken from one algorithm. */
+#define XCHG_CLI_MAX_VARIANTS 64
+
+/*
+ * The specs of alg worth running on t that apply to it: alg->variants when
+ * the algorithm has them, else its bare name; each kept only when it parses
+ * and alg->applies accepts it. Writes at most max specs and returns how
+ * many; 0 when none applies, with the reason (the library's message) in
+ * *why when why is not NULL.
+ */
+int xchg_cli_variants(const xchg_topo *t, const xchg_alg *alg, char (*specs)[64], int max,
+                      xchg_err *why);
+
+/* Monotonic wall-clock seconds. */
+double xchg_cli_now(void);
+
+/* JSON writers: a string with quotes and escapes; a number (finite ones as
+ * %.10g, anything else as null); a uint64. */
+void xchg_cli_json_str(FILE *f, const char *s);
+void xchg_cli_json_num(FILE *f, double v);
+void xchg_cli_json_u64(FILE *f, uint64_t v);
+
+/* The subcommands: argv holds the words after the subcommand name. */
+int xchg_cli_list(int argc, char **argv);
+int xchg_cli_verify(int argc, char **argv);
+int xchg_cli_cost(int argc, char **argv);
+int xchg_cli_export(int argc, char **argv);
+int xchg_cli_compare(int argc, char **argv);
+
+/* Their --help texts. */
+extern const char xchg_cli_list_help[];
+extern const char xchg_cli_verify_help[];
+extern const char xchg_cli_cost_help[];
+extern const char xchg_cli_export_help[];
+extern const char xchg_cli_compare_help[];
+
+#endif /* XCHG_CLI_H */

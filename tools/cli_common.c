@@ -1,0 +1,331 @@
+/*
+ * cli_common.c - the xchg tool's shared pieces: long-option parsing against
+ * a per-command table, the common options (--topo, --alg, machine
+ * parameters), strict number parsing, error printing and JSON writers.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int xchg_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("xchg: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return XCHG_CLI_USAGE;
+}
+
+int xchg_cli_lib_error(int rc, const char *what, const xchg_err *err)
+{
+    const char *msg = err && err->msg[0] ? err->msg : "failed (no message)";
+    if (rc == XCHG_EINTERNAL) {
+        fprintf(stderr, "xchg: internal error: %s: %s; please report it\n", what, msg);
+        return XCHG_CLI_INTERNAL;
+    }
+    if (rc == XCHG_ENOMEM && !(err && err->msg[0]))
+        msg = "out of memory; try a smaller topology";
+    fprintf(stderr, "xchg: %s: %s\n", what, msg);
+    return XCHG_CLI_USAGE;
+}
+
+int xchg_cli_wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+/* Find an option by name, the name given as the first len bytes of s. */
+static xchg_cli_opt *find_opt(xchg_cli_opt *opts, const char *s, size_t len)
+{
+    for (xchg_cli_opt *o = opts; o->name; o++)
+        if (strlen(o->name) == len && strncmp(o->name, s, len) == 0)
+            return o;
+    return NULL;
+}
+
+/* Print the accepted options of a table after an error, on one line. */
+static void print_accepted(const xchg_cli_opt *opts)
+{
+    fputs("accepted:", stderr);
+    for (const xchg_cli_opt *o = opts; o->name; o++)
+        fprintf(stderr, "%s --%s%s%s", o == opts ? "" : ",", o->name, o->meta ? " " : "",
+                o->meta ? o->meta : "");
+    fputs(", --help", stderr);
+}
+
+int xchg_cli_parse(const char *cmd, int argc, char **argv, xchg_cli_opt *opts)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+            fprintf(stderr,
+                    "xchg: unexpected argument '%s' for 'xchg %s'; options are long "
+                    "(--name value), see 'xchg %s --help'\n",
+                    a, cmd, cmd);
+            return XCHG_CLI_USAGE;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        xchg_cli_opt *o = find_opt(opts, name, len);
+        if (!o) {
+            fprintf(stderr, "xchg: unknown option '--%.*s' for 'xchg %s'; ", (int)len, name,
+                    cmd);
+            print_accepted(opts);
+            fputc('\n', stderr);
+            return XCHG_CLI_USAGE;
+        }
+        if (o->seen)
+            return xchg_cli_error("option --%s given twice; give each option once", o->name);
+        if (!o->meta) {
+            if (eq)
+                return xchg_cli_error("option --%s takes no value; write just --%s", o->name,
+                                      o->name);
+            o->seen = 1;
+            continue;
+        }
+        const char *v;
+        if (eq) {
+            v = eq + 1;
+        } else if (i + 1 < argc && !(strncmp(argv[i + 1], "--", 2) == 0 && argv[i + 1][2])) {
+            v = argv[++i];
+        } else {
+            return xchg_cli_error("option --%s needs a value; accepted: --%s %s", o->name,
+                                  o->name, o->meta);
+        }
+        if (v[0] == '\0')
+            return xchg_cli_error("option --%s has an empty value; accepted: --%s %s",
+                                  o->name, o->name, o->meta);
+        o->value = v;
+        o->seen = 1;
+    }
+    return 0;
+}
+
+xchg_cli_opt *xchg_cli_get(xchg_cli_opt *opts, const char *name)
+{
+    return find_opt(opts, name, strlen(name));
+}
+
+const char *xchg_cli_val(xchg_cli_opt *opts, const char *name)
+{
+    xchg_cli_opt *o = xchg_cli_get(opts, name);
+    return o && o->seen ? o->value : NULL;
+}
+
+int xchg_cli_has(xchg_cli_opt *opts, const char *name)
+{
+    xchg_cli_opt *o = xchg_cli_get(opts, name);
+    return o && o->seen;
+}
+
+int xchg_cli_require(xchg_cli_opt *opts, const char *name, const char *cmd)
+{
+    if (xchg_cli_has(opts, name))
+        return 0;
+    const char *example = strcmp(name, "topo") == 0  ? "torus:8x8, hypercube:4, ring:16"
+                          : strcmp(name, "alg") == 0 ? "an algorithm from 'xchg list'"
+                                                     : "see --help";
+    return xchg_cli_error("'xchg %s' needs --%s; accepted: --%s %s (%s)", cmd, name, name,
+                          xchg_cli_get(opts, name)->meta, example);
+}
+
+int xchg_cli_topo(xchg_cli_opt *opts, const char *cmd, xchg_topo *t)
+{
+    int rc = xchg_cli_require(opts, "topo", cmd);
+    if (rc)
+        return rc;
+    xchg_err err = {{0}};
+    const char *spec = xchg_cli_val(opts, "topo");
+    rc = xchg_topo_parse(spec, t, &err);
+    if (rc) {
+        char what[160];
+        snprintf(what, sizeof what, "bad --topo '%.100s'", spec);
+        return xchg_cli_lib_error(rc, what, &err);
+    }
+    return 0;
+}
+
+int xchg_cli_number(const char *opt, const char *s, double lo, double hi, int lo_open,
+                    double *out)
+{
+    char *end = NULL;
+    double v = 0;
+    int ok = s && s[0] && (s[0] == '-' || s[0] == '+' || s[0] == '.' ||
+                           (s[0] >= '0' && s[0] <= '9')) &&
+             !strpbrk(s, "xXpP"); /* no hex floats */
+    if (ok) {
+        errno = 0;
+        v = strtod(s, &end);
+        ok = errno == 0 && end && *end == '\0' && isfinite(v) && (lo_open ? v > lo : v >= lo) &&
+             v <= hi;
+    }
+    if (!ok)
+        return xchg_cli_error("bad number '%s' for --%s; accepted: a decimal number %s %g and "
+                              "at most %g",
+                              s ? s : "", opt, lo_open ? "above" : "from", lo, hi);
+    *out = v;
+    return 0;
+}
+
+int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    int ok = s && s[0] >= '0' && s[0] <= '9';
+    unsigned long long v = 0;
+    if (ok) {
+        char *end = NULL;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        ok = errno == 0 && *end == '\0' && v >= lo && v <= hi;
+    }
+    if (!ok)
+        return xchg_cli_error("bad number '%s' for --%s; accepted: a whole number from %llu "
+                              "to %llu",
+                              s ? s : "", opt, (unsigned long long)lo,
+                              (unsigned long long)hi);
+    *out = v;
+    return 0;
+}
+
+int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
+{
+    int has_m = xchg_cli_has(opts, "machine"), has_a = xchg_cli_has(opts, "a");
+    int has_ts = xchg_cli_has(opts, "ts"), has_tw = xchg_cli_has(opts, "tw");
+    int has_tr = xchg_cli_has(opts, "tr");
+    int custom = has_ts || has_tw || has_tr;
+    if (has_m + has_a + (custom != 0) > 1)
+        return xchg_cli_error("--machine, --a and --ts/--tw/--tr are alternatives; accepted: "
+                              "one of --machine NAME, --a A, --ts S --tw W [--tr R]");
+    if (custom && !(has_ts && has_tw))
+        return xchg_cli_error("--ts and --tw go together (--tr is optional); accepted: "
+                              "--ts S --tw W [--tr R], e.g. --ts 75 --tw 0.011");
+    xchg_machine m;
+    memset(&m, 0, sizeof m);
+    if (custom) {
+        int rc;
+        const double hi = XCHG_CLI_MAX_PARAM;
+        if ((rc = xchg_cli_number("ts", xchg_cli_val(opts, "ts"), 0, hi, 0, &m.ts)) ||
+            (rc = xchg_cli_number("tw", xchg_cli_val(opts, "tw"), 0, hi, 0, &m.tw)) ||
+            (has_tr && (rc = xchg_cli_number("tr", xchg_cli_val(opts, "tr"), 0, hi, 0, &m.tr))))
+            return rc;
+        snprintf(m.name, sizeof m.name, "custom");
+        snprintf(m.units, sizeof m.units, "us");
+    } else if (has_a) {
+        const double hi = XCHG_CLI_MAX_PARAM;
+        int rc = xchg_cli_number("a", xchg_cli_val(opts, "a"), 0, hi, 0, &m.ts);
+        if (rc)
+            return rc;
+        m.tw = 1.0;
+        snprintf(m.name, sizeof m.name, "a=%.6g", m.ts);
+        snprintf(m.units, sizeof m.units, "t_c");
+    } else {
+        const char *name = has_m ? xchg_cli_val(opts, "machine") : "paragon";
+        xchg_err err = {{0}};
+        int rc = xchg_machine_preset(name, nodes, &m, &err);
+        if (rc) {
+            char what[96];
+            snprintf(what, sizeof what, "bad --machine '%.40s'", name);
+            return xchg_cli_lib_error(rc, what, &err);
+        }
+    }
+    *out = m;
+    return 0;
+}
+
+int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out)
+{
+    xchg_err err = {{0}};
+    int rc = xchg_generate(t, alg_spec, out, &err);
+    if (rc) {
+        char what[160];
+        snprintf(what, sizeof what, "--alg '%.100s'", alg_spec);
+        return xchg_cli_lib_error(rc, what, &err);
+    }
+    return 0;
+}
+
+int xchg_cli_variants(const xchg_topo *t, const xchg_alg *alg, char (*specs)[64], int max,
+                      xchg_err *why)
+{
+    char (*all)[64] = calloc(XCHG_CLI_MAX_VARIANTS, sizeof *all);
+    xchg_err err = {{0}};
+    int n = 0, kept = 0;
+    if (!all) {
+        if (why)
+            snprintf(why->msg, sizeof why->msg, "out of memory");
+        return 0;
+    }
+    if (alg->variants) {
+        n = alg->variants(t, all, XCHG_CLI_MAX_VARIANTS);
+        if (n > XCHG_CLI_MAX_VARIANTS)
+            n = XCHG_CLI_MAX_VARIANTS;
+    } else {
+        snprintf(all[0], sizeof all[0], "%s", alg->name);
+        n = 1;
+    }
+    if (n <= 0)
+        snprintf(err.msg, sizeof err.msg, "%s has no variant for this topology", alg->name);
+    for (int i = 0; i < n && kept < max; i++) {
+        const xchg_alg *a = NULL;
+        xchg_opts o;
+        memset(&o, 0, sizeof o);
+        all[i][63] = '\0';
+        if (xchg_alg_parse(all[i], &a, &o, &err) != 0 || a != alg)
+            continue;
+        if (alg->applies && alg->applies(t, &o, &err) != 0)
+            continue;
+        memcpy(specs[kept++], all[i], sizeof all[i]);
+    }
+    if (kept == 0 && why)
+        *why = err;
+    free(all);
+    return kept;
+}
+
+double xchg_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void xchg_cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void xchg_cli_json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.10g", v);
+    else
+        fputs("null", f);
+}
+
+void xchg_cli_json_u64(FILE *f, uint64_t v)
+{
+    fprintf(f, "%llu", (unsigned long long)v);
+}

@@ -1,0 +1,195 @@
+/*
+ * cmd_cost.c - "xchg cost": start-ups, volume, copies and predicted time of
+ * one schedule on one machine, with the lower bounds and which one binds.
+ * Reads only the declared message sizes (xchg_cost_compute), so it answers
+ * fast on any network size; it does not verify.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+const char xchg_cli_cost_help[] =
+    "usage: xchg cost --topo T --alg A [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
+    "                 [--m BYTES] [--barrier] [--json]\n\n"
+    "Predict the cost of algorithm A on topology T from its declared message\n"
+    "sizes (no block is followed; see 'xchg verify' for the proof):\n"
+    "  time = start-ups*ts + volume*m*tw + copies*m*tr (+ one barrier per start-up)\n"
+    "where volume is the sum over steps of the largest message in blocks. Also\n"
+    "prints the lower bounds (start-ups >= ceil(log2 p) one-port; injection p-1\n"
+    "blocks; torus bisection, seed 001 Lemma 1), which one binds, and the ratio\n"
+    "of the schedule's volume to the binding volume bound.\n\n"
+    "options:\n"
+    "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
+    "  --machine NAME    preset from seed 002 Table 1: paragon (default), sp2, cs2\n"
+    "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
+    "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
+    "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0, times\n"
+    "                    in t_c units and --m in flits\n"
+    "  --m BYTES         block size (default 1024)\n"
+    "  --barrier         add the preset's barrier time once per start-up\n"
+    "  --json            one JSON object on one line (startups, volume_blocks,\n"
+    "                    copy_blocks, time, lower_bound, ...)\n";
+
+/* Larger of the volume bounds, and its name. */
+static uint64_t volume_bound(const xchg_cost *c, const char **name)
+{
+    if (c->lb_bisection_blocks > c->lb_injection_blocks) {
+        *name = c->lb_bisection_name[0] ? c->lb_bisection_name : "bisection";
+        return c->lb_bisection_blocks;
+    }
+    *name = "injection (p-1 blocks through one port)";
+    return c->lb_injection_blocks;
+}
+
+/* Print the cost as one JSON object. */
+static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
+                       double m, int barrier, const xchg_cost *c)
+{
+    char spec[128];
+    const char *vb_name;
+    uint64_t vb = volume_bound(c, &vb_name);
+    fputs("{\"topology\":", stdout);
+    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    fputs(",\"algorithm\":", stdout);
+    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    fputs(",\"machine\":", stdout);
+    xchg_cli_json_str(stdout, mach->name);
+    fputs(",\"units\":", stdout);
+    xchg_cli_json_str(stdout, mach->units);
+    fputs(",\"ts\":", stdout);
+    xchg_cli_json_num(stdout, mach->ts);
+    fputs(",\"tw\":", stdout);
+    xchg_cli_json_num(stdout, mach->tw);
+    fputs(",\"tr\":", stdout);
+    xchg_cli_json_num(stdout, mach->tr);
+    fputs(",\"m\":", stdout);
+    xchg_cli_json_num(stdout, m);
+    printf(",\"barrier\":%s", barrier ? "true" : "false");
+    fputs(",\"steps\":", stdout);
+    xchg_cli_json_u64(stdout, c->steps);
+    fputs(",\"startups\":", stdout);
+    xchg_cli_json_u64(stdout, c->startups);
+    fputs(",\"volume_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, c->volume_blocks);
+    fputs(",\"copy_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, c->copy_blocks);
+    fputs(",\"time\":", stdout);
+    xchg_cli_json_num(stdout, c->time);
+    fputs(",\"lower_bound\":{\"startups\":", stdout);
+    xchg_cli_json_u64(stdout, c->lb_startups);
+    fputs(",\"injection_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, c->lb_injection_blocks);
+    fputs(",\"bisection_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, c->lb_bisection_blocks);
+    fputs(",\"bisection_name\":", stdout);
+    xchg_cli_json_str(stdout, c->lb_bisection_name);
+    fputs(",\"time\":", stdout);
+    xchg_cli_json_num(stdout, c->lb_time);
+    fputs(",\"binding\":", stdout);
+    xchg_cli_json_str(stdout, c->lb_binding);
+    fputs("},\"volume_ratio\":", stdout);
+    xchg_cli_json_num(stdout, vb ? (double)c->volume_blocks / (double)vb : NAN);
+    fputs(",\"time_ratio\":", stdout);
+    xchg_cli_json_num(stdout, c->lb_time > 0 ? c->time / c->lb_time : NAN);
+    fputs("}\n", stdout);
+}
+
+/* Print the cost as aligned text. */
+static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
+                       double m, int barrier, const xchg_cost *c)
+{
+    char spec[128];
+    int flits = strcmp(mach->units, "t_c") == 0;
+    const char *mu = flits ? "flits" : "B";
+    const char *tu = mach->units;
+    printf("topology      %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
+           (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
+    printf("algorithm     %s\n", xchg_sched_algorithm(s));
+    if (flits)
+        printf("machine       %s: ts = %g t_c, tw = 1 t_c per flit, no copy cost\n",
+               mach->name, mach->ts);
+    else
+        printf("machine       %s: ts = %g us, tw = %g us/B, tr = %g us/B, barrier %g us%s\n",
+               mach->name, mach->ts, mach->tw, mach->tr, mach->barrier,
+               barrier ? "" : " (not used; --barrier adds it)");
+    printf("block size    m = %g %s\n", m, mu);
+    printf("steps         %llu\n", (unsigned long long)c->steps);
+    printf("start-ups     %llu\n", (unsigned long long)c->startups);
+    printf("volume        %llu blocks (%g %s through the busiest port)\n",
+           (unsigned long long)c->volume_blocks, (double)c->volume_blocks * m, mu);
+    printf("copies        %llu blocks per node (local rearrangement)\n",
+           (unsigned long long)c->copy_blocks);
+    printf("time          %.6g %s = %llu*ts + %llu*m*tw + %llu*m*tr%s\n", c->time, tu,
+           (unsigned long long)c->startups, (unsigned long long)c->volume_blocks,
+           (unsigned long long)c->copy_blocks, barrier ? " + start-ups*barrier" : "");
+    printf("lower bounds (one-port, full-duplex links):\n");
+    printf("  start-ups   %llu (ceil(log2 p)); schedule has %llu\n",
+           (unsigned long long)c->lb_startups, (unsigned long long)c->startups);
+    printf("  injection   %llu blocks (p-1 through one port)\n",
+           (unsigned long long)c->lb_injection_blocks);
+    if (c->lb_bisection_blocks)
+        printf("  bisection   %llu blocks (%s)\n", (unsigned long long)c->lb_bisection_blocks,
+               c->lb_bisection_name[0] ? c->lb_bisection_name : "bisection");
+    const char *vb_name;
+    uint64_t vb = volume_bound(c, &vb_name);
+    if (vb)
+        printf("  volume      %llu / %llu = %.4g times the binding volume bound, %s\n",
+               (unsigned long long)c->volume_blocks, (unsigned long long)vb,
+               (double)c->volume_blocks / (double)vb, vb_name);
+    else
+        printf("  volume      no volume bound (a single node sends nothing)\n");
+    printf("  time        %.6g %s (binding: %s)", c->lb_time, tu,
+           c->lb_binding[0] ? c->lb_binding : "none");
+    if (c->lb_time > 0)
+        printf("; schedule / bound = %.4g", c->time / c->lb_time);
+    putchar('\n');
+}
+
+int xchg_cli_cost(int argc, char **argv)
+{
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"alg", "A", NULL, 0},
+                           {"machine", "NAME", NULL, 0}, {"ts", "S", NULL, 0},
+                           {"tw", "W", NULL, 0},         {"tr", "R", NULL, 0},
+                           {"a", "A", NULL, 0},          {"m", "BYTES", NULL, 0},
+                           {"barrier", NULL, NULL, 0},   {"json", NULL, NULL, 0},
+                           {NULL, NULL, NULL, 0}};
+    int rc = xchg_cli_parse("cost", argc, argv, opts);
+    if (rc)
+        return rc;
+    xchg_topo t;
+    if ((rc = xchg_cli_topo(opts, "cost", &t)) || (rc = xchg_cli_require(opts, "alg", "cost")))
+        return rc;
+    double m = 1024;
+    if (xchg_cli_has(opts, "m") &&
+        (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &m)))
+        return rc;
+    xchg_machine mach;
+    if ((rc = xchg_cli_machine(opts, t.nodes, &mach)))
+        return rc;
+    int barrier = xchg_cli_has(opts, "barrier");
+    if (barrier && !xchg_cli_has(opts, "machine") && xchg_cli_has(opts, "ts"))
+        return xchg_cli_error("--barrier needs a machine with a barrier time; accepted: "
+                              "--barrier with --machine NAME (or the default paragon)");
+    if (barrier && xchg_cli_has(opts, "a"))
+        return xchg_cli_error("--barrier does not go with --a (seed 000's model has no "
+                              "barrier); accepted: --barrier with --machine NAME");
+    xchg_sched *s = NULL;
+    if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))
+        return rc;
+    xchg_cost c;
+    xchg_err err = {{0}};
+    int crc = xchg_cost_compute(s, &mach, m, barrier, &c, &err);
+    if (crc) {
+        rc = xchg_cli_lib_error(crc, "cost", &err);
+    } else {
+        if (xchg_cli_has(opts, "json"))
+            print_json(&t, s, &mach, m, barrier, &c);
+        else
+            print_text(&t, s, &mach, m, barrier, &c);
+        rc = XCHG_CLI_OK;
+    }
+    xchg_sched_free(s);
+    return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * cmd_list.c - "xchg list": every algorithm of the registry with its
+ * summary, source, accepted topologies and options; with --topo, also
+ * whether it applies to that topology and the variants worth running there.
+ */
+#include "cli.h"
+
+const char xchg_cli_list_help[] =
+    "usage: xchg list [--topo T] [--json]\n\n"
+    "List every algorithm of the registry: name, one-line summary, the paper it\n"
+    "comes from, the topologies it accepts and its options (an algorithm with\n"
+    "options is named as name:options, e.g. multiphase:2,3).\n\n"
+    "options:\n"
+    "  --topo T  also say whether each algorithm applies to T (and if not, why)\n"
+    "            and list its variants on T, the specs 'xchg compare' runs\n"
+    "  --json    one JSON object per algorithm and line: name, summary, source,\n"
+    "            topologies, options (with --topo also applies, variants, reason)\n";
+
+/* Print one algorithm as a JSON line; nv < 0 when no --topo was given. */
+static void print_json(const xchg_alg *a, const char *opt, char (*specs)[64], int nv,
+                       const xchg_err *why)
+{
+    fputs("{\"name\":", stdout);
+    xchg_cli_json_str(stdout, a->name);
+    fputs(",\"summary\":", stdout);
+    xchg_cli_json_str(stdout, a->summary);
+    fputs(",\"source\":", stdout);
+    xchg_cli_json_str(stdout, a->source);
+    fputs(",\"topologies\":", stdout);
+    xchg_cli_json_str(stdout, a->topologies);
+    fputs(",\"options\":", stdout);
+    xchg_cli_json_str(stdout, opt ? opt : "");
+    if (nv >= 0) {
+        printf(",\"applies\":%s,\"variants\":[", nv > 0 ? "true" : "false");
+        for (int k = 0; k < nv; k++) {
+            if (k)
+                fputc(',', stdout);
+            xchg_cli_json_str(stdout, specs[k]);
+        }
+        fputc(']', stdout);
+        if (nv == 0) {
+            fputs(",\"reason\":", stdout);
+            xchg_cli_json_str(stdout, why->msg);
+        }
+    }
+    fputs("}\n", stdout);
+}
+
+int xchg_cli_list(int argc, char **argv)
+{
+    xchg_cli_opt opts[] = {
+        {"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}};
+    int rc = xchg_cli_parse("list", argc, argv, opts);
+    if (rc)
+        return rc;
+    xchg_topo t;
+    int have_topo = xchg_cli_has(opts, "topo");
+    if (have_topo && (rc = xchg_cli_topo(opts, "list", &t)))
+        return rc;
+    int json = xchg_cli_has(opts, "json");
+    size_t n = xchg_alg_count(), napplies = 0;
+    static char specs[XCHG_CLI_MAX_VARIANTS][64];
+    for (size_t i = 0; i < n; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (!a)
+            continue;
+        const char *opt = a->options && a->options[0] ? a->options : NULL;
+        int nv = -1;
+        xchg_err why = {{0}};
+        if (have_topo) {
+            nv = xchg_cli_variants(&t, a, specs, XCHG_CLI_MAX_VARIANTS, &why);
+            napplies += nv > 0;
+        }
+        if (json) {
+            print_json(a, opt, specs, nv, &why);
+            continue;
+        }
+        printf("%s\n", a->name);
+        printf("    %s\n", a->summary ? a->summary : "");
+        printf("    source:     %s\n", a->source ? a->source : "");
+        printf("    topologies: %s\n", a->topologies ? a->topologies : "");
+        printf("    options:    %s\n", opt ? opt : "(none)");
+        if (nv > 0) {
+            printf("    variants:  ");
+            for (int k = 0; k < nv; k++)
+                printf(" %s", specs[k]);
+            putchar('\n');
+        } else if (nv == 0) {
+            printf("    applies:    no: %s\n", why.msg);
+        }
+    }
+    if (!json && have_topo) {
+        char buf[128];
+        printf("%zu algorithms, %zu apply to %s; use one with --alg NAME[:OPTIONS]\n", n,
+               napplies, xchg_topo_spec(&t, buf, sizeof buf));
+    } else if (!json) {
+        printf("%zu algorithms; use one with --alg NAME[:OPTIONS]\n", n);
+    }
+    return XCHG_CLI_OK;
+}

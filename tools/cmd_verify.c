@@ -1,0 +1,161 @@
+/*
+ * cmd_verify.c - "xchg verify": generate a schedule and follow every block
+ * through it with xchg_verify; print the summary and each reported failure.
+ * Exit 0 when every check passed, 1 when one failed.
+ */
+#include "cli.h"
+
+const char xchg_cli_verify_help[] =
+    "usage: xchg verify --topo T --alg A [--threads N] [--max-work W] [--json]\n\n"
+    "Generate algorithm A on topology T and follow every block through the\n"
+    "schedule: each block delivered, declared message sizes equal to what a node\n"
+    "holds and selects, one-port receive, routes reaching their partner, and no\n"
+    "directed link carrying two messages in a step when the algorithm claims to\n"
+    "be contention-free (otherwise contention is counted, not failed).\n\n"
+    "options:\n"
+    "  --topo T        ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --alg A         an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
+    "  --threads N     worker threads, 0 = every online core (default 0)\n"
+    "  --max-work W    refuse above W block-steps (default: the library's limit)\n"
+    "  --json          one JSON object on one line\n\n"
+    "exit status: 0 every check passed, 1 a check failed, 2 bad input or a\n"
+    "schedule too big to verify.\n";
+
+/* Print the report as one JSON object. */
+static void print_json(const xchg_topo *t, const xchg_sched *s,
+                       const xchg_verify_report *r, double secs, int threads)
+{
+    char spec[128];
+    fputs("{\"topology\":", stdout);
+    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    fputs(",\"algorithm\":", stdout);
+    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    printf(",\"ok\":%s,\"contention_free_claim\":%s", r->ok ? "true" : "false",
+           xchg_sched_contention_free(s) ? "true" : "false");
+    fputs(",\"blocks\":", stdout);
+    xchg_cli_json_u64(stdout, r->blocks);
+    printf(",\"steps\":%zu", r->steps);
+    fputs(",\"startups\":", stdout);
+    xchg_cli_json_u64(stdout, r->startups);
+    fputs(",\"volume_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, r->volume_blocks);
+    fputs(",\"link_volume_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, r->link_volume_blocks);
+    fputs(",\"link_conflicts\":", stdout);
+    xchg_cli_json_u64(stdout, r->link_conflicts);
+    printf(",\"max_link_messages\":%u", (unsigned)r->max_link_messages);
+    fputs(",\"max_hops\":", stdout);
+    xchg_cli_json_u64(stdout, r->max_hops);
+    fputs(",\"failures\":", stdout);
+    xchg_cli_json_u64(stdout, r->failures);
+    fputs(",\"undelivered\":", stdout);
+    xchg_cli_json_u64(stdout, r->undelivered);
+    fputs(",\"size_mismatches\":", stdout);
+    xchg_cli_json_u64(stdout, r->size_mismatches);
+    fputs(",\"port_violations\":", stdout);
+    xchg_cli_json_u64(stdout, r->port_violations);
+    fputs(",\"route_failures\":", stdout);
+    xchg_cli_json_u64(stdout, r->route_failures);
+    fputs(",\"seconds\":", stdout);
+    xchg_cli_json_num(stdout, secs);
+    printf(",\"threads\":%d,\"messages\":[", threads);
+    int n = r->reported < 0 ? 0
+            : r->reported > XCHG_VERIFY_MAX_REPORTED ? XCHG_VERIFY_MAX_REPORTED
+                                                     : r->reported;
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', stdout);
+        xchg_cli_json_str(stdout, r->msgs[i]);
+    }
+    fputs("]}\n", stdout);
+}
+
+/* Print the report as aligned text. */
+static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_verify_report *r,
+                       double secs, int threads)
+{
+    char spec[128];
+    printf("topology        %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
+           (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
+    printf("algorithm       %s\n", xchg_sched_algorithm(s));
+    if (r->ok)
+        printf("result          ok\n");
+    else
+        printf("result          FAILED (%llu failed checks)\n",
+               (unsigned long long)r->failures);
+    printf("blocks          %llu followed\n", (unsigned long long)r->blocks);
+    printf("steps           %zu\n", r->steps);
+    printf("start-ups       %llu\n", (unsigned long long)r->startups);
+    printf("volume          %llu blocks\n", (unsigned long long)r->volume_blocks);
+    printf("link volume     %llu blocks (sum over steps of the busiest link's load)\n",
+           (unsigned long long)r->link_volume_blocks);
+    printf("contention      %llu (step, link) pairs with 2+ messages, at most %u on one "
+           "link (%s)\n",
+           (unsigned long long)r->link_conflicts, (unsigned)r->max_link_messages,
+           xchg_sched_contention_free(s) ? "claimed contention-free"
+                                         : "contention allowed");
+    printf("max hops        %llu\n", (unsigned long long)r->max_hops);
+    if (threads > 0)
+        printf("time taken      %.3f s (%d threads)\n", secs, threads);
+    else
+        printf("time taken      %.3f s (threads: every online core)\n", secs);
+    if (!r->ok) {
+        printf("failed checks   undelivered %llu, size mismatches %llu, port violations "
+               "%llu, route failures %llu, link conflicts %llu\n",
+               (unsigned long long)r->undelivered, (unsigned long long)r->size_mismatches,
+               (unsigned long long)r->port_violations, (unsigned long long)r->route_failures,
+               (unsigned long long)r->link_conflicts);
+        int n = r->reported < 0                          ? 0
+                : r->reported > XCHG_VERIFY_MAX_REPORTED ? XCHG_VERIFY_MAX_REPORTED
+                                                         : r->reported;
+        for (int i = 0; i < n; i++)
+            printf("  failure: %s\n", r->msgs[i]);
+        if (r->failures > (uint64_t)n)
+            printf("  (%d failures shown of %llu)\n", n, (unsigned long long)r->failures);
+    }
+}
+
+int xchg_cli_verify(int argc, char **argv)
+{
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},     {"alg", "A", NULL, 0},
+                           {"threads", "N", NULL, 0},  {"max-work", "W", NULL, 0},
+                           {"json", NULL, NULL, 0},    {NULL, NULL, NULL, 0}};
+    int rc = xchg_cli_parse("verify", argc, argv, opts);
+    if (rc)
+        return rc;
+    xchg_topo t;
+    if ((rc = xchg_cli_topo(opts, "verify", &t)) || (rc = xchg_cli_require(opts, "alg", "verify")))
+        return rc;
+    xchg_verify_opts vo = {0, 0};
+    uint64_t v;
+    if (xchg_cli_has(opts, "threads")) {
+        if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
+            return rc;
+        vo.threads = (int)v;
+    }
+    if (xchg_cli_has(opts, "max-work")) {
+        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 0, UINT64_MAX, &v)))
+            return rc;
+        vo.max_work = v;
+    }
+    xchg_sched *s = NULL;
+    if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))
+        return rc;
+    xchg_verify_report r;
+    xchg_err err = {{0}};
+    double t0 = xchg_cli_now();
+    int vrc = xchg_verify(s, &vo, &r, &err);
+    double secs = xchg_cli_now() - t0;
+    if (vrc) {
+        rc = xchg_cli_lib_error(vrc, "verify", &err);
+    } else {
+        int threads = vo.threads;
+        if (xchg_cli_has(opts, "json"))
+            print_json(&t, s, &r, secs, threads);
+        else
+            print_text(&t, s, &r, secs, threads);
+        rc = r.ok ? XCHG_CLI_OK : XCHG_CLI_FAILED;
+    }
+    xchg_sched_free(s);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/*
+ * main.c - entry point of the xchg command-line tool: picks the subcommand,
+ * answers --help and --version, and checks that stdout was written.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+typedef struct cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} cmd;
+
+static const cmd commands[] = {
+    {"list", "list every algorithm of the registry", xchg_cli_list, xchg_cli_list_help},
+    {"verify", "follow every block through a schedule and check it", xchg_cli_verify,
+     xchg_cli_verify_help},
+    {"cost", "start-ups, volume, predicted time and lower bounds of a schedule", xchg_cli_cost,
+     xchg_cli_cost_help},
+    {"export", "write a schedule, every block of every message, as JSON or text",
+     xchg_cli_export, xchg_cli_export_help},
+    {"compare", "every algorithm that applies to a topology: verified, costed, crossovers",
+     xchg_cli_compare, xchg_cli_compare_help},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Print the top-level help to f. */
+static void usage(FILE *f)
+{
+    fputs("xchg " XCHG_VERSION " - complete exchange (all-to-all personalized communication)\n"
+          "on direct networks: generate, verify, cost and export schedules.\n\n"
+          "usage: xchg COMMAND [OPTIONS]\n"
+          "       xchg COMMAND --help\n"
+          "       xchg help [COMMAND]\n"
+          "       xchg --help | --version\n\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fputs("\ntopologies: ring:P array:P mesh:AxB[xC...] torus:AxB[xC...] hypercube:D "
+          "complete:P\n"
+          "options are long: --name value or --name=value; --json prints one JSON object\n"
+          "per line.\n"
+          "exit status: 0 ok, 1 a verification failed, 2 bad usage or input,\n"
+          "3 internal error (a bug in xchg).\n",
+          f);
+}
+
+/* The command called name, or NULL. */
+static const cmd *find_cmd(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Complain about an unknown command name, listing the known ones. */
+static int unknown_cmd(const char *name)
+{
+    fprintf(stderr, "xchg: unknown command '%s'; accepted:", name);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(stderr, " %s", commands[i].name);
+    fputs(", help (see xchg --help)\n", stderr);
+    return XCHG_CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc < 2) {
+        fputs("xchg: no command given; accepted: list, verify, cost, export, compare, help "
+              "(see xchg --help)\n",
+              stderr);
+        return XCHG_CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        usage(stdout);
+        rc = XCHG_CLI_OK;
+    } else if (strcmp(name, "--version") == 0) {
+        printf("xchg %s\n", XCHG_VERSION);
+        rc = XCHG_CLI_OK;
+    } else if (strcmp(name, "help") == 0) {
+        if (argc > 3)
+            return xchg_cli_error("'xchg help' takes at most one command; accepted: xchg "
+                                  "help [COMMAND]");
+        if (argc == 2) {
+            usage(stdout);
+            rc = XCHG_CLI_OK;
+        } else {
+            const cmd *c = find_cmd(argv[2]);
+            if (!c)
+                return unknown_cmd(argv[2]);
+            fputs(c->help, stdout);
+            rc = XCHG_CLI_OK;
+        }
+    } else {
+        const cmd *c = find_cmd(name);
+        if (!c)
+            return unknown_cmd(name);
+        if (xchg_cli_wants_help(argc - 2, argv + 2)) {
+            fputs(c->help, stdout);
+            rc = XCHG_CLI_OK;
+        } else {
+            rc = c->run(argc - 2, argv + 2);
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "xchg: writing standard output failed: %s\n", strerror(errno));
+        return XCHG_CLI_USAGE;
+    }
+    return rc;
+}
