@@ -124,6 +124,18 @@ t1=$("$X" cost --topo hypercube:4 --alg hc-standard --barrier --json | jsx 'o.ti
 if awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b > a) }'; then ok; else
     bad "cost --barrier should cost more: $t0 vs $t1"
 fi
+# the contention claim travels with the cost: mesh2 is contention-free on a
+# torus, pairwise is not, and its text output says the model does not see it
+expect "cost --json: mesh2 on torus:8x8 is contention-free" \
+    "$("$X" cost --topo torus:8x8 --alg mesh2 --json | jsx 'o.contention_free')" true
+expect "cost --json: pairwise on torus:8x8 is not" \
+    "$("$X" cost --topo torus:8x8 --alg pairwise --json | jsx 'o.contention_free')" false
+if "$X" cost --topo torus:8x8 --alg pairwise | grep -q "congestion-scaled"; then ok; else
+    bad "cost text warns that the model ignores contention"
+fi
+if "$X" cost --topo torus:8x8 --alg mesh2 | grep -q "congestion-scaled"; then
+    bad "cost text warns about contention on a contention-free schedule"
+else ok; fi
 "$X" cost --topo torus:4x4 --alg mesh2 --machine sp2 >"$TMP/out"
 expect "cost text exit status" $? 0
 for word in start-ups volume copies time "lower bounds" binding; do

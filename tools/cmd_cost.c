@@ -67,6 +67,7 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     fputs(",\"m\":", stdout);
     xchg_cli_json_num(stdout, m);
     printf(",\"barrier\":%s", barrier ? "true" : "false");
+    printf(",\"contention_free\":%s", xchg_sched_contention_free(s) ? "true" : "false");
     fputs(",\"steps\":", stdout);
     xchg_cli_json_u64(stdout, c->steps);
     fputs(",\"startups\":", stdout);
@@ -124,6 +125,10 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("time          %.6g %s = %llu*ts + %llu*m*tw + %llu*m*tr%s\n", c->time, tu,
            (unsigned long long)c->startups, (unsigned long long)c->volume_blocks,
            (unsigned long long)c->copy_blocks, barrier ? " + start-ups*barrier" : "");
+    if (!xchg_sched_contention_free(s) && xchg_topo_has_links(t))
+        printf("contention    not claimed contention-free on this topology: the model above\n"
+               "              assumes none, so its volume can fall below the bisection bound;\n"
+               "              'xchg verify' measures the congestion-scaled link volume\n");
     printf("lower bounds (one-port, full-duplex links):\n");
     printf("  start-ups   %llu (ceil(log2 p)); schedule has %llu\n",
            (unsigned long long)c->lb_startups, (unsigned long long)c->startups);
