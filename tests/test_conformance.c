@@ -36,8 +36,12 @@ static uint64_t expected_copies(const char *name, const xchg_topo *t, const xchg
         return (uint64_t)d * p;
     if (strcmp(name, "multiphase") == 0)
         return (uint64_t)(o->nparts - 1) * p;
-    if (strcmp(name, "bruck") == 0)
-        return p >= 2 ? 2 * p : 0;
+    if (strcmp(name, "bruck") == 0) {
+        /* two rotations, and every step packs and unpacks its message */
+        xchg_counts c;
+        xchg_alg_find("bruck")->formula(t, o, &c);
+        return p >= 2 ? 2 * p + 2 * c.volume_blocks : 0;
+    }
     return 0; /* ring, ring-bidir, hc-direct, pairwise */
 }
 

@@ -22,10 +22,14 @@
  *   Cost: start-ups sum_k min(r-1, floor((p-1)/w)) (= (r-1) log_r p when p
  *   is a power of r); volume sum_k (p - #{j < p : digit k of j is 0}), where
  *   #{digit k is 0} = floor(p/(w r)) w + min(p mod (w r), w) (= (r-1)/r p
- *   log_r p when p is a power of r). Local copies: p for the first
- *   rotation, accounted before the first step, and p for the final one,
- *   accounted (as the schedule has no step after the last) before the last
- *   step: 2p in all when p >= 2, none for p = 1.
+ *   log_r p when p is a power of r). Local copies: the blocks of a step's
+ *   message are not contiguous (they are every position whose digit k is z),
+ *   so each step packs what it sends and unpacks what it receives: twice the
+ *   step's size, the same kind of rearrangement seed 004 charges hc-standard
+ *   for. Add p for the first rotation, accounted before the first step, and
+ *   p for the final one, accounted (as the schedule has no step after the
+ *   last) on the last step: 2p + 2*volume in all when p >= 2, none for
+ *   p = 1.
  *   Contention: the shifts by z*w take shortest routes that overlap on
  *   every network with links; the schedule claims contention-freedom only on
  *   complete:P.
@@ -85,8 +89,9 @@ static int bruck_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched 
                                            xchg_rule_rel_digit((uint32_t)r, (uint32_t)w,
                                                                (uint32_t)z),
                                            digit_count(p, w, r, z));
+            st.copy_blocks = 2 * st.blocks; /* pack what goes, unpack what comes */
             if (s->nsteps == 0)
-                st.copy_blocks = p; /* the first rotation */
+                st.copy_blocks += p; /* the first rotation */
             if ((rc = xchg_alg_add(s, &st, err)))
                 return rc;
         }
