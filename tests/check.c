@@ -1,5 +1,6 @@
 /*
- * check.c - counting assertions for the test programs.
+ * check.c - counting assertions for the test programs, and the walk over
+ * every registry algorithm that several module tests share.
  */
 #include "check.h"
 
@@ -27,4 +28,41 @@ int check_finish(const char *suite)
 {
     printf("%s: %lu passed, %lu failed\n", suite, check_passed, check_failed);
     return check_failed ? 1 : 0;
+}
+
+xchg_topo check_topo(const char *spec)
+{
+    xchg_topo t = {0};
+    xchg_err err = {{0}};
+    int rc = xchg_topo_parse(spec, &t, &err);
+    check_record(rc == 0, __FILE__, __LINE__, "topology '%s': %s", spec, err.msg);
+    return t;
+}
+
+#define CHECK_MAX_VARIANTS 32
+
+int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
+{
+    xchg_topo t = check_topo(topo_spec);
+    int ran = 0;
+    for (size_t a = 0; a < xchg_alg_count(); a++) {
+        const xchg_alg *alg = xchg_alg_at(a);
+        char specs[CHECK_MAX_VARIANTS][64];
+        int n = alg->variants ? alg->variants(&t, specs, CHECK_MAX_VARIANTS) : 0;
+        if (n > CHECK_MAX_VARIANTS)
+            n = CHECK_MAX_VARIANTS;
+        if (n <= 0) {
+            snprintf(specs[0], sizeof specs[0], "%s", alg->name);
+            n = 1;
+        }
+        for (int v = 0; v < n; v++) {
+            xchg_sched *s = NULL;
+            if (xchg_generate(&t, specs[v], &s, NULL) != 0)
+                continue;
+            ran++;
+            fn(specs[v], topo_spec, &t, s, ctx);
+            xchg_sched_free(s);
+        }
+    }
+    return ran;
 }

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "xchg.h"
+
 void check_record(int ok, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -25,5 +27,18 @@ int check_finish(const char *suite);
         check_record(check_a_ == check_b_, __FILE__, __LINE__, "%s: got %llu, want %llu", \
                      (what), (unsigned long long)check_a_, (unsigned long long)check_b_); \
     } while (0)
+
+/* Parse a topology spec the test needs (a failed check when it is bad). */
+xchg_topo check_topo(const char *spec);
+
+/* Called by check_each_schedule with one generated schedule, which is freed
+ * after the call returns. */
+typedef void (*check_schedule_fn)(const char *alg_spec, const char *topo_spec,
+                                  const xchg_topo *t, xchg_sched *s, void *ctx);
+
+/* For every registry algorithm on topo_spec, and each of its variants (or
+ * the bare name when it has none), generate the schedule and, where that
+ * succeeds (the algorithm applies), call fn. Returns how many ran. */
+int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx);
 
 #endif /* XCHG_CHECK_H */

@@ -12,20 +12,11 @@
 #include "check.h"
 #include "xchg.h"
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    xchg_err err = {{0}};
-    memset(&t, 0, sizeof t);
-    int rc = xchg_topo_parse(spec, &t, &err);
-    CHECK(rc == 0, "topology '%s': %s", spec, err.msg);
-    return t;
-}
 
 /* Generate, expecting success; NULL (and a failed check) otherwise. */
 static xchg_sched *gen(const char *tspec, const char *alg)
 {
-    xchg_topo t = topo(tspec);
+    xchg_topo t = check_topo(tspec);
     xchg_sched *s = NULL;
     xchg_err err = {{0}};
     int rc = xchg_generate(&t, alg, &s, &err);
@@ -36,7 +27,7 @@ static xchg_sched *gen(const char *tspec, const char *alg)
 /* Expect xchg_generate to fail with code and a message containing needle. */
 static void gen_fails(const char *tspec, const char *alg, int code, const char *needle)
 {
-    xchg_topo t = topo(tspec);
+    xchg_topo t = check_topo(tspec);
     xchg_sched *s = (xchg_sched *)&t; /* must stay untouched */
     xchg_err err = {{0}};
     int rc = xchg_generate(&t, alg, &s, &err);
@@ -209,18 +200,18 @@ static void test_hypercube(void)
     CHECK(mp && mp->variants, "multiphase has variants");
     if (mp && mp->variants) {
         char v[8][64];
-        xchg_topo t = topo("hypercube:5");
+        xchg_topo t = check_topo("hypercube:5");
         int n = mp->variants(&t, v, 8);
         CHECK_EQ_U64(n, 3, "hypercube:5 equipartitions with 2..4 parts");
         if (n == 3)
             CHECK(strcmp(v[0], "multiphase:2,3") == 0 && strcmp(v[1], "multiphase:1,2,2") == 0 &&
                       strcmp(v[2], "multiphase:1,1,1,2") == 0,
                   "variants %s %s %s", v[0], v[1], v[2]);
-        t = topo("hypercube:2");
+        t = check_topo("hypercube:2");
         CHECK_EQ_U64(mp->variants(&t, v, 8), 0, "hypercube:2 has no proper equipartition");
-        t = topo("ring:6");
+        t = check_topo("ring:6");
         CHECK_EQ_U64(mp->variants(&t, v, 8), 0, "no variants without 2^D nodes");
-        t = topo("hypercube:8");
+        t = check_topo("hypercube:8");
         CHECK_EQ_U64(mp->variants(&t, v, 2), 6, "count reported beyond max");
     }
 }
@@ -278,14 +269,14 @@ static void test_bruck(void)
     const xchg_alg *b = xchg_alg_find("bruck");
     if (b && b->variants) {
         char v[8][64];
-        xchg_topo t = topo("ring:30"); /* 2, 4, 8, ceil(sqrt 30) = 6 */
+        xchg_topo t = check_topo("ring:30"); /* 2, 4, 8, ceil(sqrt 30) = 6 */
         int n = b->variants(&t, v, 8);
         CHECK_EQ_U64(n, 4, "bruck variants on 30");
         if (n == 4)
             CHECK(strcmp(v[3], "bruck:6") == 0, "fourth variant %s", v[3]);
-        t = topo("ring:16"); /* sqrt = 4, a duplicate */
+        t = check_topo("ring:16"); /* sqrt = 4, a duplicate */
         CHECK_EQ_U64(b->variants(&t, v, 8), 3, "bruck variants on 16");
-        t = topo("ring:3"); /* only 2 */
+        t = check_topo("ring:3"); /* only 2 */
         CHECK_EQ_U64(b->variants(&t, v, 8), 1, "bruck variants on 3");
     }
 }
@@ -402,7 +393,7 @@ static void test_follow_all(void)
     const char *topos[] = {"ring:1", "ring:2",  "ring:7",   "array:6",     "complete:9",
                            "ring:8", "mesh:3x4", "torus:4x4", "hypercube:0", "hypercube:4"};
     for (size_t ti = 0; ti < sizeof topos / sizeof topos[0]; ti++) {
-        xchg_topo t = topo(topos[ti]);
+        xchg_topo t = check_topo(topos[ti]);
         for (size_t i = 0; i < xchg_alg_count(); i++) {
             const xchg_alg *a = xchg_alg_at(i);
             char specs[16][64];

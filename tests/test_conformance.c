@@ -13,15 +13,6 @@
 #include "check.h"
 #include "xchg.h"
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    xchg_err err = {{0}};
-    memset(&t, 0, sizeof t);
-    int rc = xchg_topo_parse(spec, &t, &err);
-    CHECK(rc == 0, "topology '%s': %s", spec, err.msg);
-    return t;
-}
 
 /* Total local copies the family's doc promises, per node. */
 static uint64_t expected_copies(const char *name, const xchg_topo *t, const xchg_opts *o)
@@ -139,7 +130,7 @@ static void run_case(const xchg_alg *a, const char *spec, const xchg_opts *o, co
 /* Every entry and variant that applies to the topology tspec. */
 static void run_topology(const char *tspec)
 {
-    xchg_topo t = topo(tspec);
+    xchg_topo t = check_topo(tspec);
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
         char specs[32][64];
@@ -181,7 +172,7 @@ static void run_topology(const char *tspec)
 /* alg_spec must not apply to tspec: code and a word of the message. */
 static void refuses(const char *tspec, const char *alg_spec, int code, const char *needle)
 {
-    xchg_topo t = topo(tspec);
+    xchg_topo t = check_topo(tspec);
     xchg_sched *s = NULL;
     xchg_err err = {{0}};
     int rc = xchg_generate(&t, alg_spec, &s, &err);

@@ -17,15 +17,6 @@ static int near(double a, double b)
     return fabs(a - b) <= 1e-9 * (1.0 + fabs(b));
 }
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    memset(&t, 0, sizeof t);
-    xchg_err e;
-    int rc = xchg_topo_parse(spec, &t, &e);
-    CHECK(rc == 0, "parse %s: %s", spec, rc ? e.msg : "");
-    return t;
-}
 
 static void test_presets(void)
 {
@@ -106,7 +97,7 @@ static xchg_machine simple_machine(void)
  */
 static xchg_sched *handmade(void)
 {
-    xchg_topo t = topo("ring:6");
+    xchg_topo t = check_topo("ring:6");
     xchg_sched *s = xchg_sched_new(&t, "handmade", 0);
     CHECK(s != NULL, "sched_new");
     if (!s)
@@ -278,7 +269,7 @@ static void test_lower_bounds(void)
          "torus bisection (seed 001 Lemma 1)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        xchg_topo t = topo(rows[i].spec);
+        xchg_topo t = check_topo(rows[i].spec);
         xchg_cost c;
         memset(&c, 0, sizeof c);
         c.steps = 12345; /* must stay: lower_bounds fills lb_* only */
@@ -309,7 +300,7 @@ static void test_lower_bounds(void)
                           "ring:3",     "ring:9",      "array:2",    "array:8",
                           "hypercube:1", "hypercube:7", "torus:10x9", "mesh:6x6"};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
-        xchg_topo t = topo(more[i]);
+        xchg_topo t = check_topo(more[i]);
         xchg_cost c;
         xchg_cost_lower_bounds(&t, NULL, 1.0, &c);
         char what[96];
@@ -318,7 +309,7 @@ static void test_lower_bounds(void)
         CHECK(c.lb_time == 0.0, "%s: no machine, lb_time 0", more[i]);
     }
     /* Lemma 1 exactly for even N1: N1*p/8. */
-    xchg_topo t = topo("torus:12x6x4");
+    xchg_topo t = check_topo("torus:12x6x4");
     xchg_cost c;
     xchg_cost_lower_bounds(&t, NULL, 1.0, &c);
     CHECK_EQ_U64(c.lb_bisection_blocks, 12ull * 288 / 8, "torus:12x6x4 Lemma 1");
@@ -328,7 +319,7 @@ static void test_lower_bounds(void)
  * b, p/2 blocks each. */
 static void test_big_schedule(void)
 {
-    xchg_topo t = topo("hypercube:14");
+    xchg_topo t = check_topo("hypercube:14");
     xchg_sched *s = xchg_sched_new(&t, "hand-standard", 1);
     CHECK(s != NULL, "sched_new 16384");
     if (!s)
@@ -357,7 +348,7 @@ static void test_big_schedule(void)
     xchg_sched_free(s);
 
     /* A torus:128x128 schedule of 127+127 shift steps: O(steps) cost. */
-    t = topo("torus:128x128");
+    t = check_topo("torus:128x128");
     s = xchg_sched_new(&t, "hand-shifts", 0);
     if (!s)
         return;
@@ -381,6 +372,41 @@ static void test_big_schedule(void)
  * The bisection bound limits the busiest-link volume of any schedule, and
  * the plain volume of a contention-free one (docs/cost-model.md).
  */
+/* One schedule: cost and verify it, compare the counts, check the bounds. */
+static void registry_case(const char *spec, const char *tspec, const xchg_topo *t, xchg_sched *s,
+                          void *ctx)
+{
+    const xchg_machine *m = ctx;
+    (void)t;
+    xchg_cost c;
+    xchg_err e;
+    int rc = xchg_cost_compute(s, m, 16, 0, &c, &e);
+    CHECK(rc == 0, "cost %s on %s", spec, tspec);
+    xchg_verify_opts vo = {1, 0};
+    xchg_verify_report r;
+    rc = xchg_verify(s, &vo, &r, &e);
+    CHECK(rc == 0, "verify %s on %s: %s", spec, tspec, rc ? e.msg : "");
+    if (rc == 0) {
+        CHECK_EQ_U64(c.startups, r.startups, "declared vs counted start-ups");
+        CHECK_EQ_U64(c.volume_blocks, r.volume_blocks, "declared vs counted volume");
+        CHECK(r.link_volume_blocks >= c.lb_bisection_blocks,
+              "%s on %s: busiest-link volume %llu >= bisection %llu", spec, tspec,
+              (unsigned long long)r.link_volume_blocks,
+              (unsigned long long)c.lb_bisection_blocks);
+        if (r.ok && xchg_sched_contention_free(s))
+            CHECK(c.volume_blocks >= c.lb_bisection_blocks,
+                  "%s on %s: contention-free volume %llu >= bisection %llu", spec, tspec,
+                  (unsigned long long)c.volume_blocks, (unsigned long long)c.lb_bisection_blocks);
+    }
+    CHECK(c.startups >= c.lb_startups, "%s on %s: start-ups %llu >= %llu", spec, tspec,
+          (unsigned long long)c.startups, (unsigned long long)c.lb_startups);
+    CHECK(c.volume_blocks >= c.lb_injection_blocks, "%s on %s: volume %llu >= injection %llu",
+          spec, tspec, (unsigned long long)c.volume_blocks,
+          (unsigned long long)c.lb_injection_blocks);
+    CHECK(c.time >= c.lb_time || !xchg_sched_contention_free(s),
+          "%s on %s: time %g >= lb_time %g", spec, tspec, c.time, c.lb_time);
+}
+
 static void test_registry_bounds(void)
 {
     const char *specs[] = {"ring:4",    "ring:6",      "ring:8",      "array:5",
@@ -390,57 +416,8 @@ static void test_registry_bounds(void)
     xchg_machine m;
     CHECK(xchg_machine_preset("sp2", 64, &m, NULL) == 0, "sp2");
     int ran = 0;
-    for (size_t a = 0; a < xchg_alg_count(); a++) {
-        const xchg_alg *alg = xchg_alg_at(a);
-        for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-            xchg_topo t = topo(specs[i]);
-            char vs[16][64];
-            int nv = alg->variants ? alg->variants(&t, vs, 16) : 0;
-            if (nv > 16)
-                nv = 16;
-            if (nv <= 0) {
-                snprintf(vs[0], sizeof vs[0], "%s", alg->name);
-                nv = 1;
-            }
-            for (int v = 0; v < nv; v++) {
-                xchg_sched *s = NULL;
-                if (xchg_generate(&t, vs[v], &s, NULL) != 0)
-                    continue;
-                ran++;
-                xchg_cost c;
-                xchg_err e;
-                int rc = xchg_cost_compute(s, &m, 16, 0, &c, &e);
-                CHECK(rc == 0, "cost %s on %s", vs[v], specs[i]);
-                xchg_verify_opts vo = {1, 0};
-                xchg_verify_report r;
-                rc = xchg_verify(s, &vo, &r, &e);
-                CHECK(rc == 0, "verify %s on %s: %s", vs[v], specs[i], rc ? e.msg : "");
-                if (rc == 0) {
-                    CHECK_EQ_U64(c.startups, r.startups, "declared vs counted start-ups");
-                    CHECK_EQ_U64(c.volume_blocks, r.volume_blocks, "declared vs counted volume");
-                    CHECK(r.link_volume_blocks >= c.lb_bisection_blocks,
-                          "%s on %s: busiest-link volume %llu >= bisection %llu", vs[v],
-                          specs[i], (unsigned long long)r.link_volume_blocks,
-                          (unsigned long long)c.lb_bisection_blocks);
-                    if (r.ok && xchg_sched_contention_free(s))
-                        CHECK(c.volume_blocks >= c.lb_bisection_blocks,
-                              "%s on %s: contention-free volume %llu >= bisection %llu", vs[v],
-                              specs[i], (unsigned long long)c.volume_blocks,
-                              (unsigned long long)c.lb_bisection_blocks);
-                }
-                CHECK(c.startups >= c.lb_startups, "%s on %s: start-ups %llu >= %llu", vs[v],
-                      specs[i], (unsigned long long)c.startups,
-                      (unsigned long long)c.lb_startups);
-                CHECK(c.volume_blocks >= c.lb_injection_blocks,
-                      "%s on %s: volume %llu >= injection %llu", vs[v], specs[i],
-                      (unsigned long long)c.volume_blocks,
-                      (unsigned long long)c.lb_injection_blocks);
-                CHECK(c.time >= c.lb_time || !xchg_sched_contention_free(s),
-                      "%s on %s: time %g >= lb_time %g", vs[v], specs[i], c.time, c.lb_time);
-                xchg_sched_free(s);
-            }
-        }
-    }
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        ran += check_each_schedule(specs[i], registry_case, &m);
     CHECK(ran > 0, "some registry algorithm ran (%d)", ran);
 }
 

@@ -49,15 +49,6 @@ static void buf_reset(buf *b)
     memset(b, 0, sizeof *b);
 }
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    memset(&t, 0, sizeof t);
-    xchg_err e;
-    int rc = xchg_topo_parse(spec, &t, &e);
-    CHECK(rc == 0, "parse %s: %s", spec, rc ? e.msg : "");
-    return t;
-}
 
 /* Standard exchange on hypercube:D (seed 002): step b swaps with the
  * neighbour across bit b the blocks whose destination has that bit of the
@@ -66,7 +57,7 @@ static xchg_sched *hc_standard(int d)
 {
     char spec[32];
     snprintf(spec, sizeof spec, "hypercube:%d", d);
-    xchg_topo t = topo(spec);
+    xchg_topo t = check_topo(spec);
     xchg_sched *s = xchg_sched_new(&t, "test", 1);
     CHECK(s != NULL, "sched_new");
     for (int b = 0; s && b < d; b++) {
@@ -86,7 +77,7 @@ static int never(const void *ctx, size_t step, uint32_t node, uint32_t origin, u
  * step whose messages select nothing. */
 static xchg_sched *torus_probe(void)
 {
-    xchg_topo t = topo("torus:2x3");
+    xchg_topo t = check_topo("torus:2x3");
     xchg_sched *s = xchg_sched_new(&t, "probe \"q\"", 0);
     if (!s)
         return NULL;
@@ -321,7 +312,7 @@ static void test_exact_json(void)
     }
 
     /* complete:3: routes are empty lists. */
-    xchg_topo t = topo("complete:3");
+    xchg_topo t = check_topo("complete:3");
     s = xchg_sched_new(&t, "c3", 1);
     if (s) {
         xchg_step st = xchg_step_shift(-1, 1, xchg_rule_dest_is_to(), 1);
@@ -426,7 +417,7 @@ static void test_parse_free(void)
 
     /* Too many blocks to keep positions for, even with the work limit
      * raised: torus:128x128 has 2^28 blocks. One cheap step. */
-    xchg_topo t = topo("torus:128x128");
+    xchg_topo t = check_topo("torus:128x128");
     s = xchg_sched_new(&t, "big", 0);
     if (s) {
         xchg_step st = xchg_step_shift(0, 1, xchg_rule_dest_is_to(), 1);
@@ -442,49 +433,42 @@ static void test_parse_free(void)
 /* Every registry algorithm (and its variants) on small networks: the
  * listed blocks, replayed, deliver every block; the largest message listed
  * in each step is the step's declared size (what the cost model reads). */
+/* Counts what test_registry saw. */
+typedef struct {
+    int ring4;
+} registry_seen;
+
+/* One schedule: export it, replay the listing, compare with the schedule. */
+static void registry_case(const char *spec, const char *tspec, const xchg_topo *t, xchg_sched *s,
+                          void *ctx)
+{
+    registry_seen *seen = ctx;
+    xchg_err e;
+    seen->ring4 += strcmp(spec, "ring") == 0 && strcmp(tspec, "ring:4") == 0;
+    buf b = {0};
+    int rc = export_to(s, "json", 0, &b, &e);
+    CHECK(rc == 0, "export %s on %s: %s", spec, tspec, rc ? e.msg : "");
+    int delivered = 0;
+    long steps = replay(b.data, t->nodes, &delivered);
+    CHECK(steps == (long)xchg_sched_nsteps(s) && delivered,
+          "%s on %s: replay %ld steps, delivered %d", spec, tspec, steps, delivered);
+    for (size_t st = 0; st < xchg_sched_nsteps(s) && st < MAX_STEPS; st++)
+        CHECK_EQ_U64(replay_max[st], xchg_sched_step_max_blocks(s, st),
+                     "largest listed message vs declared size");
+    buf_reset(&b);
+}
+
 static void test_registry(void)
 {
     const char *specs[] = {"ring:4",     "ring:5",      "ring:8",      "array:5",
                            "mesh:4x4",   "mesh:3x5",    "torus:4x4",   "torus:3x5",
                            "hypercube:3", "hypercube:4", "complete:6",  "complete:7"};
-    int ran = 0, ring4 = 0;
-    for (size_t a = 0; a < xchg_alg_count(); a++) {
-        const xchg_alg *alg = xchg_alg_at(a);
-        for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-            xchg_topo t = topo(specs[i]);
-            char vs[16][64];
-            int nv = alg->variants ? alg->variants(&t, vs, 16) : 0;
-            if (nv > 16)
-                nv = 16;
-            if (nv <= 0) {
-                snprintf(vs[0], sizeof vs[0], "%s", alg->name);
-                nv = 1;
-            }
-            for (int v = 0; v < nv; v++) {
-                xchg_sched *s = NULL;
-                xchg_err e;
-                if (xchg_generate(&t, vs[v], &s, &e) != 0)
-                    continue;
-                ran++;
-                ring4 += strcmp(vs[v], "ring") == 0 && strcmp(specs[i], "ring:4") == 0;
-                buf b = {0};
-                int rc = export_to(s, "json", 0, &b, &e);
-                CHECK(rc == 0, "export %s on %s: %s", vs[v], specs[i], rc ? e.msg : "");
-                int delivered = 0;
-                long steps = replay(b.data, t.nodes, &delivered);
-                CHECK(steps == (long)xchg_sched_nsteps(s) && delivered,
-                      "%s on %s: replay %ld steps, delivered %d", vs[v], specs[i], steps,
-                      delivered);
-                for (size_t st = 0; st < xchg_sched_nsteps(s) && st < MAX_STEPS; st++)
-                    CHECK_EQ_U64(replay_max[st], xchg_sched_step_max_blocks(s, st),
-                                 "largest listed message vs declared size");
-                buf_reset(&b);
-                xchg_sched_free(s);
-            }
-        }
-    }
-    CHECK(ran > 0 && ring4 == 1, "registry algorithms exported (%d), ring on ring:4 among them",
-          ran);
+    registry_seen seen = {0};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        ran += check_each_schedule(specs[i], registry_case, &seen);
+    CHECK(ran > 0 && seen.ring4 == 1,
+          "registry algorithms exported (%d), ring on ring:4 among them", ran);
 }
 
 int main(void)

@@ -8,17 +8,10 @@
 #include "check.h"
 #include "sched_internal.h"
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    xchg_err err = {{0}};
-    CHECK(xchg_topo_parse(spec, &t, &err) == 0, "parse %s: %s", spec, err.msg);
-    return t;
-}
 
 static void test_partners(void)
 {
-    xchg_topo t = topo("torus:3x5");
+    xchg_topo t = check_topo("torus:3x5");
     xchg_sched *s = xchg_sched_new(&t, "test", 0);
     CHECK(s != NULL, "new");
     xchg_step st = xchg_step_shift(1, -2, xchg_rule_dest_is_to(), 1);
@@ -47,7 +40,7 @@ static void test_partners(void)
 
 static void test_tables_and_sizes(void)
 {
-    xchg_topo t = topo("ring:4");
+    xchg_topo t = check_topo("ring:4");
     xchg_sched *s = xchg_sched_new(&t, "tables", 1);
     uint32_t *partners = malloc(4 * sizeof *partners);
     uint32_t *sizes = malloc(4 * sizeof *sizes);
@@ -83,7 +76,7 @@ static void test_tables_and_sizes(void)
 
 static void test_rules(void)
 {
-    xchg_topo t = topo("torus:4x4");
+    xchg_topo t = check_topo("torus:4x4");
     xchg_sched *s = xchg_sched_new(&t, "rules", 0);
     xchg_step st = xchg_step_xor(1, xchg_rule_dest_mask_to(1), 8);
     xchg_sched_add(s, &st);                       /* 0: dest bit 0 == partner's */
@@ -122,7 +115,7 @@ static int even_dest(const void *ctx, size_t step, uint32_t node, uint32_t origi
 
 static void test_callback(void)
 {
-    xchg_topo t = topo("complete:6");
+    xchg_topo t = check_topo("complete:6");
     xchg_sched *s = xchg_sched_new(&t, "cb", 1);
     int *ctx = malloc(sizeof *ctx);
     *ctx = 42;

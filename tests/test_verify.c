@@ -26,15 +26,6 @@
 #include "sched_internal.h"
 #include "xchg.h"
 
-static xchg_topo topo(const char *spec)
-{
-    xchg_topo t;
-    xchg_err err = {{0}};
-    memset(&t, 0, sizeof t);
-    int rc = xchg_topo_parse(spec, &t, &err);
-    CHECK(rc == 0, "parse %s: %s", spec, err.msg);
-    return t;
-}
 
 /* Verify with the given thread count; checks the call itself succeeded. */
 static xchg_verify_report verify(const xchg_sched *s, int threads)
@@ -118,7 +109,7 @@ static void test_hypercube(void)
     for (int D = 0; D <= 7; D++) {
         char spec[32];
         snprintf(spec, sizeof spec, "hypercube:%d", D);
-        xchg_topo t = topo(spec);
+        xchg_topo t = check_topo(spec);
         uint64_t p = t.nodes;
         xchg_sched *s = hc_standard(&t, 1, -1);
         xchg_verify_report r = verify(s, 0);
@@ -147,7 +138,7 @@ static int hc_fn(const void *ctx, size_t step, uint32_t node, uint32_t origin, u
 static void test_callback_rule(void)
 {
     static int D = 6;
-    xchg_topo t = topo("hypercube:6");
+    xchg_topo t = check_topo("hypercube:6");
     xchg_sched *a = hc_standard(&t, 1, -1);
     xchg_sched *b = xchg_sched_new(&t, "hc-standard(fn)", 1);
     b->ctx = &D;
@@ -178,7 +169,7 @@ static void test_ring(void)
         char spec[32];
         uint64_t P = sizes[i];
         snprintf(spec, sizeof spec, "ring:%u", sizes[i]);
-        xchg_topo t = topo(spec);
+        xchg_topo t = check_topo(spec);
         xchg_sched *s = xchg_sched_new(&t, "ring(test)", 1);
         add_ring_phase(s, 0, 0);
         xchg_verify_report r = verify(s, 0);
@@ -196,7 +187,7 @@ static void test_torus(void)
 {
     static const char *const specs[] = {"torus:2x3", "torus:3x4", "torus:4x4", "torus:2x2x3"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        xchg_topo t = topo(specs[i]);
+        xchg_topo t = check_topo(specs[i]);
         xchg_sched *s = xchg_sched_new(&t, "dim-rings(test)", 1);
         uint64_t vol = 0, ups = 0;
         for (int dim = t.ndims - 1; dim >= 0; dim--) {
@@ -219,7 +210,7 @@ static void test_torus(void)
  * long way back, size-1 hops over the -1 links, which nobody else uses. */
 static void test_mesh_long_way(void)
 {
-    xchg_topo t = topo("array:6");
+    xchg_topo t = check_topo("array:6");
     xchg_sched *s = xchg_sched_new(&t, "ring-on-array(test)", 1);
     add_ring_phase(s, 0, 0);
     xchg_verify_report r = verify(s, 2);
@@ -230,7 +221,7 @@ static void test_mesh_long_way(void)
     CHECK_EQ_U64(r.volume_blocks, 15, "array:6 volume 6*5/2");
     xchg_sched_free(s);
 
-    t = topo("mesh:3x5");
+    t = check_topo("mesh:3x5");
     s = xchg_sched_new(&t, "dim-rings-on-mesh(test)", 1);
     add_ring_phase(s, 1, 1);
     add_ring_phase(s, 0, 0);
@@ -251,7 +242,7 @@ static void test_mesh_long_way(void)
 static void test_array_two_way(void)
 {
     const uint32_t P = 7;
-    xchg_topo t = topo("array:7");
+    xchg_topo t = check_topo("array:7");
     xchg_sched *s = xchg_sched_new(&t, "two-way(test)", 1);
     for (uint32_t k = 1; k < P; k++) {
         xchg_step a = xchg_step_shift(0, +1, xchg_rule_coord_side(0, +1), 0);
@@ -276,7 +267,7 @@ static void test_array_two_way(void)
 
 static void test_complete(void)
 {
-    xchg_topo t = topo("complete:9");
+    xchg_topo t = check_topo("complete:9");
     xchg_sched *s = xchg_sched_new(&t, "direct(test)", 1);
     add_direct(s);
     xchg_verify_report r = verify(s, 0);
@@ -289,7 +280,7 @@ static void test_complete(void)
     xchg_sched_free(s);
 
     /* hc-standard on a switch: no links, so no contention either */
-    t = topo("complete:16");
+    t = check_topo("complete:16");
     s = hc_standard(&t, 1, -1);
     r = verify(s, 2);
     expect_clean(&r, "complete:16 hc-standard");
@@ -318,7 +309,7 @@ static xchg_sched *bruck(const xchg_topo *t, int cf, uint64_t *vol)
 static void test_bruck(void)
 {
     uint64_t vol;
-    xchg_topo t = topo("complete:6");
+    xchg_topo t = check_topo("complete:6");
     xchg_sched *s = bruck(&t, 1, &vol);
     xchg_verify_report r = verify(s, 2);
     expect_clean(&r, "complete:6 bruck");
@@ -330,7 +321,7 @@ static void test_bruck(void)
     /* On ring:8 the shifts by 2 and 4 go 2 and 4 hops the +1 way, so every +1
      * link carries 2, then 4 messages of 4 blocks: 8 + 8 conflicts. Not
      * claimed contention-free: counted, not failed. */
-    t = topo("ring:8");
+    t = check_topo("ring:8");
     s = bruck(&t, 0, &vol);
     r = verify(s, 2);
     expect_clean(&r, "ring:8 bruck");
@@ -348,7 +339,7 @@ static void test_bruck(void)
  * With the claim the same conflicts are failures. */
 static void test_xor_on_torus(void)
 {
-    xchg_topo t = topo("torus:4x4");
+    xchg_topo t = check_topo("torus:4x4");
     xchg_sched *s = hc_standard(&t, 0, -1);
     xchg_verify_report r = verify(s, 2);
     expect_clean(&r, "torus:4x4 hc-standard unclaimed");
@@ -374,7 +365,7 @@ static void test_xor_on_torus(void)
  * origin and dest differ in bit 0: p*p/2 = 128 blocks. */
 static void test_missing_step(void)
 {
-    xchg_topo t = topo("hypercube:4");
+    xchg_topo t = check_topo("hypercube:4");
     xchg_sched *s = hc_standard(&t, 1, 0);
     xchg_verify_report r = verify(s, 2);
     CHECK(r.ok == 0, "missing step must fail");
@@ -391,7 +382,7 @@ static void test_missing_step(void)
 
 static void test_wrong_size(void)
 {
-    xchg_topo t = topo("hypercube:3");
+    xchg_topo t = check_topo("hypercube:3");
     xchg_sched *s = hc_standard(&t, 1, -1);
     s->steps[1].blocks = 5; /* every node at step 1 claims 5, holds and selects 4 */
     xchg_verify_report r = verify(s, 2);
@@ -405,7 +396,7 @@ static void test_wrong_size(void)
 
     /* A node claiming to send blocks it does not hold: the first step of a
      * ring schedule declaring more than the node's p-1 blocks on node 3. */
-    t = topo("ring:5");
+    t = check_topo("ring:5");
     s = xchg_sched_new(&t, "ring(test)", 1);
     add_ring_phase(s, 0, 0);
     s->steps[0].blocks_table = table_of(5, 4);
@@ -423,7 +414,7 @@ static void test_wrong_size(void)
  * would have carried them (k=3 for node 1, k=2 for node 2) declare 0. */
 static void test_two_senders(void)
 {
-    xchg_topo t = topo("complete:4");
+    xchg_topo t = check_topo("complete:4");
     xchg_sched *s = xchg_sched_new(&t, "two-senders(test)", 1);
     xchg_step st = xchg_step_xor(0, xchg_rule_dest_is_to(), 1);
     st.partner = XCHG_PARTNER_TABLE;
@@ -452,7 +443,7 @@ static void test_two_senders(void)
  * nodes 0 and 1, step 2 on nodes 1 and 2. */
 static xchg_sched *ring_overlap(int cf)
 {
-    xchg_topo t = topo("ring:8");
+    xchg_topo t = check_topo("ring:8");
     xchg_sched *s = xchg_sched_new(&t, "ring-overlap(test)", cf);
     xchg_step st = xchg_step_xor(0, xchg_rule_dest_is_to(), 1);
     st.partner = XCHG_PARTNER_TABLE;
@@ -502,7 +493,7 @@ static void test_bad_partner(void)
     static const char *const want[] = {"step 0 node 0 sends 4 blocks to 7, not a node (p = 4)",
                                        "step 0 node 0 sends 4 blocks to itself"};
     for (int i = 0; i < 2; i++) {
-        xchg_topo t = topo("complete:4");
+        xchg_topo t = check_topo("complete:4");
         xchg_sched *s = xchg_sched_new(&t, "bad-partner(test)", 1);
         xchg_step st = xchg_step_xor(0, xchg_rule_dest_mask_to(0), 4);
         st.partner = XCHG_PARTNER_TABLE;
@@ -519,7 +510,7 @@ static void test_bad_partner(void)
         xchg_sched_free(s);
     }
     /* a declared-0 message to a bad partner is idle: no failure */
-    xchg_topo t = topo("complete:4");
+    xchg_topo t = check_topo("complete:4");
     xchg_sched *s = xchg_sched_new(&t, "idle-bad-partner(test)", 1);
     xchg_step st = xchg_step_xor(0, xchg_rule_dest_is_to(), 0);
     st.partner = XCHG_PARTNER_TABLE;
@@ -543,7 +534,7 @@ static void test_route_failure(void)
     t.size[0] = 4;
     t.stride[0] = 1;
     t.nodes = 8;
-    xchg_sched *s = xchg_sched_new(&t, "broken-topo(test)", 0);
+    xchg_sched *s = xchg_sched_new(&t, "broken-check_topo(test)", 0);
     xchg_step st = xchg_step_xor(0, xchg_rule_dest_is_to(), 1);
     st.partner = XCHG_PARTNER_TABLE;
     st.partner_table = table_of(8, XCHG_NONE);
@@ -559,7 +550,7 @@ static void test_route_failure(void)
 
 static void test_limits_and_errors(void)
 {
-    xchg_topo t = topo("hypercube:3"); /* 64 blocks, 3 steps: 192 block-steps */
+    xchg_topo t = check_topo("hypercube:3"); /* 64 blocks, 3 steps: 192 block-steps */
     xchg_sched *s = hc_standard(&t, 1, -1);
     xchg_verify_report r;
     memset(&r, 0, sizeof r);
@@ -584,7 +575,7 @@ static void test_limits_and_errors(void)
     xchg_sched_free(s);
 
     /* the default limit (2e10) refuses hc-standard on a 20-cube up front */
-    t = topo("hypercube:20");
+    t = check_topo("hypercube:20");
     s = hc_standard(&t, 1, -1);
     rc = xchg_verify(s, NULL, &r, &err);
     CHECK(rc == XCHG_ETOOBIG, "hypercube:20 over the default limit: %d", rc);
@@ -594,7 +585,7 @@ static void test_limits_and_errors(void)
 /* The report must not depend on the thread count (failures included). */
 static void test_threads_agree(void)
 {
-    xchg_topo t = topo("hypercube:6");
+    xchg_topo t = check_topo("hypercube:6");
     xchg_sched *s = hc_standard(&t, 1, 2);
     s->steps[1].blocks_table = table_of(64, 32);
     s->steps[1].blocks_table[40] = 31;
