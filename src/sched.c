@@ -28,8 +28,10 @@ static void step_release(xchg_step *st)
 {
     free(st->partner_table);
     free(st->blocks_table);
+    free(st->class_table);
     st->partner_table = NULL;
     st->blocks_table = NULL;
+    st->class_table = NULL;
 }
 
 int xchg_sched_add(xchg_sched *s, const xchg_step *step)
@@ -161,6 +163,26 @@ xchg_rule xchg_rule_fn(xchg_rule_callback fn)
 {
     xchg_rule r = rule_of(XCHG_RULE_FN);
     r.fn = fn;
+    return r;
+}
+
+xchg_rule xchg_rule_rel_linear(void)
+{
+    return rule_of(XCHG_RULE_REL_LINEAR);
+}
+
+xchg_rule xchg_rule_class_dist(void)
+{
+    xchg_rule r = rule_of(XCHG_RULE_CLASS_DIST);
+    for (int c = 0; c < XCHG_RULE_CDIST_CLASSES; c++) {
+        r.cdist[c].div = 1;
+        r.cdist[c].mod = 1;
+        r.cdist[c].dir = 1;
+        r.cdist[c].lo = 1;
+        r.cdist[c].hi = 0;
+        r.cdist[c].olo = 0;
+        r.cdist[c].ohi = UINT32_MAX;
+    }
     return r;
 }
 

@@ -43,8 +43,38 @@ typedef enum xchg_rule_kind {
                                  dir < 0: coord(dest,dim) < coord(node,dim)  */
     XCHG_RULE_REL_DIGIT,      /* ((dest - origin) mod p / weight) % radix
                                  == digit                                    */
-    XCHG_RULE_FN              /* fn(ctx, step, node, origin, dest)           */
+    XCHG_RULE_FN,             /* fn(ctx, step, node, origin, dest)           */
+    XCHG_RULE_REL_LINEAR,     /* w = dest ^ node, c = class_table[node] (0
+                                 without a table): parity(w & lpmask[c]) ==
+                                 lpval[c] and (w & lemask[c]) == leval[c].
+                                 Linear tests on the destination relative to
+                                 the holder (node ids as bit vectors), as the
+                                 halving/concentration steps of seed 000 use */
+    XCHG_RULE_CLASS_DIST      /* c = class_table[node] (0 without a table),
+                                 q = cdist[c]: with L(id) = (coord(id, q.dim)
+                                 / q.div) % q.mod, the distance from L(node)
+                                 to L(dest) going q.dir, mod q.mod, is in
+                                 [q.lo, q.hi], and the distance from
+                                 L(origin) to L(node) going q.dir is in
+                                 [q.olo, q.ohi]. COORD_DIST on a logical ring
+                                 (every div-th node, or coordinates mod a
+                                 segment length) that may differ per node, as
+                                 the seed 001 k-D algorithms need */
 } xchg_rule_kind;
+
+/* Node classes an XCHG_RULE_REL_LINEAR rule distinguishes. */
+#define XCHG_RULE_CLASSES 4
+/* Node classes an XCHG_RULE_CLASS_DIST rule distinguishes. */
+#define XCHG_RULE_CDIST_CLASSES 16
+
+/* One class of an XCHG_RULE_CLASS_DIST rule (see there). */
+typedef struct xchg_cdist {
+    int dim;                  /* dimension read */
+    int dir;                  /* +1 or -1 */
+    uint32_t div, mod;        /* logical coordinate (coord / div) % mod */
+    uint32_t lo, hi;          /* selected distance range */
+    uint32_t olo, ohi;        /* origin distance range ([0, UINT32_MAX]: any) */
+} xchg_cdist;
 
 typedef int (*xchg_rule_callback)(const void *ctx, size_t step, uint32_t node,
                             uint32_t origin, uint32_t dest);
@@ -57,6 +87,9 @@ typedef struct xchg_rule {
     uint32_t lo, hi;          /* COORD_DIST */
     uint32_t radix, weight, digit; /* REL_DIGIT */
     xchg_rule_callback fn;    /* FN; ctx is the schedule's ctx */
+    uint32_t lpmask[XCHG_RULE_CLASSES], lpval[XCHG_RULE_CLASSES]; /* REL_LINEAR */
+    uint32_t lemask[XCHG_RULE_CLASSES], leval[XCHG_RULE_CLASSES]; /* REL_LINEAR */
+    xchg_cdist cdist[XCHG_RULE_CDIST_CLASSES]; /* CLASS_DIST */
 } xchg_rule;
 
 typedef struct xchg_step {
@@ -72,6 +105,9 @@ typedef struct xchg_step {
     uint64_t max_blocks;      /* largest declared message (derived) */
     int route_policy;         /* XCHG_ROUTE_* */
     uint64_t copy_blocks;     /* local copies per node before the step */
+    uint8_t *class_table;     /* owned, p entries, or NULL: each node's class
+                                 for an XCHG_RULE_REL_LINEAR or
+                                 XCHG_RULE_CLASS_DIST rule */
 } xchg_step;
 
 struct xchg_sched {
@@ -109,6 +145,41 @@ XCHG_INTERNAL xchg_rule xchg_rule_coord_dist(int dim, int dir, uint32_t lo, uint
 XCHG_INTERNAL xchg_rule xchg_rule_coord_side(int dim, int dir);
 XCHG_INTERNAL xchg_rule xchg_rule_rel_digit(uint32_t radix, uint32_t weight, uint32_t digit);
 XCHG_INTERNAL xchg_rule xchg_rule_fn(xchg_rule_callback fn);
+/* REL_LINEAR with every class selecting nothing-tested (all blocks); set
+ * lpmask/lpval/lemask/leval[c] per class, and the step's class_table. */
+XCHG_INTERNAL xchg_rule xchg_rule_rel_linear(void);
+/* CLASS_DIST with every class zero (dim 0, div 1, mod 1, range [1, 0]:
+ * selects nothing; any origin); set cdist[c] per class, and the step's
+ * class_table. */
+XCHG_INTERNAL xchg_rule xchg_rule_class_dist(void);
+
+/* Does class q of a CLASS_DIST rule select block (origin, dest) for node
+ * (coordinates read with the topology's strides)? A zero div or mod selects
+ * nothing. */
+static inline int xchg_cdist_sel(const xchg_topo *t, const xchg_cdist *q, uint32_t node,
+                                 uint32_t origin, uint32_t dest)
+{
+    if (q->div == 0 || q->mod == 0 || q->dim < 0 || q->dim >= t->ndims)
+        return 0;
+    uint32_t n = t->size[q->dim], st = t->stride[q->dim];
+    uint32_t a = ((node / st) % n / q->div) % q->mod;
+    uint32_t b = ((dest / st) % n / q->div) % q->mod;
+    uint32_t x = q->dir > 0 ? (b + q->mod - a) % q->mod : (a + q->mod - b) % q->mod;
+    if (x < q->lo || x > q->hi)
+        return 0;
+    if (q->olo == 0 && q->ohi == UINT32_MAX)
+        return 1;
+    uint32_t c = ((origin / st) % n / q->div) % q->mod;
+    uint32_t y = q->dir > 0 ? (a + q->mod - c) % q->mod : (c + q->mod - a) % q->mod;
+    return y >= q->olo && y <= q->ohi;
+}
+
+/* Does a REL_LINEAR rule select w = dest ^ node for a node of class c? */
+static inline int xchg_rule_linear_sel(const xchg_rule *r, unsigned c, uint32_t w)
+{
+    return ((unsigned)__builtin_parity(w & r->lpmask[c]) == r->lpval[c]) &&
+           ((w & r->lemask[c]) == r->leval[c]);
+}
 
 /* Message-level helpers for the readers; also behind the public calls. */
 
@@ -180,6 +251,17 @@ static inline int xchg_rule_eval(const xchg_sched *s, const xchg_rule *r, size_t
     }
     case XCHG_RULE_FN:
         return r->fn(s->ctx, stepno, node, origin, dest);
+    case XCHG_RULE_REL_LINEAR: {
+        const uint8_t *ct = stepno < s->nsteps ? s->steps[stepno].class_table : NULL;
+        unsigned c = ct ? ct[node] : 0;
+        return c < XCHG_RULE_CLASSES && xchg_rule_linear_sel(r, c, dest ^ node);
+    }
+    case XCHG_RULE_CLASS_DIST: {
+        const uint8_t *ct = stepno < s->nsteps ? s->steps[stepno].class_table : NULL;
+        unsigned c = ct ? ct[node] : 0;
+        return c < XCHG_RULE_CDIST_CLASSES &&
+               xchg_cdist_sel(t, &r->cdist[c], node, origin, dest);
+    }
     }
     return 0;
 }

@@ -63,7 +63,17 @@
  * node's partner is a valid other node), or looked up in a per-step table. */
 enum { PK_XOR, PK_TAB };
 /* Rule kinds of the inner loop; RK_FN falls back to xchg_rule_eval. */
-enum { RK_IS_TO, RK_MASK, RK_NE, RK_DIST, RK_SIDE, RK_REL, RK_FN, RK_COUNT };
+enum { RK_IS_TO, RK_MASK, RK_NE, RK_DIST, RK_SIDE, RK_REL, RK_FN, RK_LIN, RK_CD, RK_COUNT };
+
+/* One class of a CLASS_DIST rule, prepared: the logical coordinate of every
+ * node (shared table), the modulus, range and direction. */
+typedef struct cdplan {
+    const uint32_t *lc;
+    uint32_t m, lo, hi;
+    uint32_t olo, ohi;     /* origin distance range */
+    int ochk;              /* the origin range is not "any" */
+    int dir;
+} cdplan;
 
 /* One step, prepared for the inner loop (read-only, shared by threads). */
 typedef struct plan {
@@ -77,6 +87,10 @@ typedef struct plan {
     uint32_t n, lo, hi;    /* RK_DIST: dimension size and distance range */
     int dir;               /* RK_DIST, RK_SIDE */
     uint8_t *relsel;       /* RK_REL: selected, per (dest - origin) mod p */
+    const uint8_t *cls;    /* RK_LIN: class of each node, or NULL (class 0) */
+    uint32_t lpm[XCHG_RULE_CLASSES], lpv[XCHG_RULE_CLASSES]; /* RK_LIN */
+    uint32_t lem[XCHG_RULE_CLASSES], lev[XCHG_RULE_CLASSES]; /* RK_LIN */
+    cdplan cd[XCHG_RULE_CDIST_CLASSES]; /* RK_CD, indexed by cls (or 0) */
     int active;            /* some node has a partner */
 } plan;
 
@@ -119,6 +133,12 @@ typedef struct shared {
     int has_links;
     plan *plans;
     uint32_t *coords[XCHG_MAX_DIMS]; /* coordinate tables, made on demand */
+    struct {                /* logical coordinate tables of CLASS_DIST */
+        int dim;
+        uint32_t div, mod;
+        uint32_t *tab;
+    } lct[64];
+    int nlct;
     stepres *res;
     uint64_t *total;        /* nsteps*p merged counts */
     uint64_t flush_every;   /* origins per thread between flushes */
@@ -175,6 +195,28 @@ static VERIFY_INLINE int select_block(const plan *pl, int rk, const xchg_sched *
     }
     case RK_REL:
         return pl->relsel[d >= o ? d - o : d + p - o];
+    case RK_LIN: {
+        unsigned c = pl->cls ? pl->cls[pos] : 0;
+        uint32_t w = d ^ pos;
+        return ((unsigned)__builtin_parity(w & pl->lpm[c]) == pl->lpv[c]) &
+               ((w & pl->lem[c]) == pl->lev[c]);
+    }
+    case RK_CD: {
+        const cdplan *q = &pl->cd[pl->cls ? pl->cls[pos] : 0];
+        uint32_t a = q->lc[pos], b = q->lc[d];
+        uint32_t x = q->dir > 0 ? b + q->m - a : a + q->m - b;
+        if (x >= q->m)
+            x -= q->m;
+        if (x < q->lo || x > q->hi)
+            return 0;
+        if (!q->ochk)
+            return 1;
+        uint32_t c = q->lc[o];
+        uint32_t y = q->dir > 0 ? a + q->m - c : c + q->m - a;
+        if (y >= q->m)
+            y -= q->m;
+        return y >= q->olo && y <= q->ohi;
+    }
     default:
         return xchg_rule_eval(S, &S->steps[s].rule, s, pos, to, o, d);
     }
@@ -232,6 +274,8 @@ static void follow_origin(wstate *w, uint32_t o)
             RUN_CASE(PK_XOR, RK_SIDE);
             RUN_CASE(PK_XOR, RK_REL);
             RUN_CASE(PK_XOR, RK_FN);
+            RUN_CASE(PK_XOR, RK_LIN);
+            RUN_CASE(PK_XOR, RK_CD);
             RUN_CASE(PK_TAB, RK_IS_TO);
             RUN_CASE(PK_TAB, RK_MASK);
             RUN_CASE(PK_TAB, RK_NE);
@@ -239,6 +283,8 @@ static void follow_origin(wstate *w, uint32_t o)
             RUN_CASE(PK_TAB, RK_SIDE);
             RUN_CASE(PK_TAB, RK_REL);
             RUN_CASE(PK_TAB, RK_FN);
+            RUN_CASE(PK_TAB, RK_LIN);
+            RUN_CASE(PK_TAB, RK_CD);
         default:
             break;
         }
@@ -499,6 +545,29 @@ static const uint32_t *coord_table(shared *v, int dim)
     return v->coords[dim];
 }
 
+/* Table of (coord(id, dim) / div) % mod over every node (made once per
+ * (dim, div, mod), shared); NULL when out of memory or out of slots. */
+static const uint32_t *logical_table(shared *v, int dim, uint32_t div, uint32_t mod)
+{
+    for (int i = 0; i < v->nlct; i++)
+        if (v->lct[i].dim == dim && v->lct[i].div == div && v->lct[i].mod == mod)
+            return v->lct[i].tab;
+    if (v->nlct == (int)(sizeof v->lct / sizeof v->lct[0]))
+        return NULL;
+    const uint32_t *c = coord_table(v, dim);
+    uint32_t *tab = c ? malloc((size_t)v->p * sizeof *tab) : NULL;
+    if (!tab)
+        return NULL;
+    for (uint32_t i = 0; i < v->p; i++)
+        tab[i] = c[i] / div % mod;
+    v->lct[v->nlct].dim = dim;
+    v->lct[v->nlct].div = div;
+    v->lct[v->nlct].mod = mod;
+    v->lct[v->nlct].tab = tab;
+    v->nlct++;
+    return tab;
+}
+
 /* Prepare step s for the inner loop. EINVAL on a malformed step (a rule or
  * shift naming a missing dimension, a zero radix, a missing table or
  * callback), ENOMEM. */
@@ -569,6 +638,52 @@ static int plan_step(shared *v, size_t s, plan *pl, xchg_err *err)
             return xchg_fail(err, XCHG_EINVAL, "step %zu has a callback rule without a callback",
                              s);
         pl->rk = RK_FN;
+        break;
+    case XCHG_RULE_REL_LINEAR:
+        pl->rk = RK_LIN;
+        pl->cls = st->class_table;
+        for (int c = 0; c < XCHG_RULE_CLASSES; c++) {
+            pl->lpm[c] = ru->lpmask[c];
+            pl->lpv[c] = ru->lpval[c];
+            pl->lem[c] = ru->lemask[c];
+            pl->lev[c] = ru->leval[c];
+        }
+        if (pl->cls)
+            for (uint32_t n = 0; n < p; n++)
+                if (pl->cls[n] >= XCHG_RULE_CLASSES)
+                    return xchg_fail(err, XCHG_EINVAL,
+                                     "step %zu gives node %u class %u; a linear rule has %d", s,
+                                     n, (unsigned)pl->cls[n], XCHG_RULE_CLASSES);
+        break;
+    case XCHG_RULE_CLASS_DIST:
+        pl->rk = RK_CD;
+        pl->cls = st->class_table;
+        if (pl->cls)
+            for (uint32_t n = 0; n < p; n++)
+                if (pl->cls[n] >= XCHG_RULE_CDIST_CLASSES)
+                    return xchg_fail(err, XCHG_EINVAL,
+                                     "step %zu gives node %u class %u; a class-dist rule has %d",
+                                     s, n, (unsigned)pl->cls[n], XCHG_RULE_CDIST_CLASSES);
+        for (int c = 0; c < XCHG_RULE_CDIST_CLASSES; c++) {
+            const xchg_cdist *q = &ru->cdist[c];
+            if (q->dim < 0 || q->dim >= t->ndims || q->div == 0 || q->mod == 0)
+                return xchg_fail(err, XCHG_EINVAL,
+                                 "step %zu class-dist class %d reads dimension %d with div %u "
+                                 "mod %u; the topology has %d dimensions",
+                                 s, c, q->dim, q->div, q->mod, t->ndims);
+            if (!(pl->cd[c].lc = logical_table(v, q->dim, q->div, q->mod)))
+                return xchg_fail(err, XCHG_ENOMEM,
+                                 "out of memory preparing step %zu (or more than %d distinct "
+                                 "class-dist coordinate tables)",
+                                 s, (int)(sizeof v->lct / sizeof v->lct[0]));
+            pl->cd[c].m = q->mod;
+            pl->cd[c].lo = q->lo;
+            pl->cd[c].hi = q->hi;
+            pl->cd[c].dir = q->dir;
+            pl->cd[c].olo = q->olo;
+            pl->cd[c].ohi = q->ohi;
+            pl->cd[c].ochk = !(q->olo == 0 && q->ohi == UINT32_MAX);
+        }
         break;
     default:
         return xchg_fail(err, XCHG_EINVAL, "step %zu has unknown rule kind %d", s,
@@ -803,5 +918,7 @@ done:
     free(v.total);
     for (int k = 0; k < XCHG_MAX_DIMS; k++)
         free(v.coords[k]);
+    for (int k = 0; k < v.nlct; k++)
+        free(v.lct[k].tab);
     return rc;
 }
