@@ -322,6 +322,37 @@ void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double
                             xchg_cost *out);
 
 /* ------------------------------------------------------------------ */
+/* Planner                                                             */
+/* ------------------------------------------------------------------ */
+
+/* One candidate the planner costed: its time is a line fixed + per_unit*m. */
+typedef struct xchg_plan_entry {
+    char alg[64];              /* spec, e.g. "t1.1" */
+    uint64_t startups;
+    uint64_t volume_blocks;
+    uint64_t copy_blocks;
+    double fixed;              /* startups*ts */
+    double per_unit;           /* volume*tw + copy*tr, per unit of m */
+    double time;               /* fixed + per_unit*m at the m asked */
+} xchg_plan_entry;
+
+/*
+ * Choose the fastest algorithm for block size m on t under mach: every
+ * registry entry (or only those named in `only`, a comma-separated list of
+ * registry names such as "t1,t1.x,t2"; NULL or "" for all) with each of its
+ * variants that applies and claims to be contention-free (the cost model
+ * cannot see contention) is generated and costed with xchg_cost_compute;
+ * the least time wins, ties to the earlier registry entry. *best gets the
+ * winner; when all is non-NULL the first max_all candidates, in registry
+ * order, are written there and *n_all gets their total number.
+ * EINVAL on bad arguments or an unknown name in `only`, ENOTAPPLIC when no
+ * candidate applies, ENOMEM.
+ */
+int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char *only,
+              xchg_plan_entry *best, xchg_plan_entry *all, size_t max_all, size_t *n_all,
+              xchg_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Export                                                              */
 /* ------------------------------------------------------------------ */
 

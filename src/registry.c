@@ -18,6 +18,15 @@ static const xchg_alg *const registry[] = {
     &xchg_alg_multiphase,
     &xchg_alg_bruck,
     &xchg_alg_pairwise,
+    &xchg_alg_t1,
+    &xchg_alg_t2,
+    &xchg_alg_t1x,
+    &xchg_alg_ar1,
+    &xchg_alg_at2,
+    &xchg_alg_pt4,
+    &xchg_alg_ptk,
+    &xchg_alg_mt3,
+    &xchg_alg_mtk,
 };
 
 #define NALGS (sizeof registry / sizeof registry[0])
@@ -58,6 +67,30 @@ static void known_names(char *buf, size_t len)
 }
 
 /*
+ * "base.N" (N decimal) names the entry "base.x" with options "N" (t1.2 is
+ * t1.x:2) when no entry is called "base.N" itself. Sets *a to that entry and
+ * returns a pointer to N inside name, or returns NULL and leaves *a.
+ */
+static const char *numbered_variant(const char *name, const xchg_alg **a)
+{
+    const char *dot = strrchr(name, '.');
+    if (*a || !dot || dot == name || !dot[1] || strlen(name) + 2 >= 64)
+        return NULL;
+    for (const char *c = dot + 1; *c; c++)
+        if (*c < '0' || *c > '9')
+            return NULL;
+    char base[64];
+    size_t blen = (size_t)(dot - name);
+    memcpy(base, name, blen);
+    strcpy(base + blen, ".x");
+    const xchg_alg *found = xchg_alg_find(base);
+    if (!found || !found->parse)
+        return NULL;
+    *a = found;
+    return dot + 1;
+}
+
+/*
  * Parse "name[:args]". On success sets *alg and *opts (zeroed, args text
  * kept in opts->args, the rest filled by alg->parse). EINVAL with a message
  * when the name is unknown (listing the known ones), when options are given
@@ -81,13 +114,18 @@ int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg
     memcpy(name, spec, nlen);
     name[nlen] = '\0';
     const xchg_alg *a = xchg_alg_find(name);
+    const char *num = numbered_variant(name, &a);
+    if (num && colon)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "'%s' already names the option; give it as %s or %.*s.x:%s, not both",
+                         spec, name, (int)(num - name - 1), name, num);
     if (!a) {
         known_names(names, sizeof names);
         return xchg_fail(err, XCHG_EINVAL, "unknown algorithm '%s'; known: %s", name, names);
     }
     xchg_opts o;
     memset(&o, 0, sizeof o);
-    const char *args = colon ? colon + 1 : "";
+    const char *args = num ? num : colon ? colon + 1 : "";
     if (colon && !*args)
         return xchg_fail(err, XCHG_EINVAL, "%s: empty options after ':' (accepted: %s)", name,
                          a->parse ? a->options : "none");

@@ -28,9 +28,12 @@ const char xchg_cli_compare_help[] =
     "where link_volume_blocks is the verifier's congestion-scaled volume (equal to\n"
     "the volume when no link carries two messages in a step).\n\n"
     "Prints (1) the algorithms with start-ups, volume, link volume, copies,\n"
-    "contention and verification; (2) an OSU-style table of predicted times per\n"
-    "size with the best algorithm and the lower bound; (3) the crossover points,\n"
-    "the exact block size where the winner's line is crossed by the next winner's;\n"
+    "contention, LVol/LB (link volume over the binding volume lower bound:\n"
+    "injection p-1, or on tori seed 001 Lemma 1, N1*prod(Ni)/8 blocks; the link\n"
+    "volume is the volume when contention-free) and verification;\n"
+    "(2) an OSU-style table of predicted times per size with the best algorithm\n"
+    "and the lower bound; (3) the crossover points, the exact block size where\n"
+    "the winner's line is crossed by the next winner's;\n"
     "(4) the lower bound per size, which bound binds, and the winner's ratio to it.\n\n"
     "options:\n"
     "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
@@ -180,6 +183,21 @@ static double row_time(const row *r, double m)
     return r->a + r->b * m;
 }
 
+/* The binding volume lower bound of t in blocks (the larger of injection
+ * and bisection, seed 001 Lemma 1 on tori) and its name. */
+static uint64_t volume_bound(const xchg_topo *t, const char **name)
+{
+    static xchg_cost lb; /* static: *name points into it */
+    memset(&lb, 0, sizeof lb);
+    xchg_cost_lower_bounds(t, NULL, 1.0, &lb);
+    if (lb.lb_bisection_blocks > lb.lb_injection_blocks) {
+        *name = lb.lb_bisection_name;
+        return lb.lb_bisection_blocks;
+    }
+    *name = "injection (p-1 blocks through one port)";
+    return lb.lb_injection_blocks;
+}
+
 /* Index of the eligible row with the least time at m (ties: smaller slope,
  * then earlier row); -1 when none is eligible. */
 static long best_at(const rows *rs, double m)
@@ -294,8 +312,14 @@ static void print_text(report *R)
     for (size_t i = 0; i < rs->n; i++)
         if ((int)strlen(rs->v[i].spec) > w)
             w = (int)strlen(rs->v[i].spec);
-    printf("# %-*s %10s %12s %12s %10s %11s  %s\n", w, "Algorithm", "Start-ups", "Volume",
-           "Link-volume", "Copies", "Contention", "Verified");
+    const char *vb_name;
+    uint64_t vb = volume_bound(&R->topo, &vb_name);
+    if (vb)
+        printf("# volume lower bound: %llu blocks, %s; LVol/LB = link volume / that "
+               "bound\n",
+               (unsigned long long)vb, vb_name);
+    printf("# %-*s %10s %12s %12s %10s %11s %8s  %s\n", w, "Algorithm", "Start-ups", "Volume",
+           "Link-volume", "Copies", "Contention", "LVol/LB", "Verified");
     int assumed = 0;
     for (size_t i = 0; i < rs->n; i++) {
         const row *r = &rs->v[i];
@@ -311,9 +335,14 @@ static void print_text(report *R)
         else
             snprintf(ct, sizeof ct, "-");
         assumed |= !r->link_from_verify;
-        printf("  %-*s %10llu %12llu %12s %10llu %11s  %s\n", w, r->spec,
+        char ratio[32];
+        if (vb)
+            snprintf(ratio, sizeof ratio, "%.3f", (double)r->link_volume / (double)vb);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        printf("  %-*s %10llu %12llu %12s %10llu %11s %8s  %s\n", w, r->spec,
                (unsigned long long)r->startups, (unsigned long long)r->volume, lv,
-               (unsigned long long)r->copies, ct, verified_text(r, buf, sizeof buf));
+               (unsigned long long)r->copies, ct, ratio, verified_text(r, buf, sizeof buf));
         if (r->state == ROW_FAILED)
             printf("  %-*s first failure: %s (excluded from best)\n", w, "", r->msg);
     }
@@ -401,6 +430,12 @@ static void print_json(report *R)
     xchg_cli_json_num(stdout, R->mach.tw);
     fputs(",\"tr\":", stdout);
     xchg_cli_json_num(stdout, R->mach.tr);
+    const char *vb_name;
+    uint64_t vb = volume_bound(&R->topo, &vb_name);
+    fputs(",\"volume_bound_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, vb);
+    fputs(",\"volume_bound\":", stdout);
+    xchg_cli_json_str(stdout, vb ? vb_name : "");
     fputs(",\"time\":\"startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr\""
           ",\"not_applicable\":",
           stdout);
@@ -418,6 +453,16 @@ static void print_json(report *R)
             xchg_cli_json_u64(stdout, r->startups);
             fputs(",\"volume_blocks\":", stdout);
             xchg_cli_json_u64(stdout, r->volume);
+            fputs(",\"volume_ratio\":", stdout);
+            if (vb)
+                xchg_cli_json_num(stdout, (double)r->volume / (double)vb);
+            else
+                fputs("null", stdout);
+            fputs(",\"link_volume_ratio\":", stdout);
+            if (vb)
+                xchg_cli_json_num(stdout, (double)r->link_volume / (double)vb);
+            else
+                fputs("null", stdout);
             fputs(",\"link_volume_blocks\":", stdout);
             xchg_cli_json_u64(stdout, r->link_volume);
             printf(",\"link_volume_measured\":%s", r->link_from_verify ? "true" : "false");

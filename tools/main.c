@@ -24,6 +24,7 @@ static const cmd commands[] = {
      xchg_cli_export, xchg_cli_export_help},
     {"compare", "every algorithm that applies to a topology: verified, costed, crossovers",
      xchg_cli_compare, xchg_cli_compare_help},
+    {"plan", "the fastest algorithm for a block size, or crossovers over a range", xchg_cli_plan, xchg_cli_plan_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

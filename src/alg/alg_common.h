@@ -20,6 +20,15 @@ XCHG_INTERNAL extern const xchg_alg xchg_alg_hc_direct;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_multiphase;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_bruck;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_pairwise;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_t1;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_t2;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_t1x;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_ar1;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_at2;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_pt4;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_ptk;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_mt3;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_mtk;
 
 /* Nonzero when p is a power of two (1 counts: 2^0). */
 static inline int xchg_alg_is_pow2(uint32_t p)

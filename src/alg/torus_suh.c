@@ -1,0 +1,377 @@
+/*
+ * torus_suh.c - configurable complete exchange on a 2^d x 2^d torus:
+ * `t1`, `t2` and `t1.x` (x = 1 .. d-4, also written t1.1, t1.2, ...).
+ *
+ * Seed 000 (Suh, Shin, An), sections 3.1 (T1), 3.2 (T2), 4.1 (T1.1) and
+ * 4.2 (T1.x), Table 1. The OCR text is garbled in places; this is a
+ * reconstruction from the paper's ideas, checked block by block by the
+ * verifier. docs/torus-suh.md explains it with pictures.
+ *
+ * Coordinates: node id = y*2^d + x (y = row = dimension 0, x = column =
+ * dimension 1), so the low d bits of an id are x, the high d bits are y, and
+ * every move below is an XOR on the id. z = x XOR y.
+ *   Mirror at level L:  x -> x XOR (2^L - 1), the reflection of x inside its
+ *     aligned 2^L block (P(..x_L, ~x_{L-1}..~x_0) in the paper); same for y.
+ *   G_L(1) (the paper's SG_L(1), both main diagonals of every 2^L block):
+ *     z mod 2^L in {0, 2^L-1};  G_L(2): z mod 2^L in {2^(L-1)-1, 2^(L-1)}.
+ *     G_L(1) = G_(L+1)(1) + G_(L+1)(2); a level-L mirror maps G_(L+1)(1)
+ *     onto G_(L+1)(2).
+ *   Level-L groups: k_L = (z mod 2^L), folded (complemented when bit L-1 is
+ *     set), 2^(L-1) groups; a group has one mirror pair per row and per
+ *     column of every 2^L block, so all its x moves (y moves) are link
+ *     disjoint. k = 0 is G_L(1), k = 2^(L-1)-1 is G_L(2).
+ *
+ * One generator with a concentration depth c (t2: c = 0; t1.x: c = x;
+ * t1: c = d-3 for d >= 4, c = 0 for d < 4, where T1 equals T2):
+ *   phases q = 1..c (two steps each, all of G_q(1) active):
+ *     A: level-q x mirror between G_(q+1)(1) and G_(q+1)(2), each sends half
+ *        of what it holds (2^(q-2) p blocks);
+ *     B: every G_(q+1)(2) node sends everything it holds (2^(q-1) p) to its
+ *        level-q y mirror, a G_(q+1)(1) node, and falls idle.
+ *   phases p = c+1..d, active G_(c+1)(1), each node holds 2^c p blocks and
+ *     sends half (2^(c-1) p) per step: one x mirror and one y mirror at
+ *     level p per node; the groups (level p, or level d-1 in phase d where a
+ *     row takes one local and one wrap-around pair) inside G_(c+1)(1) are
+ *     paired k, k XOR (2^(L-1)-1): one does x then y, the other y then x.
+ *   send phase s = 1..c: every G_(c+2-s)(1) node sends to its level
+ *     (c+1-s) x mirror the blocks for that node and the nodes it will serve,
+ *     2^(c-s) p blocks.
+ * Block rules are linear in w = dest XOR holder (XCHG_RULE_REL_LINEAR):
+ *   A of phase q: send iff w_y bit (q-1) XOR w_y bit q differs from 0 for a
+ *     G_(q+1)(1) node, equals 0 for a G_(q+1)(2) node (B then flips that
+ *     parity for everything it moves);
+ *   halving at level p: send iff w bit (p-1) XOR w bit p (w bit d-1 alone at
+ *     p = d) is 1 in the moving coordinate;
+ *   send phase step s: w_y = 0, w_x bits >= c-s equal to just bit c-s.
+ * Routes: shortest way round (local inside a 2^p block for p < d; in phase
+ *   d one pair of a row goes local, the other over the wrap-around link).
+ *   Contention-free, one port.
+ * t1:paper, the paper's own T1 phase pattern (idle nodes keep blocks), is
+ * in torus_suh_paper.c; the geometry helpers are in torus_suh.h.
+ * Preconditions: torus:NxN with N = 2^d, d >= 2 (t1.x: d >= x+4).
+ * Cost (p = 4^d nodes), derived from the schedule and verified:
+ *   start-ups 3c + 3*2^(d-2-c) (d >= c+3; t2: 3*2^(d-2), 4 at d = 2);
+ *   volume p*(3*2^(d-3) + 5*2^(c-1) - 5/2) blocks (t2: 3*2^(3d-3)).
+ *   Equal to Table 1 for T2, T1.1 and T1 with d <= 5; see docs for T1 at
+ *   d >= 6 and T1.x with x >= 2, where the table differs.
+ */
+#include "torus_suh.h"
+
+/* Parse the concentration depth for t1.x: "N" (1..30). */
+static int t1x_parse(const char *args, xchg_opts *opts, xchg_err *err)
+{
+    uint64_t v;
+    if (xchg_parse_u64(args, 1, 30, &v) != 0)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "t1.x: bad x '%s'; write t1.N or t1.x:N with N >= 1 (N <= d-4 on a "
+                         "2^d x 2^d torus)",
+                         args);
+    opts->x = (int)v;
+    return XCHG_OK;
+}
+
+/* t1's options: none, or "paper" (the paper's own phase pattern). */
+static int t1_parse(const char *args, xchg_opts *opts, xchg_err *err)
+{
+    (void)opts;
+    if (*args && strcmp(args, "paper") != 0)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "t1: unknown option '%s'; accepted: t1 or t1:paper (the paper's own "
+                         "SG phase pattern)",
+                         args);
+    return XCHG_OK;
+}
+
+/* Is this t1:paper? */
+static int is_paper(char which, const xchg_opts *opts)
+{
+    return which == '1' && strcmp(opts->args, "paper") == 0;
+}
+
+/* d of a 2^d x 2^d torus with d >= 2, or -1. */
+static int suh_dim(const xchg_topo *t)
+{
+    if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || t->size[0] != t->size[1] ||
+        !xchg_alg_is_pow2(t->size[0]) || t->size[0] < 4)
+        return -1;
+    return xchg_alg_log2(t->size[0]);
+}
+
+/* Concentration depth of an algorithm on a 2^d torus. */
+static int depth_of(char which, int d, const xchg_opts *opts)
+{
+    if (which == '2')
+        return 0;
+    if (which == '1')
+        return d >= 4 ? d - 3 : 0;
+    return opts->x;
+}
+
+/* Shared precondition check; which is '1' (t1), '2' (t2) or 'x' (t1.x). */
+static int suh_applies(char which, const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
+{
+    char buf[64];
+    int d = suh_dim(t);
+    const char *name = which == '1' ? "t1" : which == '2' ? "t2" : "t1.x";
+    if (d < 0)
+        return xchg_fail(err, XCHG_ENOTAPPLIC,
+                         "%s needs a square torus of side 2^d, d >= 2 (torus:4x4, torus:8x8, "
+                         "...); %s is not one",
+                         name, xchg_alg_topo_name(t, buf, sizeof buf));
+    if (which == 'x' && (opts->x < 1 || opts->x > d - 4))
+        return xchg_fail(err, XCHG_ENOTAPPLIC,
+                         "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d%s", opts->x,
+                         xchg_alg_topo_name(t, buf, sizeof buf), d,
+                         d < 5 ? " (t1.x needs d >= 5, torus:32x32)" : "");
+    return XCHG_OK;
+}
+
+/*
+ * Build the schedule of depth c on the 2^d torus t (see the header).
+ * name goes into the schedule. Returns 0, ENOMEM.
+ */
+static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **out,
+                     xchg_err *err)
+{
+    suh_geo g;
+    g.d = xchg_alg_log2(t->size[0]);
+    g.n = t->size[0];
+    g.p = t->nodes;
+    const int d = g.d;
+    const uint64_t p = g.p;
+    xchg_sched *s = xchg_sched_new(t, name, 1);
+    if (!s)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    xchg_step st;
+    int rc;
+#define SUH_NEW(blocks)                                                                  \
+    do {                                                                                 \
+        if (new_step(&g, &st, (blocks)) != XCHG_OK) {                                    \
+            xchg_sched_free(s);                                                          \
+            return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule"); \
+        }                                                                                \
+    } while (0)
+
+    /* Concentration phases 1..c. */
+    for (int q = 1; q <= c; q++) {
+        uint32_t gmask = (3u << (q - 1)) << d;
+        SUH_NEW((p << (q - 1)) / 2);
+        st.rule.lpmask[0] = gmask;
+        st.rule.lpval[0] = 1;
+        st.rule.lpmask[1] = gmask;
+        st.rule.lpval[1] = 0;
+        for (uint32_t i = 0; i < g.p; i++) {
+            if (!in_g1(&g, i, q))
+                continue;
+            st.partner_table[i] = i ^ xm(q);
+            st.class_table[i] = in_g1(&g, i, q + 1) ? 0 : 1;
+        }
+        if ((rc = xchg_alg_add(s, &st, err)))
+            return rc;
+        SUH_NEW(p << (q - 1));
+        for (uint32_t i = 0; i < g.p; i++)
+            if (in_g2(&g, i, q + 1))
+                st.partner_table[i] = i ^ ym(&g, q);
+        if ((rc = xchg_alg_add(s, &st, err)))
+            return rc;
+    }
+
+    /* Halving phases c+1..d among G_(c+1)(1). */
+    uint64_t half = (p << c) / 2;
+    for (int ph = c + 1; ph <= d; ph++) {
+        int level = ph < d ? ph : d - 1;
+        if (level < 1)
+            level = 1;
+        uint32_t ngroups = 1u << (level - 1);
+        uint32_t flip = ngroups - 1;
+        uint32_t mx = xm(ph), my = ym(&g, ph);
+        for (uint32_t k = 0; k < ngroups; k++) {
+            uint32_t k2 = k ^ flip;
+            if (!group_active(level, c, k) || k2 < k)
+                continue;
+            for (int half_step = 0; half_step < 2; half_step++) {
+                SUH_NEW(half);
+                st.rule.lpmask[0] = halving_mask(&g, ph, 0);
+                st.rule.lpval[0] = 1;
+                st.rule.lpmask[1] = halving_mask(&g, ph, d);
+                st.rule.lpval[1] = 1;
+                for (uint32_t i = 0; i < g.p; i++) {
+                    if (!in_g1(&g, i, c + 1))
+                        continue;
+                    uint32_t gi = group_of(&g, i, level);
+                    int xfirst;
+                    if (gi == k)
+                        xfirst = 1;
+                    else if (gi == k2)
+                        xfirst = 0;
+                    else
+                        continue;
+                    int movex = xfirst ^ half_step;
+                    st.partner_table[i] = i ^ (movex ? mx : my);
+                    st.class_table[i] = movex ? 0 : 1;
+                }
+                if ((rc = xchg_alg_add(s, &st, err)))
+                    return rc;
+            }
+        }
+    }
+
+    /* Send phase 1..c. */
+    for (int sp = 1; sp <= c; sp++) {
+        int lv = c + 1 - sp; /* mirror level; receivers serve 2^(c-sp) nodes */
+        SUH_NEW(p << (c - sp));
+        st.rule.lemask[0] = ((g.p - 1) & ~xm(lv - 1));
+        st.rule.leval[0] = 1u << (lv - 1);
+        for (uint32_t i = 0; i < g.p; i++)
+            if (in_g1(&g, i, lv + 1))
+                st.partner_table[i] = i ^ xm(lv);
+        if ((rc = xchg_alg_add(s, &st, err)))
+            return rc;
+    }
+#undef SUH_NEW
+    *out = s;
+    return XCHG_OK;
+}
+
+/* Closed-form counts of depth c on a 2^d torus (see the header). */
+static void suh_counts(int d, int c, xchg_counts *out)
+{
+    uint64_t p = 1ull << (2 * d);
+    if (c == 0) {
+        out->startups = d == 2 ? 4 : 3ull << (d - 2);
+        out->volume_blocks = d == 2 ? 32 : 3ull << (3 * d - 3);
+        return;
+    }
+    out->startups = 3ull * (uint64_t)c + (3ull << (d - 2 - c));
+    /* p*(3*2^(d-3) + 5*2^(c-1) - 5/2), kept in integers: p is even. */
+    out->volume_blocks = 3 * (p << (d - 3)) + 5 * (p << (c - 1)) - 5 * (p / 2);
+}
+
+static int t1_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
+{
+    return suh_applies('1', t, o, e);
+}
+static int t2_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
+{
+    return suh_applies('2', t, o, e);
+}
+static int t1x_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
+{
+    return suh_applies('x', t, o, e);
+}
+
+/* Generate after checking preconditions; the schedule is named by which. */
+static int suh_generate(char which, const xchg_topo *t, const xchg_opts *opts,
+                        xchg_sched **out, xchg_err *err)
+{
+    int rc = suh_applies(which, t, opts, err);
+    if (rc)
+        return rc;
+    int d = suh_dim(t);
+    char name[32];
+    if (is_paper(which, opts) && d > 9)
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "t1:paper is built up to torus:512x512 (its generator follows 2^d "
+                         "origins through every node to size the messages); t1 has no limit");
+    if (is_paper(which, opts) && d >= 4)
+        return xchg_suh_paper_build(t, out, err);
+    if (is_paper(which, opts))
+        snprintf(name, sizeof name, "t1:paper");
+    else if (which == 'x')
+        snprintf(name, sizeof name, "t1.%d", opts->x);
+    else
+        snprintf(name, sizeof name, "t%c", which);
+    return suh_build(t, depth_of(which, d, opts), name, out, err);
+}
+
+static int t1_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, xchg_err *e)
+{
+    return suh_generate('1', t, o, s, e);
+}
+static int t2_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, xchg_err *e)
+{
+    return suh_generate('2', t, o, s, e);
+}
+static int t1x_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, xchg_err *e)
+{
+    return suh_generate('x', t, o, s, e);
+}
+
+/* Formula hooks: our derived counts (equal to Table 1 where the table is
+ * right; docs/torus-suh.md lists where it is not). */
+static int suh_formula(char which, const xchg_topo *t, const xchg_opts *opts,
+                       xchg_counts *out)
+{
+    if (suh_applies(which, t, opts, NULL))
+        return XCHG_ENOTAPPLIC;
+    if (is_paper(which, opts) && suh_dim(t) >= 4)
+        return XCHG_ENOTAPPLIC; /* no closed form: measured, docs/torus-suh.md */
+    int d = suh_dim(t);
+    suh_counts(d, depth_of(which, d, opts), out);
+    return XCHG_OK;
+}
+static int t1_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
+{
+    return suh_formula('1', t, o, c);
+}
+static int t2_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
+{
+    return suh_formula('2', t, o, c);
+}
+static int t1x_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
+{
+    return suh_formula('x', t, o, c);
+}
+
+/* t1.1 .. t1.(d-4) on a 2^d torus. */
+static int t1x_variants(const xchg_topo *t, char (*specs)[64], int max)
+{
+    int d = suh_dim(t);
+    int n = d >= 5 ? d - 4 : 0;
+    for (int x = 1; x <= n && x <= max; x++)
+        snprintf(specs[x - 1], 64, "t1.%d", x);
+    return n;
+}
+
+const xchg_alg xchg_alg_t1 = {
+    .name = "t1",
+    .summary = "Suh-Shin-An T1: few start-ups, 2-step phases on shrinking diagonal groups, "
+               "send phase",
+    .source = "seed 000 section 3.1, Table 1 (T1 = T2 for d < 4)",
+    .topologies = "torus:NxN with N = 2^d, d >= 2",
+    .options = "none, or 'paper': the paper's own SG phase pattern, idle nodes keep "
+               "their blocks (t1:paper; sizes per node, no closed form)",
+    .parse = t1_parse,
+    .applies = t1_applies,
+    .generate = t1_generate,
+    .formula = t1_formula,
+    .variants = NULL,
+};
+
+const xchg_alg xchg_alg_t2 = {
+    .name = "t2",
+    .summary = "Suh-Shin-An T2: every node in every phase, 2^(p-1) steps in phase p, "
+               "least volume",
+    .source = "seed 000 section 3.2, Table 1",
+    .topologies = "torus:NxN with N = 2^d, d >= 2",
+    .options = "",
+    .parse = NULL,
+    .applies = t2_applies,
+    .generate = t2_generate,
+    .formula = t2_formula,
+    .variants = NULL,
+};
+
+const xchg_alg xchg_alg_t1x = {
+    .name = "t1.x",
+    .summary = "Suh-Shin-An T1.x: between T1 and T2, x concentration phases then T2-like "
+               "phases and an x-step send phase",
+    .source = "seed 000 sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
+    .topologies = "torus:NxN with N = 2^d, d >= x+4",
+    .options = "x, written t1.N (t1.1, t1.2) or t1.x:N, 1 <= N <= d-4",
+    .parse = t1x_parse,
+    .applies = t1x_applies,
+    .generate = t1x_generate,
+    .formula = t1x_formula,
+    .variants = t1x_variants,
+};

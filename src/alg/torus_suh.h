@@ -1,0 +1,106 @@
+/*
+ * torus_suh.h - what the two files of seed 000's family share
+ * (torus_suh.c: t1, t2, t1.x; torus_suh_paper.c: t1:paper): the geometry of
+ * a 2^d x 2^d torus as bit masks on node ids (id = y*2^d + x), the diagonal
+ * groups G_L(1), G_L(2) and level-L groups, and step building. See the
+ * header of torus_suh.c for the definitions.
+ */
+#ifndef XCHG_TORUS_SUH_H
+#define XCHG_TORUS_SUH_H
+
+#include <stdlib.h>
+
+#include "alg_common.h"
+
+/* Shape of one 2^d x 2^d torus. */
+typedef struct suh_geo {
+    int d;
+    uint32_t n;     /* 2^d */
+    uint32_t p;     /* 4^d */
+} suh_geo;
+
+/* x mask of a level-L mirror (low L bits of x). */
+static inline uint32_t xm(int level)
+{
+    return (1u << level) - 1;
+}
+
+/* y mask of a level-L mirror. */
+static inline uint32_t ym(const suh_geo *g, int level)
+{
+    return xm(level) << g->d;
+}
+
+/* z = x XOR y of a node, low d bits. */
+static inline uint32_t suh_z(const suh_geo *g, uint32_t id)
+{
+    return (id ^ (id >> g->d)) & (g->n - 1);
+}
+
+/* Nonzero when node is in G_L(1) (L >= 1). */
+static inline int in_g1(const suh_geo *g, uint32_t id, int level)
+{
+    uint32_t z = suh_z(g, id) & xm(level);
+    return z == 0 || z == xm(level);
+}
+
+/* Nonzero when node is in G_L(2) (L >= 2). */
+static inline int in_g2(const suh_geo *g, uint32_t id, int level)
+{
+    uint32_t z = suh_z(g, id) & xm(level);
+    return z == xm(level - 1) || z == (1u << (level - 1));
+}
+
+/* Level-L group index k_L of a node, in [0, 2^(L-1)). */
+static inline uint32_t group_of(const suh_geo *g, uint32_t id, int level)
+{
+    uint32_t z = suh_z(g, id) & xm(level);
+    if (z >> (level - 1))
+        z ^= xm(level);
+    return z;
+}
+
+/* Is level-L group k inside G_(c+1)(1)? */
+static inline int group_active(int level, int c, uint32_t k)
+{
+    if (level <= c + 1)
+        return k == 0;
+    uint32_t low = k & xm(c + 1);
+    return low == 0 || low == xm(c + 1);
+}
+
+/* A step with a fresh partner table (every node idle) and class table. */
+static inline int new_step(const suh_geo *g, xchg_step *st, uint64_t blocks)
+{
+    memset(st, 0, sizeof *st);
+    st->partner = XCHG_PARTNER_TABLE;
+    st->route_policy = XCHG_ROUTE_SHORTEST;
+    st->rule = xchg_rule_rel_linear();
+    st->blocks = blocks;
+    st->partner_table = malloc((size_t)g->p * sizeof *st->partner_table);
+    st->class_table = calloc(g->p, 1);
+    if (!st->partner_table || !st->class_table) {
+        free(st->partner_table);
+        free(st->class_table);
+        return XCHG_ENOMEM;
+    }
+    for (uint32_t i = 0; i < g->p; i++)
+        st->partner_table[i] = XCHG_NONE;
+    return XCHG_OK;
+}
+
+/* Halving-rule parity mask of the level-p mirror in x (shifted by `shift`
+ * to read y): bits p-1 and p, or bit d-1 alone at p = d. */
+static inline uint32_t halving_mask(const suh_geo *g, int level, int shift)
+{
+    uint32_t m = level < g->d ? (3u << (level - 1)) : (1u << (g->d - 1));
+    return m << shift;
+}
+
+/*
+ * Build seed 000's T1 with the paper's own phase pattern (t1:paper, see
+ * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4. 0, ENOMEM.
+ */
+XCHG_INTERNAL int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err);
+
+#endif /* XCHG_TORUS_SUH_H */
