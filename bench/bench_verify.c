@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         xchg_sched_free(s);
         return 2;
     }
-    xchg_verify_opts opts = {threads, 0};
+    xchg_verify_opts opts = {.threads = threads, .max_work = 0};
     xchg_verify_report rep;
     double best = -1;
     for (int i = 0; i < reps; i++) {

@@ -223,6 +223,12 @@ const xchg_alg *xchg_alg_find(const char *name);
  */
 int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg_err *err);
 
+/* Nonzero when registry name `name` is in `list`, a comma-separated list of
+ * registry names ("t1,t1.x,t2"); NULL or "" means every algorithm. */
+int xchg_alg_in_list(const char *list, const char *name);
+/* EINVAL naming the first word of `list` that is not a registry name. */
+int xchg_alg_check_list(const char *list, xchg_err *err);
+
 /* Parse, check preconditions and generate in one call. */
 int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xchg_err *err);
 
@@ -236,10 +242,17 @@ typedef struct xchg_verify_opts {
     int threads;           /* worker threads; 0 = number of online cores */
     uint64_t max_work;     /* refuse (XCHG_ETOOBIG) above this many
                               block-steps; 0 = default limit */
+    int messages_only;     /* check only what the messages say: ports,
+                              routes, link contention and link volume, with
+                              start-ups and volume from the declared sizes.
+                              No block is followed, so delivery and sizes are
+                              not checked; for networks too large to follow
+                              every block. max_work then limits p*steps. */
 } xchg_verify_opts;
 
 typedef struct xchg_verify_report {
     int ok;                        /* every check passed */
+    int messages_only;             /* blocks were not followed (see opts) */
     uint64_t blocks;               /* blocks followed (p*p) */
     size_t steps;
     uint64_t failures;             /* failed checks, all kinds */

@@ -87,6 +87,17 @@ expect "verify --json ok" "$(jsx 'o.ok' <"$TMP/v.json")" true
 expect "verify --json blocks = p*p" "$(jsx 'o.blocks' <"$TMP/v.json")" 256
 expect "verify --json startups = d" "$(jsx 'o.startups' <"$TMP/v.json")" 4
 expect "verify --json volume = d*p/2" "$(jsx 'o.volume_blocks' <"$TMP/v.json")" 32
+# --messages-only follows no block but still measures the links: hc-direct on
+# a torus has contention (conflicts > 0), its link volume is above its volume
+"$X" verify --topo torus:4x4 --alg hc-direct --messages-only --json >"$TMP/m.json"
+expect "verify --messages-only exit status" $? 0
+expect "verify --messages-only: no block followed" \
+    "$(jsx 'o.messages_only && o.blocks === 0' <"$TMP/m.json")" true
+"$X" verify --topo torus:4x4 --alg hc-direct --json >"$TMP/f.json"
+expect "verify --messages-only: same link volume as the full run" \
+    "$(jsx 'o.link_volume_blocks' <"$TMP/m.json")" "$(jsx 'o.link_volume_blocks' <"$TMP/f.json")"
+expect "verify --messages-only: contention counted" \
+    "$(jsx 'o.link_conflicts > 0 && o.link_volume_blocks > o.volume_blocks' <"$TMP/m.json")" true
 
 # --- cost: counts against the closed forms (seed 004 eqs. 4.7, 4.9) -----------------------
 for p in 5 8 13; do
@@ -196,13 +207,27 @@ C.every(c => S.filter(s => s.m < c.m).slice(-1).every(s => s.best === c.from) &&
 "$X" compare --topo torus:4x4 --ts 100 --tw 0.01 --m 16:1024 --json >"$TMP/cmp.json"
 expect "compare torus exit status" $? 0
 expect "compare torus: link volume >= volume" "$(jsx 'L.filter(x => x.type === "algorithm" && "volume_blocks" in x).every(x => x.link_volume_blocks >= x.volume_blocks)' <"$TMP/cmp.json")" true
-# a schedule too big for the verifier's limit is costed but marked not verified
+# a schedule with too many blocks to follow gets the message-level check; one
+# with too many messages even for that is costed but marked not verified
 "$X" compare --topo hypercube:4 --max-work 3000 --m 1024 --json >"$TMP/cmp.json"
 expect "compare --max-work exit status" $? 0
-expect "compare --max-work: hc-direct (16*16*15 block-steps) is not verified" \
-    "$(jsx 'L.find(x => x.algorithm === "hc-direct").verified' <"$TMP/cmp.json")" "not verified (too large)"
+expect "compare --max-work: hc-direct (16*16*15 block-steps, 240 messages) is checked by its messages" \
+    "$(jsx 'L.find(x => x.algorithm === "hc-direct").verified' <"$TMP/cmp.json")" \
+    "messages only (too large to follow blocks)"
 expect "compare --max-work: hc-standard (16*16*4 block-steps) is verified" \
     "$(jsx 'L.find(x => x.algorithm === "hc-standard").verified' <"$TMP/cmp.json")" yes
+"$X" compare --topo hypercube:4 --max-work 200 --m 1024 --json >"$TMP/cmp.json"
+expect "compare --max-work 200: hc-direct (240 messages) is not verified" \
+    "$(jsx 'L.find(x => x.algorithm === "hc-direct").verified' <"$TMP/cmp.json")" "not verified (too large)"
+expect "compare --max-work 200: its link volume is not measured" \
+    "$(jsx 'L.find(x => x.algorithm === "hc-direct").link_volume_measured' <"$TMP/cmp.json")" false
+# --only keeps the named registry entries, with every variant of each
+"$X" compare --topo hypercube:4 --only hc-standard,multiphase --m 1024 --json >"$TMP/cmp.json"
+expect "compare --only exit status" $? 0
+expect "compare --only: just those entries" \
+    "$(jsx 'L.filter(x => x.type === "algorithm").every(x => x.algorithm === "hc-standard" || x.algorithm.startsWith("multiphase:"))' <"$TMP/cmp.json")" true
+expect "compare --only: multiphase's variants are there" \
+    "$(jsx 'L.filter(x => x.type === "algorithm" && x.algorithm.startsWith("multiphase:")).length > 0' <"$TMP/cmp.json")" true
 "$X" compare --topo ring:6 --a 5000 --m 64 >"$TMP/cmp.txt"
 expect "compare --a, one size exit status" $? 0
 if grep -q 'Size(flits)' "$TMP/cmp.txt"; then ok; else bad "compare --a sizes in flits"; fi

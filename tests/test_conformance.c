@@ -76,7 +76,7 @@ static void run_case(const xchg_alg *a, const char *spec, const xchg_opts *o, co
 
     xchg_verify_report rep;
     memset(&rep, 0, sizeof rep);
-    xchg_verify_opts vo = {0, 0};
+    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     rc = xchg_verify(s, &vo, &rep, &err);
     CHECK(rc == 0, "%s on %s: verify %d %s", spec, tspec, rc, err.msg);
     if (rc == 0) {

@@ -382,7 +382,7 @@ static void registry_case(const char *spec, const char *tspec, const xchg_topo *
     xchg_err e;
     int rc = xchg_cost_compute(s, m, 16, 0, &c, &e);
     CHECK(rc == 0, "cost %s on %s", spec, tspec);
-    xchg_verify_opts vo = {1, 0};
+    xchg_verify_opts vo = {.threads = 1, .max_work = 0};
     xchg_verify_report r;
     rc = xchg_verify(s, &vo, &r, &e);
     CHECK(rc == 0, "verify %s on %s: %s", spec, tspec, rc ? e.msg : "");

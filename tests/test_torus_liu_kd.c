@@ -93,7 +93,7 @@ static void full_case(const char *alg, const char *spec, int which)
         return;
     const xchg_topo *t = xchg_sched_topo(s);
     xchg_verify_report rep;
-    xchg_verify_opts vo = {0, 0};
+    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     xchg_err err = {{0}};
     int rc = xchg_verify(s, &vo, &rep, &err);
     CHECK(rc == 0, "%s on %s: verify %d %s", alg, spec, rc, err.msg);
@@ -398,7 +398,7 @@ static void virtual_case(const char *alg, const char *spec)
           xchg_sched_algorithm(s));
     CHECK(xchg_sched_contention_free(s), "%s on %s claims contention-free", full, spec);
     xchg_verify_report rep;
-    xchg_verify_opts vo = {0, 0};
+    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     xchg_err err = {{0}};
     int rc = xchg_verify(s, &vo, &rep, &err);
     CHECK(rc == 0 && rep.ok && rep.link_conflicts == 0, "%s on %s: verify %d ok %d (%s)", full,

@@ -32,7 +32,7 @@ static xchg_verify_report verify(const xchg_sched *s, int threads)
 {
     xchg_verify_report r;
     xchg_err err = {{0}};
-    xchg_verify_opts o = {threads, 0};
+    xchg_verify_opts o = {.threads = threads, .max_work = 0};
     memset(&r, 0xff, sizeof r); /* the verifier must fill every field */
     int rc = xchg_verify(s, &o, &r, &err);
     CHECK(rc == 0, "xchg_verify on %s returned %d: %s", xchg_sched_algorithm(s), rc, err.msg);
@@ -555,7 +555,7 @@ static void test_limits_and_errors(void)
     xchg_verify_report r;
     memset(&r, 0, sizeof r);
     xchg_err err = {{0}};
-    xchg_verify_opts o = {1, 191};
+    xchg_verify_opts o = {.threads = 1, .max_work = 191};
     int rc = xchg_verify(s, &o, &r, &err);
     CHECK(rc == XCHG_ETOOBIG, "191 < 192 block-steps: got %d", rc);
     CHECK(strstr(err.msg, "max_work") != NULL && strstr(err.msg, "hypercube:3") != NULL,
@@ -599,6 +599,42 @@ static void test_threads_agree(void)
     xchg_sched_free(s);
 }
 
+/* Message-level mode: the same checks of routes, ports and links as a full
+ * run, start-ups and volume from the declared sizes, and no block followed,
+ * so a missing step (undelivered blocks) is not seen. */
+static void test_messages_only(void)
+{
+    xchg_err err = {{0}};
+    xchg_verify_report r;
+    xchg_verify_opts mo = {.threads = 2, .max_work = 0, .messages_only = 1};
+
+    xchg_sched *s = ring_overlap(1);
+    memset(&r, 0xff, sizeof r);
+    CHECK(xchg_verify(s, &mo, &r, &err) == 0, "messages only: %s", err.msg);
+    xchg_verify_report full = verify(s, 2);
+    CHECK(r.messages_only == 1 && full.messages_only == 0, "mode reported");
+    CHECK_EQ_U64(r.blocks, 0, "no block followed");
+    CHECK(r.ok == 0, "the overlap is still caught");
+    CHECK_EQ_U64(r.link_conflicts, full.link_conflicts, "same conflicts as a full run");
+    CHECK_EQ_U64(r.link_volume_blocks, full.link_volume_blocks, "same link volume");
+    CHECK_EQ_U64(r.startups, full.startups, "declared start-ups = counted ones here");
+    CHECK_EQ_U64(r.volume_blocks, full.volume_blocks, "declared volume = counted one here");
+    xchg_sched_free(s);
+
+    xchg_topo t = check_topo("hypercube:4");
+    s = hc_standard(&t, 1, 0);
+    CHECK(xchg_verify(s, &mo, &r, &err) == 0, "messages only: %s", err.msg);
+    CHECK(r.ok == 1 && r.undelivered == 0, "a missing step is invisible to the messages");
+    CHECK_EQ_U64(r.startups, 3, "declared start-ups");
+    CHECK_EQ_U64(r.volume_blocks, 24, "declared volume: 3 steps of 8");
+    mo.max_work = 3 * 16 - 1; /* messages: p * steps = 48 */
+    CHECK(xchg_verify(s, &mo, &r, &err) == XCHG_ETOOBIG, "limit on messages");
+    CHECK(strstr(err.msg, "messages") != NULL, "message names the limit: %s", err.msg);
+    mo.max_work = 3 * 16;
+    CHECK(xchg_verify(s, &mo, &r, &err) == 0, "exactly at the limit runs");
+    xchg_sched_free(s);
+}
+
 int main(void)
 {
     test_hypercube();
@@ -618,5 +654,6 @@ int main(void)
     test_route_failure();
     test_limits_and_errors();
     test_threads_agree();
+    test_messages_only();
     return check_finish("test_verify");
 }

@@ -16,7 +16,7 @@
 /* Verify s; check ok, delivered, one-port, contention-free. */
 static void verify_ok(xchg_sched *s, const char *what, xchg_verify_report *rep)
 {
-    xchg_verify_opts vo = {0, 0};
+    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     xchg_err err = {{0}};
     memset(rep, 0, sizeof *rep);
     int rc = xchg_verify(s, &vo, rep, &err);
