@@ -13,49 +13,6 @@
 /* Most variants asked of one registry entry. */
 #define PLAN_MAX_VARIANTS 256
 
-/* Is registry name `name` in the comma-separated list (NULL or "": all)? */
-static int plan_selected(const char *only, const char *name)
-{
-    if (!only || !*only)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = only; *p;) {
-        const char *c = strchr(p, ',');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += len;
-        if (*p == ',')
-            p++;
-    }
-    return 0;
-}
-
-/* EINVAL naming the first word of `only` that is not a registry name. */
-static int plan_check_only(const char *only, xchg_err *err)
-{
-    if (!only)
-        return XCHG_OK;
-    for (const char *p = only; *p;) {
-        const char *c = strchr(p, ',');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        char name[64] = "";
-        if (len > 0 && len < sizeof name) {
-            memcpy(name, p, len);
-            name[len] = '\0';
-        }
-        if (!name[0] || !xchg_alg_find(name))
-            return xchg_fail(err, XCHG_EINVAL,
-                             "planner: '%.*s' in the algorithm list '%.100s' is not a registry "
-                             "name (see xchg list; variants such as t1.2 belong to t1.x)",
-                             (int)(len < 60 ? len : 60), p, only);
-        p += len;
-        if (*p == ',')
-            p++;
-    }
-    return XCHG_OK;
-}
-
 /*
  * Generate spec on t and cost it; fills *e and returns 1 when it is a
  * candidate (applies, generates, claims contention-free), 0 when skipped,
@@ -96,7 +53,7 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char
     if (!(m >= 0) || m > 1e300)
         return xchg_fail(err, XCHG_EINVAL, "planner: block size %g must be a finite number >= 0",
                          m);
-    int rc = plan_check_only(only, err);
+    int rc = xchg_alg_check_list(only, err);
     if (rc)
         return rc;
     char (*specs)[64] = calloc(PLAN_MAX_VARIANTS, sizeof *specs);
@@ -107,7 +64,7 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char
     memset(&win, 0, sizeof win);
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (!plan_selected(only, a->name))
+        if (!xchg_alg_in_list(only, a->name))
             continue;
         int n = 1;
         if (a->variants) {

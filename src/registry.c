@@ -164,3 +164,46 @@ int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xc
         return rc;
     return a->generate(t, &o, out, err);
 }
+
+/* Is registry name `name` in the comma-separated list (NULL or "": all)? */
+int xchg_alg_in_list(const char *only, const char *name)
+{
+    if (!only || !*only)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* EINVAL naming the first word of `only` that is not a registry name. */
+int xchg_alg_check_list(const char *only, xchg_err *err)
+{
+    if (!only)
+        return XCHG_OK;
+    for (const char *p = only; *p;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        char name[64] = "";
+        if (len > 0 && len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+        }
+        if (!name[0] || !xchg_alg_find(name))
+            return xchg_fail(err, XCHG_EINVAL,
+                             "'%.*s' in the algorithm list '%.100s' is not a registry "
+                             "name (see xchg list; variants such as t1.2 belong to t1.x)",
+                             (int)(len < 60 ? len : 60), p, only);
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return XCHG_OK;
+}

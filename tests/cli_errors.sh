@@ -89,6 +89,10 @@ usage_error "'two'.*--threads" verify --topo ring:8 --alg ring --threads two
 usage_error "'64:8'.*MIN.*MAX" compare --topo ring:8 --m 64:8
 usage_error "'8:'" compare --topo ring:8 --m 8:
 usage_error "':8'" compare --topo ring:8 --m :8
+usage_error "'nope'.*not a registry name" compare --topo ring:8 --only ring,nope
+usage_error "'' in the algorithm list" compare --topo ring:8 --only ring,,bruck
+usage_error "needs a value" compare --topo ring:8 --only
+usage_error "--messages-only" verify --topo ring:8 --alg ring --messages-only=yes
 usage_error "'a'.*--m" compare --topo ring:8 --m a:b
 usage_error "'0'.*--m" compare --topo ring:8 --m 0:8
 usage_error "'8.5'.*--m" compare --topo ring:8 --m 8.5:16
