@@ -3,8 +3,8 @@
 #   part 1: `xchg verify` block by block on 4x4 .. 128x128 (all threads),
 #           with the wall time of the whole command (generation included);
 #   part 2: 256x256 (4.3e9 blocks), counts and contention only, with
-#           bench/suh_check.c (routes, one port, no directed link twice in a
-#           step, start-ups and volume against xchg_cost_compute);
+#           `xchg verify --messages-only` (routes, one port, no directed link
+#           twice in a step; start-ups and volume from the declared sizes);
 # and Table 1 of seed 000 next to the counts (awk, from the formulas).
 # Writes bench/results/suh_verify.txt (or $1).
 #
@@ -22,9 +22,16 @@ out=${1:-$here/results/suh_verify.txt}
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target xchg_cli xchg -j2 >/dev/null
 xchg=$build/xchg
-checker=$build/suh_check
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$repo/include" "$here/suh_check.c" \
-   "$build/libxchg.a" -lpthread -lm -o "$checker"
+# checker TOPO ALG: one line "TOPO ALG steps S startups U volume V conflicts C
+# port P routes R max_hops H ok 0|1 seconds T" from the message-level check.
+checker() {
+    "$xchg" verify --topo "$1" --alg "$2" --messages-only --json | node -e '
+const o = JSON.parse(require("fs").readFileSync(0, "utf8").trim().split("\n").pop());
+console.log([o.topology, o.algorithm, "steps", o.steps, "startups", o.startups, "volume",
+  o.volume_blocks, "conflicts", o.link_conflicts, "port", o.port_violations, "routes",
+  o.route_failures, "max_hops", o.max_hops, "ok", o.ok ? 1 : 0, "seconds",
+  o.seconds.toFixed(3)].join(" "));'
+}
 
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp)
@@ -91,13 +98,13 @@ done
 
 {
     echo "#"
-    echo "# part 2: torus:256x256, bench/suh_check (message level: routes, one port, link"
-    echo "# contention, counts vs xchg_cost_compute; no delivery check at this size)"
+    echo "# part 2: torus:256x256, xchg verify --messages-only (routes, one port, link"
+    echo "# contention, counts from the declared sizes; no delivery check at this size)"
     printf "# %-9s %-8s %6s %9s %12s %9s %5s %6s %8s %3s %9s %6s %12s %s\n" Topology Alg Steps \
         Start-ups Volume Conflicts Port Routes MaxHops OK Check\(s\) Tab1-st Tab1-volume vs-Table-1
 } >>"$tmp"
 for a in $(algs_for 8); do
-    line=$("$checker" torus:256x256 "$a")
+    line=$(checker torus:256x256 "$a")
     read -r ts tv < <(table1 "$a" 8)
     echo "$line" | awk -v ts="$ts" -v tv="$tv" '{
         same = ($6 == ts && $8 == tv) ? "equal" : "differs"
