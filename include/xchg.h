@@ -181,6 +181,8 @@ typedef struct xchg_opts {
     int nparts;                    /* multiphase: the partition of d */
     int parts[XCHG_MAX_DIMS];
     int x;                         /* t1.x and similar: the configuration */
+    int virtual_nodes;             /* ":virtual": host the next size the
+                                      algorithm accepts on the real nodes */
 } xchg_opts;
 
 /* Closed-form counts an algorithm's source gives (or we derived). */
@@ -303,6 +305,11 @@ typedef struct xchg_machine {
 /* Presets from seed 002 Table 1: "paragon", "sp2", "cs2" (barrier for the
  * given node count). EINVAL listing the presets on an unknown name. */
 int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err);
+/* Seed 000's model: ts = a (a = t_s/t_c, in units of t_c), tw = 1 per flit,
+ * no copy cost, units "t_c"; block sizes are then in flits. EINVAL when a is
+ * negative or not finite. */
+int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err);
+
 /* Number of presets and the i-th name. */
 size_t xchg_machine_preset_count(void);
 const char *xchg_machine_preset_name(size_t i);

@@ -70,6 +70,20 @@ static uint64_t ceil_log2(uint64_t n)
  * cost). Returns 0, or XCHG_EINVAL listing the presets when name is unknown
  * or NULL; out is untouched on failure.
  */
+int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err)
+{
+    if (!out || !isfinite(a) || a < 0)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "bad a = t_s/t_c: want a finite number >= 0 (seed 000 uses 5000 "
+                         "and 10000)");
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "a=%.6g", a);
+    out->ts = a;
+    out->tw = 1.0;
+    snprintf(out->units, sizeof out->units, "t_c");
+    return XCHG_OK;
+}
+
 int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err)
 {
     if (!out)

@@ -20,6 +20,14 @@ static int near(double a, double b)
 
 static void test_presets(void)
 {
+    xchg_machine r;
+    CHECK(xchg_machine_ratio(5000, &r, NULL) == 0 && r.ts == 5000 && r.tw == 1 && r.tr == 0 &&
+              strcmp(r.units, "t_c") == 0,
+          "seed 000 model a = 5000");
+    xchg_err re;
+    CHECK(xchg_machine_ratio(-1, &r, &re) == XCHG_EINVAL && strstr(re.msg, "a = t_s/t_c"),
+          "negative a refused");
+    CHECK(xchg_machine_ratio(NAN, &r, &re) == XCHG_EINVAL, "NaN a refused");
     CHECK_EQ_U64(xchg_machine_preset_count(), 3, "preset count");
     const char *want[] = {"paragon", "sp2", "cs2"};
     for (size_t i = 0; i < 3; i++)

@@ -15,14 +15,11 @@
 
 #define MAXC 512
 
+/* Seed 000's model: ts = a, tw = 1 per flit. */
 static xchg_machine seed000(double a)
 {
     xchg_machine m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "a=%g", a);
-    m.ts = a;
-    m.tw = 1;
-    snprintf(m.units, sizeof m.units, "t_c");
+    CHECK(xchg_machine_ratio(a, &m, NULL) == 0, "machine a = %g", a);
     return m;
 }
 

@@ -222,12 +222,13 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
         snprintf(m.units, sizeof m.units, "us");
     } else if (has_a) {
         const double hi = XCHG_CLI_MAX_PARAM;
-        int rc = xchg_cli_number("a", xchg_cli_val(opts, "a"), 0, hi, 0, &m.ts);
+        double a;
+        int rc = xchg_cli_number("a", xchg_cli_val(opts, "a"), 0, hi, 0, &a);
         if (rc)
             return rc;
-        m.tw = 1.0;
-        snprintf(m.name, sizeof m.name, "a=%.6g", m.ts);
-        snprintf(m.units, sizeof m.units, "t_c");
+        xchg_err err = {{0}};
+        if ((rc = xchg_machine_ratio(a, &m, &err)))
+            return xchg_cli_lib_error(rc, "bad --a", &err);
     } else {
         const char *name = has_m ? xchg_cli_val(opts, "machine") : "paragon";
         xchg_err err = {{0}};

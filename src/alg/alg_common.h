@@ -64,4 +64,22 @@ static inline int xchg_alg_add(xchg_sched *s, const xchg_step *st, xchg_err *err
     return XCHG_OK;
 }
 
+/*
+ * Options of the families that run on any size through virtual nodes:
+ * "" (the paper's sizes) or "virtual" (sets opts->virtual_nodes).
+ */
+static inline int xchg_alg_parse_virtual(const char *args, xchg_opts *opts, xchg_err *err)
+{
+    if (strcmp(args, "virtual") == 0) {
+        opts->virtual_nodes = 1;
+        return XCHG_OK;
+    }
+    if (args[0] == '\0')
+        return XCHG_OK;
+    return xchg_fail(err, XCHG_EINVAL,
+                     "unknown option '%s'; accepted: none (paper sizes) or 'virtual' (any "
+                     "size, hosted on virtual nodes)",
+                     args);
+}
+
 #endif /* XCHG_ALG_COMMON_H */

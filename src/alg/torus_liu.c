@@ -261,21 +261,6 @@ void xchg_liu_ar1_lay_out(uint32_t qa, uint64_t ga, uint32_t qb, uint64_t gb,
 /* Options shared by ar1 and at2                                       */
 /* ------------------------------------------------------------------ */
 
-/* Accept "" or "virtual"; opts->x = 1 marks virtual (xchg_opts has no
- * field of its own for it, and x means "the configuration"). */
-static int liu_parse(const char *args, xchg_opts *opts, xchg_err *err)
-{
-    if (strcmp(args, "virtual") == 0) {
-        opts->x = 1;
-        return XCHG_OK;
-    }
-    if (args[0] == '\0')
-        return XCHG_OK;
-    return xchg_fail(err, XCHG_EINVAL,
-                     "unknown option '%s'; accepted: none (paper sizes) or 'virtual' (any "
-                     "size, hosted on virtual nodes)",
-                     args);
-}
 
 /* ------------------------------------------------------------------ */
 /* ar1                                                                 */
@@ -294,7 +279,7 @@ static int ar1_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "ar1 needs a ring (ring:P or torus:P); %s is not one",
                          xchg_alg_topo_name(t, buf, sizeof buf));
-    if (opts->x || t->nodes % 2 == 0)
+    if (opts->virtual_nodes || t->nodes % 2 == 0)
         return XCHG_OK;
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "ar1 needs an even number of nodes (seed 001 section 3); %s has %u "
@@ -367,7 +352,7 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     int rc = ar1_applies(t, opts, err);
     if (rc)
         return rc;
-    if (!opts->x)
+    if (!opts->virtual_nodes)
         return ar1_build(t, "ar1", out, err);
     /* ar1:virtual: AR1 on the next even ring, hosted by the real nodes */
     xchg_topo v = *t;
@@ -384,7 +369,7 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
 static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     uint64_t p = t->nodes;
-    if (opts->x || p % 2)
+    if (opts->virtual_nodes || p % 2)
         return XCHG_ENOTAPPLIC; /* hosted sizes: no closed form */
     out->startups = p == 2 ? 1 : (p + 3) / 4 + 1;
     out->volume_blocks = p * p / 8 + p / 2;
@@ -406,7 +391,7 @@ const xchg_alg xchg_alg_ar1 = {
     .source = "seed 001 (Liu, Gu et al.) section 3, Figure 2, T_ring",
     .topologies = "ring:P or torus:P, P even; any P with ar1:virtual",
     .options = "virtual: any ring size, the next even ring hosted on the real nodes",
-    .parse = liu_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = ar1_applies,
     .generate = ar1_generate,
     .formula = ar1_formula,
@@ -549,7 +534,7 @@ static int at2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
     if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2)
         return xchg_fail(err, XCHG_ENOTAPPLIC, "at2 needs a 2-D torus (torus:RxS); %s is not one",
                          xchg_alg_topo_name(t, buf, sizeof buf));
-    if (opts->x || at2_native(t))
+    if (opts->virtual_nodes || at2_native(t))
         return XCHG_OK;
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "at2 needs both sizes multiples of 4 (2x2 submeshes whose even and odd "
@@ -683,7 +668,7 @@ static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     int rc = at2_applies(t, opts, err);
     if (rc)
         return rc;
-    if (!opts->x)
+    if (!opts->virtual_nodes)
         return at2_build(t, "at2", out, err);
     xchg_topo v = *t;
     v.size[0] = round_up(t->size[0], 4);
@@ -707,7 +692,7 @@ static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
  */
 static int at2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->x || t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || !at2_native(t))
+    if (opts->virtual_nodes || t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || !at2_native(t))
         return XCHG_ENOTAPPLIC;
     uint64_t a = t->size[0], b = t->size[1];
     if (a > b) {
@@ -734,7 +719,7 @@ const xchg_alg xchg_alg_at2 = {
     .source = "seed 001 (Liu, Gu et al.) section 4, T_2D",
     .topologies = "torus:RxS with R, S multiples of 4; any 2-D torus with at2:virtual",
     .options = "virtual: any size, the next multiples of 4 hosted on the real nodes",
-    .parse = liu_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = at2_applies,
     .generate = at2_generate,
     .formula = at2_formula,

@@ -484,23 +484,9 @@ static int kd_check(const char *name, const xchg_topo *t, int want_k, int pow2, 
     return kd_check_v(name, t, want_k, pow2, 0, err);
 }
 
-/* Accept "" or "virtual" (opts->x = 1). */
-static int kd_parse(const char *args, xchg_opts *opts, xchg_err *err)
-{
-    if (strcmp(args, "virtual") == 0) {
-        opts->x = 1;
-        return XCHG_OK;
-    }
-    if (args[0] == '\0')
-        return XCHG_OK;
-    return xchg_fail(err, XCHG_EINVAL,
-                     "unknown option '%s'; accepted: none (paper sizes) or 'virtual' (any "
-                     "size, hosted on virtual nodes)",
-                     args);
-}
 
 /*
- * Build with `build` on t itself, or (opts->x) on t with every size rounded
+ * Build with `build` on t itself, or (opts->virtual_nodes) on t with every size rounded
  * up to a multiple of 2k and hosted on t's nodes (src/virtual.h). name is
  * the entry's name; the hosted schedule is called "name:virtual".
  */
@@ -508,7 +494,7 @@ static int kd_generate(const xchg_topo *t, const xchg_opts *opts, const char *na
                        int (*build)(const xchg_topo *, const char *, xchg_sched **, xchg_err *),
                        xchg_sched **out, xchg_err *err)
 {
-    if (!opts->x)
+    if (!opts->virtual_nodes)
         return build(t, name, out, err);
     uint32_t m = 2u * (uint32_t)kd_dims(t);
     xchg_topo v = *t;
@@ -535,12 +521,12 @@ static int kd_generate(const xchg_topo *t, const xchg_opts *opts, const char *na
 
 static int mt3_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    return kd_check_v("mt3", t, 3, 0, opts->x, err);
+    return kd_check_v("mt3", t, 3, 0, opts->virtual_nodes, err);
 }
 
 static int mtk_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    return kd_check_v("mtk", t, 0, 0, opts->x, err);
+    return kd_check_v("mtk", t, 0, 0, opts->virtual_nodes, err);
 }
 
 /* Build the mtk schedule on t (preconditions checked), named name. */
@@ -644,7 +630,7 @@ static int mtk_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
  * blocks (see the header). */
 static int mt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->x || kd_check("mtk", t, 0, 0, NULL)) /* hosted: no closed form */
+    if (opts->virtual_nodes || kd_check("mtk", t, 0, 0, NULL)) /* hosted: no closed form */
         return XCHG_ENOTAPPLIC;
     uint64_t k = (uint64_t)kd_dims(t), p = t->nodes;
     ar1part part;
@@ -720,12 +706,12 @@ static void pt_ops(int m, int l, ptop prefix, ptop *ops, int *n)
 
 static int pt4_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    return kd_check_v("pt4", t, 4, 1, opts->x, err);
+    return kd_check_v("pt4", t, 4, 1, opts->virtual_nodes, err);
 }
 
 static int ptk_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    return kd_check_v("ptk", t, 0, 1, opts->x, err);
+    return kd_check_v("ptk", t, 0, 1, opts->virtual_nodes, err);
 }
 
 /* Build the ptk schedule on t (preconditions checked), named name. */
@@ -805,7 +791,7 @@ static int ptk_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
  * p/2 blocks (see the header). */
 static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->x || kd_check("ptk", t, 0, 1, NULL)) /* hosted: no closed form */
+    if (opts->virtual_nodes || kd_check("ptk", t, 0, 1, NULL)) /* hosted: no closed form */
         return XCHG_ENOTAPPLIC;
     uint64_t k = (uint64_t)kd_dims(t), p = t->nodes;
     uint64_t lg = (uint64_t)xchg_alg_log2((uint32_t)k);
@@ -852,7 +838,7 @@ const xchg_alg xchg_alg_mt3 = {
     .source = "seed 001 (Liu, Gu et al.) section 5.2, Figures 5-6, MT_3D",
     .topologies = "torus:AxBxC, every size a multiple of 6; any with mt3:virtual",
     .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
-    .parse = kd_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = mt3_applies,
     .generate = mt3_generate,
     .formula = mt_formula,
@@ -865,7 +851,7 @@ const xchg_alg xchg_alg_mtk = {
     .source = "seed 001 (Liu, Gu et al.) section 5.3, MT_kD",
     .topologies = "k-D torus (k = 1: ring), sizes multiples of 2k; any with mtk:virtual",
     .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
-    .parse = kd_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = mtk_applies,
     .generate = mtk_generate,
     .formula = mt_formula,
@@ -878,7 +864,7 @@ const xchg_alg xchg_alg_pt4 = {
     .source = "seed 001 (Liu, Gu et al.) section 5.1, Figure 4, T_4D",
     .topologies = "torus:AxBxCxD, every size a multiple of 8; any with pt4:virtual",
     .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
-    .parse = kd_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = pt4_applies,
     .generate = pt4_generate,
     .formula = pt_formula,
@@ -891,7 +877,7 @@ const xchg_alg xchg_alg_ptk = {
     .source = "seed 001 (Liu, Gu et al.) section 5.1, T_kD",
     .topologies = "k-D torus, k = 2^d (1: ring), sizes multiples of 2k; any with ptk:virtual",
     .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
-    .parse = kd_parse,
+    .parse = xchg_alg_parse_virtual,
     .applies = ptk_applies,
     .generate = ptk_generate,
     .formula = pt_formula,
