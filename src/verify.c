@@ -738,13 +738,33 @@ static int miss_cmp(const void *a, const void *b)
     return 0;
 }
 
+/* Bytes plan_step allocates for the steps: a partner and a target table of
+ * p entries unless the partner is an inline XOR, and p selection bytes for
+ * a REL_DIGIT rule (mirrors plan_step's choices). */
+static uint64_t plan_bytes(const shared *v)
+{
+    uint64_t p = v->p, total = 0;
+    int pow2 = (p & (p - 1)) == 0;
+    for (size_t s = 0; s < v->nsteps; s++) {
+        const xchg_step *st = &v->s->steps[s];
+        int inline_xor = st->partner == XCHG_PARTNER_XOR && st->xor_mask != 0 &&
+                         st->xor_mask < p && pow2;
+        if (!inline_xor)
+            total += 8 * p;
+        if (st->rule.kind == XCHG_RULE_REL_DIGIT)
+            total += p;
+    }
+    return total;
+}
+
 /* Bytes the run needs for `threads` workers (counts, scratch, plans). */
 static uint64_t bytes_needed(const shared *v, uint64_t threads)
 {
     uint64_t sp = (uint64_t)v->nsteps * v->p;
     uint64_t counts = v->messages_only ? 0 : sp; /* per-(step,node) counts */
     uint64_t per = counts * 4 + (uint64_t)v->p * 20 + (uint64_t)v->nlinks * 24;
-    return threads * per + counts * 8 + sp * 9 + (uint64_t)v->p * 4 * (uint64_t)v->t->ndims;
+    return threads * per + counts * 8 + plan_bytes(v) +
+           (uint64_t)v->p * 4 * (uint64_t)v->t->ndims;
 }
 
 /* ------------------------------------------------------------------ */
