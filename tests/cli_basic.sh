@@ -7,44 +7,10 @@
 # installs it); without node the test fails.
 # Usage: bash tests/cli_basic.sh path/to/xchg
 X="${1:?usage: cli_basic.sh path/to/xchg}"
-pass=0
-fail=0
+SUITE=cli_basic
+source "$(dirname "$0")/lib_cli.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# jsx EXPR < lines: parse every line as JSON into L (an array), o = the last
-# one; print the value of the JavaScript expression EXPR, or "error: ..."
-# when a line does not parse or EXPR throws.
-if command -v node >/dev/null 2>&1; then
-    jsx() {
-        node -e '
-try {
-  const L = require("fs").readFileSync(0, "utf8").split("\n").filter(l => l.length)
-      .map(l => JSON.parse(l));
-  const o = L[L.length - 1];
-  const v = eval(process.argv[1]);
-  console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
-} catch (e) {
-  console.log("error: " + e.message);
-  process.exit(1);
-}' "$1"
-    }
-else
-    echo "cli_basic: node not found; scripts/install-deps.sh installs it (package nodejs)" >&2
-    exit 1
-fi
-
-# expect WHAT ACTUAL WANTED
-expect() {
-    if [ "$2" = "$3" ]; then
-        ok
-    else
-        bad "$1: got '$2', want '$3'"
-    fi
-}
 
 # --- list ---------------------------------------------------------------------
 "$X" list >"$TMP/list" 2>"$TMP/err"
@@ -232,5 +198,4 @@ expect "compare --only: multiphase's variants are there" \
 expect "compare --a, one size exit status" $? 0
 if grep -q 'Size(flits)' "$TMP/cmp.txt"; then ok; else bad "compare --a sizes in flits"; fi
 
-echo "cli_basic: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,13 +5,10 @@
 # failed export --output leaves no file behind, and nothing crashes.
 # Usage: bash tests/cli_errors.sh path/to/xchg
 X="${1:?usage: cli_errors.sh path/to/xchg}"
-pass=0
-fail=0
+SUITE=cli_errors
+source "$(dirname "$0")/lib_cli.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # usage_error PATTERN ARGS...: exit 2, empty stdout, stderr starting with
 # "xchg: ", matching PATTERN (extended regex, case-insensitive).
@@ -137,5 +134,4 @@ done
 if "$X" --version | grep -qE '^xchg [0-9]+\.[0-9]+\.[0-9]+$'; then ok; else bad "--version format"; fi
 if "$X" cost --help | grep -q -- '--machine'; then ok; else bad "cost --help lists --machine"; fi
 
-echo "cli_errors: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,25 +6,8 @@
 # input exits 2 with a message on stderr. JSON is checked with node.
 # Usage: bash tests/cli_suh_plan.sh path/to/xchg
 X="${1:?usage: cli_suh_plan.sh path/to/xchg}"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-if ! command -v node >/dev/null 2>&1; then
-    echo "cli_suh_plan: node not found; scripts/install-deps.sh installs it" >&2
-    exit 1
-fi
-# jsx EXPR: L = every stdin line parsed as JSON; prints EXPR's value.
-jsx() {
-    node -e '
-try {
-  const L = require("fs").readFileSync(0, "utf8").split("\n").filter(l => l.length)
-      .map(l => JSON.parse(l));
-  const v = eval(process.argv[1]);
-  console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
-} catch (e) { console.log("error: " + e.message); process.exit(1); }' "$1"
-}
-expect() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+SUITE=cli_suh_plan
+source "$(dirname "$0")/lib_cli.sh"
 
 # t1.2 is t1.x:2; both verify on 64x64 with the same counts.
 a=$("$X" verify --topo torus:64x64 --alg t1.2 --json | jsx 'L[0].ok + " " + L[0].startups + " " + L[0].volume_blocks')
@@ -72,5 +55,4 @@ rm -f /tmp/cli_suh_plan_err.$$
 "$X" verify --topo torus:16x16 --alg t1.1 >/dev/null 2>&1
 expect "t1.1 on 16x16 refused" "$?" 2
 
-echo "cli_suh_plan: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
