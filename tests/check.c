@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static unsigned long check_passed, check_failed;
 
@@ -37,6 +38,32 @@ xchg_topo check_topo(const char *spec)
     int rc = xchg_topo_parse(spec, &t, &err);
     check_record(rc == 0, __FILE__, __LINE__, "topology '%s': %s", spec, err.msg);
     return t;
+}
+
+int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report *rep)
+{
+    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
+    xchg_err err = {{0}};
+    memset(rep, 0, sizeof *rep);
+    int rc = xchg_verify(s, &vo, rep, &err);
+    check_record(rc == 0, __FILE__, __LINE__, "%s: verify %d %s", what, rc, err.msg);
+    if (rc != 0) {
+        memset(rep, 0, sizeof *rep);
+        return rc;
+    }
+    check_record(rep->ok && rep->undelivered == 0 && rep->link_conflicts == 0 &&
+                     rep->port_violations == 0 && rep->size_mismatches == 0 &&
+                     rep->route_failures == 0,
+                 __FILE__, __LINE__,
+                 "%s: ok %d undelivered %llu conflicts %llu port %llu sizes %llu routes %llu: %s",
+                 what, rep->ok, (unsigned long long)rep->undelivered,
+                 (unsigned long long)rep->link_conflicts,
+                 (unsigned long long)rep->port_violations,
+                 (unsigned long long)rep->size_mismatches,
+                 (unsigned long long)rep->route_failures, rep->reported ? rep->msgs[0] : "");
+    check_record(xchg_sched_contention_free(s), __FILE__, __LINE__,
+                 "%s: does not claim contention-free", what);
+    return rc;
 }
 
 #define CHECK_MAX_VARIANTS 32

@@ -31,6 +31,12 @@ int check_finish(const char *suite);
 /* Parse a topology spec the test needs (a failed check when it is bad). */
 xchg_topo check_topo(const char *spec);
 
+/* Verify s block by block on every core and check that it passed every
+ * check (delivered, sizes, one port, routes, no link conflict) and claims to
+ * be contention-free; `what` names the case in failure messages. Fills *rep
+ * (zeroed when the verifier cannot run) and returns xchg_verify's status. */
+int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report *rep);
+
 /* Called by check_each_schedule with one generated schedule, which is freed
  * after the call returns. */
 typedef void (*check_schedule_fn)(const char *alg_spec, const char *topo_spec,

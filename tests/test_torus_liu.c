@@ -22,24 +22,6 @@
 #include "alg/torus_liu.h"
 #include "check.h"
 
-/* Verify s and fill rep; checks that it is ok and contention-free. */
-static void verify_ok(xchg_sched *s, const char *what, xchg_verify_report *rep)
-{
-    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
-    xchg_err err = {{0}};
-    memset(rep, 0, sizeof *rep);
-    int rc = xchg_verify(s, &vo, rep, &err);
-    CHECK(rc == 0, "%s: verify %d %s", what, rc, err.msg);
-    CHECK(rep->ok, "%s: not ok: %s", what, rep->reported ? rep->msgs[0] : "");
-    CHECK(rep->undelivered == 0 && rep->link_conflicts == 0 && rep->port_violations == 0 &&
-              rep->size_mismatches == 0 && rep->route_failures == 0,
-          "%s: undelivered %llu conflicts %llu port %llu sizes %llu routes %llu", what,
-          (unsigned long long)rep->undelivered, (unsigned long long)rep->link_conflicts,
-          (unsigned long long)rep->port_violations, (unsigned long long)rep->size_mismatches,
-          (unsigned long long)rep->route_failures);
-    CHECK(xchg_sched_contention_free(s), "%s: does not claim contention-free", what);
-}
-
 /* Generate alg on topology spec; NULL (and a failed check) on error. */
 static xchg_sched *gen(const char *tspec, const char *alg)
 {
@@ -128,7 +110,7 @@ static void check_ar1(uint32_t p)
         return;
     xchg_verify_report rep;
     snprintf(what, sizeof what, "ar1 on %s", tspec);
-    verify_ok(s, what, &rep);
+    check_verify_clean(s, what, &rep);
     uint64_t P = p;
     /* seed 001 T_ring, with p = 2 needing one start-up (empty final) */
     CHECK_EQ_U64(rep.startups, P == 2 ? 1 : (P + 3) / 4 + 1, what);
@@ -153,7 +135,7 @@ static uint64_t check_at2(uint32_t r, uint32_t s, uint64_t *startups)
         return 0;
     xchg_verify_report rep;
     snprintf(what, sizeof what, "at2 on %s", tspec);
-    verify_ok(sc, what, &rep);
+    check_verify_clean(sc, what, &rep);
     xchg_counts f;
     xchg_opts o;
     memset(&o, 0, sizeof o);

@@ -93,18 +93,12 @@ static void full_case(const char *alg, const char *spec, int which)
         return;
     const xchg_topo *t = xchg_sched_topo(s);
     xchg_verify_report rep;
-    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     xchg_err err = {{0}};
-    int rc = xchg_verify(s, &vo, &rep, &err);
-    CHECK(rc == 0, "%s on %s: verify %d %s", alg, spec, rc, err.msg);
-    CHECK(xchg_sched_contention_free(s), "%s on %s: claims contention-free", alg, spec);
-    if (rc == 0) {
-        CHECK(rep.ok && rep.link_conflicts == 0 && rep.undelivered == 0,
-              "%s on %s: ok %d, %llu failures, %llu conflicts (%s)", alg, spec, rep.ok,
-              (unsigned long long)rep.failures, (unsigned long long)rep.link_conflicts,
-              rep.reported ? rep.msgs[0] : "");
+    char what[160];
+    snprintf(what, sizeof what, "%s on %s", alg, spec);
+    int rc = check_verify_clean(s, what, &rep);
+    if (rc == 0)
         CHECK(rep.link_volume_blocks == rep.volume_blocks, "%s on %s: link volume", alg, spec);
-    }
     xchg_machine mach;
     memset(&mach, 0, sizeof mach);
     mach.ts = 1;
@@ -116,7 +110,6 @@ static void full_case(const char *alg, const char *spec, int which)
     xchg_opts o;
     memset(&o, 0, sizeof o);
     CHECK(a && a->formula(t, &o, &f) == 0, "%s on %s: formula", alg, spec);
-    char what[160];
     snprintf(what, sizeof what, "%s on %s: verifier vs formula start-ups", alg, spec);
     CHECK_EQ_U64(rep.startups, f.startups, what);
     snprintf(what, sizeof what, "%s on %s: verifier vs formula volume", alg, spec);
@@ -396,13 +389,11 @@ static void virtual_case(const char *alg, const char *spec)
         return;
     CHECK(strcmp(xchg_sched_algorithm(s), full) == 0, "%s names itself %s", full,
           xchg_sched_algorithm(s));
-    CHECK(xchg_sched_contention_free(s), "%s on %s claims contention-free", full, spec);
     xchg_verify_report rep;
-    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     xchg_err err = {{0}};
-    int rc = xchg_verify(s, &vo, &rep, &err);
-    CHECK(rc == 0 && rep.ok && rep.link_conflicts == 0, "%s on %s: verify %d ok %d (%s)", full,
-          spec, rc, rc == 0 && rep.ok, rc ? err.msg : rep.reported ? rep.msgs[0] : "");
+    char what[160];
+    snprintf(what, sizeof what, "%s on %s", full, spec);
+    int rc = check_verify_clean(s, what, &rep);
     xchg_machine mach;
     memset(&mach, 0, sizeof mach);
     mach.ts = 1;

@@ -13,23 +13,6 @@
 #include "check.h"
 #include "virtual.h"
 
-/* Verify s; check ok, delivered, one-port, contention-free. */
-static void verify_ok(xchg_sched *s, const char *what, xchg_verify_report *rep)
-{
-    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
-    xchg_err err = {{0}};
-    memset(rep, 0, sizeof *rep);
-    int rc = xchg_verify(s, &vo, rep, &err);
-    CHECK(rc == 0, "%s: verify %d %s", what, rc, err.msg);
-    CHECK(rep->ok && rep->undelivered == 0 && rep->port_violations == 0 &&
-              rep->link_conflicts == 0 && rep->size_mismatches == 0,
-          "%s: ok %d undelivered %llu port %llu conflicts %llu sizes %llu: %s", what, rep->ok,
-          (unsigned long long)rep->undelivered, (unsigned long long)rep->port_violations,
-          (unsigned long long)rep->link_conflicts, (unsigned long long)rep->size_mismatches,
-          rep->reported ? rep->msgs[0] : "");
-    CHECK(xchg_sched_contention_free(s), "%s: no contention-free claim", what);
-}
-
 /* Generate alg on tspec, verify, return counts via rep; 0 on failure. */
 static int run(const char *tspec, const char *alg, xchg_verify_report *rep)
 {
@@ -42,7 +25,7 @@ static int run(const char *tspec, const char *alg, xchg_verify_report *rep)
         return 0;
     char what[96];
     snprintf(what, sizeof what, "%s on %s", alg, tspec);
-    verify_ok(s, what, rep);
+    check_verify_clean(s, what, rep);
     /* declared sizes (the cost model's input) = what was counted */
     xchg_machine m;
     memset(&m, 0, sizeof m);
@@ -116,7 +99,7 @@ static uint64_t host_generic(const char *rspec, const char *vspec, const char *a
         return 0;
     char what[128];
     snprintf(what, sizeof what, "%s made on %s hosted on %s", alg, vspec, rspec);
-    verify_ok(s, what, rep);
+    check_verify_clean(s, what, rep);
     CHECK_EQ_U64(rep->blocks, (uint64_t)r.nodes * r.nodes, what);
     xchg_sched_free(s);
     return rep->startups;
