@@ -133,10 +133,7 @@ static int suh_applies(char which, const xchg_topo *t, const xchg_opts *opts, xc
 static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **out,
                      xchg_err *err)
 {
-    suh_geo g;
-    g.d = xchg_alg_log2(t->size[0]);
-    g.n = t->size[0];
-    g.p = t->nodes;
+    suh_geo g = suh_geo_of(t);
     const int d = g.d;
     const uint64_t p = g.p;
     xchg_sched *s = xchg_sched_new(t, name, 1);

@@ -19,6 +19,13 @@ typedef struct suh_geo {
     uint32_t p;     /* 4^d */
 } suh_geo;
 
+/* The shape of t, a torus:NxN with N = 2^d. */
+static inline suh_geo suh_geo_of(const xchg_topo *t)
+{
+    suh_geo g = {xchg_alg_log2(t->size[0]), t->size[0], t->nodes};
+    return g;
+}
+
 /* x mask of a level-L mirror (low L bits of x). */
 static inline uint32_t xm(int level)
 {

@@ -104,10 +104,7 @@ static inline int paper_selects(const paper_ctx *c, const paper_step *ps, int s,
 
 int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
 {
-    suh_geo g;
-    g.d = xchg_alg_log2(t->size[0]);
-    g.n = t->size[0];
-    g.p = t->nodes;
+    suh_geo g = suh_geo_of(t);
     const int d = g.d;
     const uint32_t p = g.p;
     paper_step ps[PAPER_MAX_STEPS];
