@@ -48,7 +48,7 @@ static int need_pow2(const char *name, const xchg_topo *t, xchg_err *err)
     char buf[64];
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "%s needs a power-of-two node count; %s has %u nodes", name,
-                     xchg_alg_topo_name(t, buf, sizeof buf), (unsigned)t->nodes);
+                     xchg_topo_spec(t, buf, sizeof buf), (unsigned)t->nodes);
 }
 
 /* Contention-free claims hold on a hypercube (e-cube) and a switch. */
@@ -236,7 +236,7 @@ static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_er
         multiphase_spec(opts, spec, sizeof spec);
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "%s needs parts summing to d = log2 p = %d on %s; they sum to %d",
-                         spec, d, xchg_alg_topo_name(t, buf, sizeof buf), sum);
+                         spec, d, xchg_topo_spec(t, buf, sizeof buf), sum);
     }
     return XCHG_OK;
 }

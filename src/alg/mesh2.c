@@ -35,7 +35,7 @@ static int mesh2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *er
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "mesh2 needs a two-dimensional mesh or torus (mesh:AxB, torus:AxB); "
                      "%s is not one",
-                     xchg_alg_topo_name(t, buf, sizeof buf));
+                     xchg_topo_spec(t, buf, sizeof buf));
 }
 
 /* Rows phase then columns phase, as described above. */

@@ -48,7 +48,7 @@ static int ring_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "ring algorithms need a one-dimensional topology (ring:P, array:P, "
                      "complete:P); %s has %d dimensions",
-                     xchg_alg_topo_name(t, buf, sizeof buf), t->ndims);
+                     xchg_topo_spec(t, buf, sizeof buf), t->ndims);
 }
 
 /* `ring`: p-1 steps of shift +1 carrying every block not for the sender. */

@@ -278,13 +278,13 @@ static int ar1_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
     if (!is_ring(t))
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "ar1 needs a ring (ring:P or torus:P); %s is not one",
-                         xchg_alg_topo_name(t, buf, sizeof buf));
+                         xchg_topo_spec(t, buf, sizeof buf));
     if (opts->virtual_nodes || t->nodes % 2 == 0)
         return XCHG_OK;
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "ar1 needs an even number of nodes (seed 001 section 3); %s has %u "
                      "(use ar1:virtual for any size)",
-                     xchg_alg_topo_name(t, buf, sizeof buf), (unsigned)t->nodes);
+                     xchg_topo_spec(t, buf, sizeof buf), (unsigned)t->nodes);
 }
 
 /* Context of an ar1 schedule: the ring size (read-only in callbacks). */
@@ -533,14 +533,14 @@ static int at2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
     char buf[64];
     if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2)
         return xchg_fail(err, XCHG_ENOTAPPLIC, "at2 needs a 2-D torus (torus:RxS); %s is not one",
-                         xchg_alg_topo_name(t, buf, sizeof buf));
+                         xchg_topo_spec(t, buf, sizeof buf));
     if (opts->virtual_nodes || at2_native(t))
         return XCHG_OK;
     return xchg_fail(err, XCHG_ENOTAPPLIC,
                      "at2 needs both sizes multiples of 4 (2x2 submeshes whose even and odd "
                      "nodes form even logical rings, seed 001 section 4); %s is not "
                      "(use at2:virtual for any size)",
-                     xchg_alg_topo_name(t, buf, sizeof buf));
+                     xchg_topo_spec(t, buf, sizeof buf));
 }
 
 /* Partner of node (x, y) in step st of the at2 schedule, XCHG_NONE idle. */

@@ -371,7 +371,7 @@ static int kd_size_check(const xchg_topo *t, const char *name, uint64_t nsteps, 
     return xchg_fail(err, XCHG_ETOOBIG,
                      "%s on %s: %llu steps of per-node tables would take %llu MiB, more than "
                      "the %llu MiB allowed",
-                     name, xchg_alg_topo_name(t, buf, sizeof buf), (unsigned long long)nsteps,
+                     name, xchg_topo_spec(t, buf, sizeof buf), (unsigned long long)nsteps,
                      (unsigned long long)(bytes >> 20),
                      (unsigned long long)(KD_MAX_TABLE_BYTES >> 20));
 }
@@ -456,24 +456,24 @@ static int kd_check_v(const char *name, const xchg_topo *t, int want_k, int pow2
     int k = kd_dims(t);
     if (!kd_wrapped(t))
         return xchg_fail(err, XCHG_ENOTAPPLIC, "%s needs a torus (or a ring); %s is not one",
-                         name, xchg_alg_topo_name(t, buf, sizeof buf));
+                         name, xchg_topo_spec(t, buf, sizeof buf));
     if (want_k && k != want_k)
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "%s needs a %d-dimensional torus; %s has %d dimensions", name, want_k,
-                         xchg_alg_topo_name(t, buf, sizeof buf), k);
+                         xchg_topo_spec(t, buf, sizeof buf), k);
     if (k > KD_MAX_DIMS)
         return xchg_fail(err, XCHG_ENOTAPPLIC, "%s handles at most %d dimensions; %s has %d",
-                         name, KD_MAX_DIMS, xchg_alg_topo_name(t, buf, sizeof buf), k);
+                         name, KD_MAX_DIMS, xchg_topo_spec(t, buf, sizeof buf), k);
     if (pow2 && !xchg_alg_is_pow2((uint32_t)k))
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "%s needs a power-of-two number of dimensions (k = 2^d); %s has %d",
-                         name, xchg_alg_topo_name(t, buf, sizeof buf), k);
+                         name, xchg_topo_spec(t, buf, sizeof buf), k);
     int bad = virt ? 0 : kd_bad_size(t, 2u * (uint32_t)k);
     if (bad)
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "%s on a %d-dimensional torus needs every size a multiple of 2k = %d "
                          "(seed 001 section 5); %s has size %u (use %s:virtual for any size)",
-                         name, k, 2 * k, xchg_alg_topo_name(t, buf, sizeof buf),
+                         name, k, 2 * k, xchg_topo_spec(t, buf, sizeof buf),
                          (unsigned)t->size[bad - 1], name);
     return XCHG_OK;
 }

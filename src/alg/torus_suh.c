@@ -117,11 +117,11 @@ static int suh_applies(char which, const xchg_topo *t, const xchg_opts *opts, xc
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "%s needs a square torus of side 2^d, d >= 2 (torus:4x4, torus:8x8, "
                          "...); %s is not one",
-                         name, xchg_alg_topo_name(t, buf, sizeof buf));
+                         name, xchg_topo_spec(t, buf, sizeof buf));
     if (which == 'x' && (opts->x < 1 || opts->x > d - 4))
         return xchg_fail(err, XCHG_ENOTAPPLIC,
                          "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d%s", opts->x,
-                         xchg_alg_topo_name(t, buf, sizeof buf), d,
+                         xchg_topo_spec(t, buf, sizeof buf), d,
                          d < 5 ? " (t1.x needs d >= 5, torus:32x32)" : "");
     return XCHG_OK;
 }
