@@ -45,12 +45,6 @@ static inline int xchg_alg_log2(uint32_t p)
     return d;
 }
 
-/* The topology's canonical spec, for messages ("torus:3x5"). */
-static inline const char *xchg_alg_topo_name(const xchg_topo *t, char *buf, size_t len)
-{
-    return xchg_topo_spec(t, buf, len);
-}
-
 /*
  * Append st to s. On failure frees s (and the step's tables, which
  * xchg_sched_add takes over) and returns ENOMEM with a message.
