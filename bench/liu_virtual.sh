@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # liu_virtual.sh - ar1 and at2 on sizes the paper does not allow, through
-# virtual nodes (src/virtual.h): the next even ring, or the next multiples
+# virtual nodes (src/alg/virtual.h): the next even ring, or the next multiples
 # of 4, hosted by the real nodes, every guest's sends done by its host in
 # one-port sub-steps. Each hosted schedule is verified block by block
 # (`xchg verify --json`) and shown next to

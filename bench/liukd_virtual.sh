@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # liukd_virtual.sh - seed 001's k-D algorithms on sizes the paper does not
 # allow (odd, prime, mixed), made to work with virtual nodes (mt3:virtual,
-# mtk:virtual, pt4:virtual, ptk:virtual; src/virtual.h): every size rounded
+# mtk:virtual, pt4:virtual, ptk:virtual; src/alg/virtual.h): every size rounded
 # up to a multiple of 2k, the schedule built there and hosted on the real
 # nodes, a host sending for all its virtual nodes. Each hosted schedule is
 # verified block by block with `xchg verify` and costed with `xchg cost`,

@@ -338,7 +338,7 @@ static void test_registry(void)
 /*
  * Follow every block of s by hand (p small): check the declared size of
  * every message against what the node holds and selects, and that every
- * block ends at its destination. Independent of src/verify.c.
+ * block ends at its destination. Independent of src/check/verify.c.
  */
 static void follow(const xchg_sched *s, const char *what)
 {

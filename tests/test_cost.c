@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 
 static int near(double a, double b)
 {

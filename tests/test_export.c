@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 
 /* Growing in-memory sink; counts the callback's calls. */
 typedef struct buf {

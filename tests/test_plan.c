@@ -1,5 +1,5 @@
 /*
- * test_plan.c - the planner (src/plan.c, xchg_plan): it costs every
+ * test_plan.c - the planner (src/model/planner.c, xchg_plan): it costs every
  * applicable contention-free registry algorithm and variant and picks the
  * fastest; tests that the winner is no slower than any candidate, that the
  * extremes go where the cost lines say (fewest start-ups for tiny blocks,

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 
 
 static void test_partners(void)

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 #include "xchg.h"
 
 /* Seed 000's model: ts = a, tw = 1 per flit. */

@@ -1,5 +1,5 @@
 /*
- * test_verify.c - the verifier (src/verify.c) on schedules built by hand:
+ * test_verify.c - the verifier (src/check/verify.c) on schedules built by hand:
  * correct ones on every topology kind (it must pass them and count
  * start-ups, volume, link load and hops as worked out below), and broken
  * ones it must catch, each asserting the precise counter and message.
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 #include "xchg.h"
 
 

@@ -1,5 +1,5 @@
 /*
- * test_virtual.c - hosting virtual nodes (src/virtual.c): the coordinate
+ * test_virtual.c - hosting virtual nodes (src/alg/virtual.c): the coordinate
  * maps, ar1:virtual on every ring size, at2:virtual on many tori (odd,
  * prime, mixed), hosting of other registry schedules through the generic
  * locate (as a k-D generator would use it), identity hosting, honest
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "virtual.h"
+#include "alg/virtual.h"
 
 /* Generate alg on tspec, verify, return counts via rep; 0 on failure. */
 static int run(const char *tspec, const char *alg, xchg_verify_report *rep)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../util.h"
+#include "sched/sched_internal.h"
 
 /* The registry entries, one per algorithm; src/registry.c lists them. */
 XCHG_INTERNAL extern const xchg_alg xchg_alg_ring;

@@ -45,7 +45,7 @@
  */
 #include <stdlib.h>
 
-#include "../virtual.h"
+#include "alg/virtual.h"
 #include "torus_liu.h"
 
 /* ------------------------------------------------------------------ */

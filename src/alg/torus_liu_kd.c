@@ -77,7 +77,7 @@
  */
 #include <stdlib.h>
 
-#include "../virtual.h"
+#include "alg/virtual.h"
 #include "torus_liu.h"
 #include "torus_liu_kd.h"
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "sched/sched_internal.h"
 
 /* Default limit on p*p*steps block-steps when the caller passes 0. */
 #define EXPORT_DEFAULT_WORK UINT64_C(2000000000)

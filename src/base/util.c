@@ -1,7 +1,7 @@
 /*
  * util.c - error messages, strict number parsing, processor count.
  */
-#include "util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Most variants asked of one registry entry. */
 #define PLAN_MAX_VARIANTS 256

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static const char *const kind_names[] = {"ring", "array", "mesh", "torus", "hypercube",
                                          "complete"};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "sched/sched_internal.h"
 
 xchg_sched *xchg_sched_new(const xchg_topo *t, const char *algorithm, int contention_free)
 {

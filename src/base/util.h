@@ -1,6 +1,7 @@
 /*
- * util.h - small helpers shared by the library's modules: error messages
- * and overflow-checked size arithmetic.
+ * util.h - the base layer's helpers, shared by every module of the library:
+ * the XCHG_INTERNAL marker that hides a symbol from the shared library,
+ * error messages, strict number parsing and the processor count.
  */
 #ifndef XCHG_UTIL_H
 #define XCHG_UTIL_H
@@ -8,7 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sched_internal.h"
+#include "xchg.h"
+
+/* Hide internal symbols from the shared library. */
+#if defined(__GNUC__)
+#define XCHG_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define XCHG_INTERNAL
+#endif
 
 /* Format a message into err (no-op when err is NULL); returns code so a
  * caller can write `return xchg_fail(err, XCHG_EINVAL, "...")`. */

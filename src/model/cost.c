@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* One row of seed 002 Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
 typedef struct preset {

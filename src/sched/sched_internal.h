@@ -16,14 +16,7 @@
 #ifndef XCHG_SCHED_INTERNAL_H
 #define XCHG_SCHED_INTERNAL_H
 
-#include "xchg.h"
-
-/* Hide internal symbols from the shared library. */
-#if defined(__GNUC__)
-#define XCHG_INTERNAL __attribute__((visibility("hidden")))
-#else
-#define XCHG_INTERNAL
-#endif
+#include "base/util.h"
 
 typedef enum xchg_partner_kind {
     XCHG_PARTNER_XOR,    /* to = node ^ xor_mask                          */

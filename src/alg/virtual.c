@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "virtual.h"
+#include "sched/sched_internal.h"
+#include "alg/virtual.h"
 
 #define NOSUB UINT16_MAX
 

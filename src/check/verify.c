@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "sched/sched_internal.h"
 
 #if defined(__GNUC__)
 #define VERIFY_INLINE inline __attribute__((always_inline))

@@ -42,7 +42,7 @@
 #ifndef XCHG_VIRTUAL_H
 #define XCHG_VIRTUAL_H
 
-#include "sched_internal.h"
+#include "sched/sched_internal.h"
 
 /* Where virtual block (vo, vd) is, as a virtual node, just before virtual
  * step vstep (vstep = number of steps: at the end). Must only read vs. */
