@@ -174,6 +174,14 @@ uint64_t xchg_sched_step_max_blocks(const xchg_sched *s, size_t step);
 /* Algorithms: the one registry                                        */
 /* ------------------------------------------------------------------ */
 
+/* Longest algorithm spec ("multiphase:2,3", "t1.2"), with its NUL. */
+#define XCHG_SPEC_MAX 64
+/* Most variants any algorithm offers on one topology (multiphase on a
+ * hypercube:D offers D-2, the most of any). */
+#define XCHG_MAX_VARIANTS 64
+/* An algorithm spec as the registry writes it: "name[:options]". */
+typedef char xchg_spec[XCHG_SPEC_MAX];
+
 /* Knobs of every algorithm; each algorithm reads the ones it has. */
 typedef struct xchg_opts {
     char args[128];                /* text after "name:" in the spec */
@@ -209,8 +217,10 @@ typedef struct xchg_alg {
     /* Closed-form start-ups and volume from the source, for the tests. */
     int (*formula)(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out);
     /* Option strings worth comparing on t (e.g. "multiphase:2,3"); writes
-     * at most max of them and returns how many there are. NULL: just the name. */
-    int (*variants)(const xchg_topo *t, char (*specs)[64], int max);
+     * at most max of them and returns how many there are. NULL: just the
+     * name. Callers use xchg_alg_variants, which also drops the ones that do
+     * not apply. */
+    int (*variants)(const xchg_topo *t, xchg_spec *specs, int max);
 } xchg_alg;
 
 /* The registry: number of algorithms and the i-th one. */
@@ -224,6 +234,18 @@ const xchg_alg *xchg_alg_find(const char *name);
  * message listing the known names when the name is unknown.
  */
 int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg_err *err);
+
+/*
+ * The specs of alg worth running on t that apply to it: alg->variants when
+ * the algorithm has them, else its bare name; each kept only when it parses
+ * back to alg and alg->applies accepts it. This is the one variant
+ * enumeration: the planner, the CLI and the tests all use it. Writes at most
+ * max specs (XCHG_MAX_VARIANTS is always enough) and returns how many it
+ * wrote; 0 when none applies, with the reason (the algorithm's own message)
+ * in *why when why is not NULL. Never fails otherwise.
+ */
+int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs, int max,
+                      xchg_err *why);
 
 /* Nonzero when registry name `name` is in `list`, a comma-separated list of
  * registry names ("t1,t1.x,t2"); NULL or "" means every algorithm. */

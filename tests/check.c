@@ -66,22 +66,13 @@ int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report
     return rc;
 }
 
-#define CHECK_MAX_VARIANTS 32
-
 int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
 {
     xchg_topo t = check_topo(topo_spec);
     int ran = 0;
     for (size_t a = 0; a < xchg_alg_count(); a++) {
-        const xchg_alg *alg = xchg_alg_at(a);
-        char specs[CHECK_MAX_VARIANTS][64];
-        int n = alg->variants ? alg->variants(&t, specs, CHECK_MAX_VARIANTS) : 0;
-        if (n > CHECK_MAX_VARIANTS)
-            n = CHECK_MAX_VARIANTS;
-        if (n <= 0) {
-            snprintf(specs[0], sizeof specs[0], "%s", alg->name);
-            n = 1;
-        }
+        xchg_spec specs[XCHG_MAX_VARIANTS];
+        int n = xchg_alg_variants(&t, xchg_alg_at(a), specs, XCHG_MAX_VARIANTS, NULL);
         for (int v = 0; v < n; v++) {
             xchg_sched *s = NULL;
             if (xchg_generate(&t, specs[v], &s, NULL) != 0)

@@ -103,19 +103,6 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
 
-/* Most variants taken from one algorithm. */
-#define XCHG_CLI_MAX_VARIANTS 64
-
-/*
- * The specs of alg worth running on t that apply to it: alg->variants when
- * the algorithm has them, else its bare name; each kept only when it parses
- * and alg->applies accepts it. Writes at most max specs and returns how
- * many; 0 when none applies, with the reason (the library's message) in
- * *why when why is not NULL.
- */
-int xchg_cli_variants(const xchg_topo *t, const xchg_alg *alg, char (*specs)[64], int max,
-                      xchg_err *why);
-
 /* Monotonic wall-clock seconds. */
 double xchg_cli_now(void);
 

@@ -255,44 +255,6 @@ int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out
     return 0;
 }
 
-int xchg_cli_variants(const xchg_topo *t, const xchg_alg *alg, char (*specs)[64], int max,
-                      xchg_err *why)
-{
-    char (*all)[64] = calloc(XCHG_CLI_MAX_VARIANTS, sizeof *all);
-    xchg_err err = {{0}};
-    int n = 0, kept = 0;
-    if (!all) {
-        if (why)
-            snprintf(why->msg, sizeof why->msg, "out of memory");
-        return 0;
-    }
-    if (alg->variants) {
-        n = alg->variants(t, all, XCHG_CLI_MAX_VARIANTS);
-        if (n > XCHG_CLI_MAX_VARIANTS)
-            n = XCHG_CLI_MAX_VARIANTS;
-    } else {
-        snprintf(all[0], sizeof all[0], "%s", alg->name);
-        n = 1;
-    }
-    if (n <= 0)
-        snprintf(err.msg, sizeof err.msg, "%s has no variant for this topology", alg->name);
-    for (int i = 0; i < n && kept < max; i++) {
-        const xchg_alg *a = NULL;
-        xchg_opts o;
-        memset(&o, 0, sizeof o);
-        all[i][63] = '\0';
-        if (xchg_alg_parse(all[i], &a, &o, &err) != 0 || a != alg)
-            continue;
-        if (alg->applies && alg->applies(t, &o, &err) != 0)
-            continue;
-        memcpy(specs[kept++], all[i], sizeof all[i]);
-    }
-    if (kept == 0 && why)
-        *why = err;
-    free(all);
-    return kept;
-}
-
 double xchg_cli_now(void)
 {
     struct timespec ts;

@@ -602,8 +602,8 @@ int xchg_cli_compare(int argc, char **argv)
         const xchg_alg *alg = xchg_alg_at(i);
         if (!alg || !xchg_alg_in_list(only, alg->name))
             continue;
-        static char specs[XCHG_CLI_MAX_VARIANTS][64];
-        int nv = xchg_cli_variants(&R->topo, alg, specs, XCHG_CLI_MAX_VARIANTS, NULL);
+        xchg_spec specs[XCHG_MAX_VARIANTS];
+        int nv = xchg_alg_variants(&R->topo, alg, specs, XCHG_MAX_VARIANTS, NULL);
         for (int k = 0; k < nv; k++)
             if ((rc = add_spec(&R->topo, specs[k], &R->mach, &vo, &R->rs)))
                 goto out;

@@ -17,7 +17,7 @@ const char xchg_cli_list_help[] =
     "            topologies, options (with --topo also applies, variants, reason)\n";
 
 /* Print one algorithm as a JSON line; nv < 0 when no --topo was given. */
-static void print_json(const xchg_alg *a, const char *opt, char (*specs)[64], int nv,
+static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int nv,
                        const xchg_err *why)
 {
     fputs("{\"name\":", stdout);
@@ -59,7 +59,7 @@ int xchg_cli_list(int argc, char **argv)
         return rc;
     int json = xchg_cli_has(opts, "json");
     size_t n = xchg_alg_count(), napplies = 0;
-    static char specs[XCHG_CLI_MAX_VARIANTS][64];
+    xchg_spec specs[XCHG_MAX_VARIANTS];
     for (size_t i = 0; i < n; i++) {
         const xchg_alg *a = xchg_alg_at(i);
         if (!a)
@@ -68,7 +68,7 @@ int xchg_cli_list(int argc, char **argv)
         int nv = -1;
         xchg_err why = {{0}};
         if (have_topo) {
-            nv = xchg_cli_variants(&t, a, specs, XCHG_CLI_MAX_VARIANTS, &why);
+            nv = xchg_alg_variants(&t, a, specs, XCHG_MAX_VARIANTS, &why);
             napplies += nv > 0;
         }
         if (json) {

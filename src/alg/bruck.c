@@ -118,7 +118,7 @@ static int bruck_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts 
 }
 
 /* Radices 2, 4, 8 and ceil(sqrt p), distinct and <= p (2 always). */
-static int bruck_variants(const xchg_topo *t, char (*specs)[64], int max)
+static int bruck_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
     uint32_t p = t->nodes, sq = 1;
     while ((uint64_t)sq * sq < p)
@@ -133,7 +133,7 @@ static int bruck_variants(const xchg_topo *t, char (*specs)[64], int max)
         if (dup || r < 2 || (r > p && r != 2))
             continue;
         if (n < max)
-            snprintf(specs[n], 64, "bruck:%u", (unsigned)r);
+            snprintf(specs[n], XCHG_SPEC_MAX, "bruck:%u", (unsigned)r);
         have[n++] = r;
     }
     return n;

@@ -275,7 +275,7 @@ static int multiphase_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
 }
 
 /* Equipartitions of D into 2..D-1 parts, smaller parts first. */
-static int multiphase_variants(const xchg_topo *t, char (*specs)[64], int max)
+static int multiphase_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
     if (!xchg_alg_is_pow2(t->nodes))
         return 0;
@@ -288,7 +288,7 @@ static int multiphase_variants(const xchg_topo *t, char (*specs)[64], int max)
         o.nparts = n;
         for (int j = 0; j < n; j++)
             o.parts[j] = d / n + (j >= n - d % n ? 1 : 0);
-        multiphase_spec(&o, specs[count], 64);
+        multiphase_spec(&o, specs[count], XCHG_SPEC_MAX);
     }
     return count;
 }

@@ -2,9 +2,10 @@
  * registry.c - the one table of algorithms, and the calls that read it:
  * lookup by name, parsing "name[:args]" specs, and generate-in-one-call.
  * The registry entries themselves live in src/alg/<family>.c; this is the
- * only place that lists them. The CLI, planner, tests and MPI layer all
- * iterate this table.
+ * only place that lists them. The CLI, the planner and the tests all read
+ * this table, and so will the MPI executor (src/mpi/, not built yet).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "alg/alg_common.h"
@@ -206,4 +207,36 @@ int xchg_alg_check_list(const char *only, xchg_err *err)
             p++;
     }
     return XCHG_OK;
+}
+
+int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs, int max,
+                      xchg_err *why)
+{
+    xchg_spec all[XCHG_MAX_VARIANTS];
+    xchg_err err = {{0}};
+    int n = 1, kept = 0;
+    if (!t || !alg || !specs)
+        return 0;
+    if (alg->variants) {
+        n = alg->variants(t, all, XCHG_MAX_VARIANTS);
+        if (n > XCHG_MAX_VARIANTS)
+            n = XCHG_MAX_VARIANTS;
+        if (n <= 0)
+            xchg_fail(&err, XCHG_ENOTAPPLIC, "%s has no variant for this topology", alg->name);
+    } else {
+        snprintf(all[0], sizeof all[0], "%s", alg->name);
+    }
+    for (int i = 0; i < n && kept < max; i++) {
+        const xchg_alg *a = NULL;
+        xchg_opts o;
+        all[i][XCHG_SPEC_MAX - 1] = '\0';
+        if (xchg_alg_parse(all[i], &a, &o, &err) != XCHG_OK || a != alg)
+            continue;
+        if (alg->applies(t, &o, &err) != XCHG_OK)
+            continue;
+        memcpy(specs[kept++], all[i], sizeof all[i]);
+    }
+    if (kept == 0 && why)
+        *why = err;
+    return kept;
 }

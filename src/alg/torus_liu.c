@@ -377,11 +377,11 @@ static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
 }
 
 /* Offered where the paper's algorithm applies as it is. */
-static int ar1_variants(const xchg_topo *t, char (*specs)[64], int max)
+static int ar1_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
     if (!is_ring(t) || t->nodes % 2 || max < 1)
         return 0;
-    snprintf(specs[0], 64, "ar1");
+    snprintf(specs[0], XCHG_SPEC_MAX, "ar1");
     return 1;
 }
 
@@ -705,11 +705,11 @@ static int at2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
     return XCHG_OK;
 }
 
-static int at2_variants(const xchg_topo *t, char (*specs)[64], int max)
+static int at2_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
     if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || !at2_native(t) || max < 1)
         return 0;
-    snprintf(specs[0], 64, "at2");
+    snprintf(specs[0], XCHG_SPEC_MAX, "at2");
     return 1;
 }
 

@@ -321,12 +321,12 @@ static int t1x_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
 }
 
 /* t1.1 .. t1.(d-4) on a 2^d torus. */
-static int t1x_variants(const xchg_topo *t, char (*specs)[64], int max)
+static int t1x_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
     int d = suh_dim(t);
     int n = d >= 5 ? d - 4 : 0;
     for (int x = 1; x <= n && x <= max; x++)
-        snprintf(specs[x - 1], 64, "t1.%d", x);
+        snprintf(specs[x - 1], XCHG_SPEC_MAX, "t1.%d", x);
     return n;
 }
 

@@ -10,9 +10,6 @@
 
 #include "base/util.h"
 
-/* Most variants asked of one registry entry. */
-#define PLAN_MAX_VARIANTS 256
-
 /*
  * Generate spec on t and cost it; fills *e and returns 1 when it is a
  * candidate (applies, generates, claims contention-free), 0 when skipped,
@@ -34,7 +31,7 @@ static int plan_cost(const xchg_topo *t, const xchg_machine *mach, double m, con
     if (!keep)
         return 0;
     memset(e, 0, sizeof *e);
-    snprintf(e->alg, sizeof e->alg, "%s", spec);
+    snprintf(e->alg, sizeof e->alg, "%.*s", (int)sizeof e->alg - 1, spec);
     e->startups = c.startups;
     e->volume_blocks = c.volume_blocks;
     e->copy_blocks = c.copy_blocks;
@@ -56,9 +53,7 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char
     int rc = xchg_alg_check_list(only, err);
     if (rc)
         return rc;
-    char (*specs)[64] = calloc(PLAN_MAX_VARIANTS, sizeof *specs);
-    if (!specs)
-        return xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
+    xchg_spec specs[XCHG_MAX_VARIANTS];
     xchg_plan_entry win, e;
     size_t found = 0;
     memset(&win, 0, sizeof win);
@@ -66,20 +61,11 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char
         const xchg_alg *a = xchg_alg_at(i);
         if (!xchg_alg_in_list(only, a->name))
             continue;
-        int n = 1;
-        if (a->variants) {
-            n = a->variants(t, specs, PLAN_MAX_VARIANTS);
-            if (n > PLAN_MAX_VARIANTS)
-                n = PLAN_MAX_VARIANTS;
-        } else {
-            snprintf(specs[0], sizeof specs[0], "%s", a->name);
-        }
+        int n = xchg_alg_variants(t, a, specs, XCHG_MAX_VARIANTS, NULL);
         for (int k = 0; k < n; k++) {
-            specs[k][63] = '\0';
             rc = plan_cost(t, mach, m, specs[k], &e);
             if (rc < 0) {
                 rc = xchg_fail(err, rc, "planner: out of memory costing %s", specs[k]);
-                free(specs);
                 return rc;
             }
             if (rc == 0)
@@ -91,7 +77,6 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char
             found++;
         }
     }
-    free(specs);
     if (n_all)
         *n_all = found;
     if (found == 0) {
