@@ -324,12 +324,12 @@ typedef struct xchg_machine {
     char units[16];   /* "us" or "t_c" */
 } xchg_machine;
 
-/* Presets from seed 002 Table 1: "paragon", "sp2", "cs2" (barrier for the
+/* Presets from Bokhari, Table 1: "paragon", "sp2", "cs2" (barrier for the
  * given node count). EINVAL listing the presets on an unknown name. */
 int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err);
-/* Seed 000's model: ts = a (a = t_s/t_c, in units of t_c), tw = 1 per flit,
- * no copy cost, units "t_c"; block sizes are then in flits. EINVAL when a is
- * negative or not finite. */
+/* Suh et al.'s model: ts = a (a = t_s/t_c, in units of t_c), tw = 1 per
+ * flit, no copy cost, units "t_c"; block sizes are then in flits. EINVAL
+ * when a is negative or not finite. */
 int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err);
 
 /* Number of presets and the i-th name. */
@@ -346,15 +346,17 @@ typedef struct xchg_cost {
     uint64_t lb_startups;            /* ceil(log2 p), one-port */
     uint64_t lb_injection_blocks;    /* p-1: one port must inject them */
     uint64_t lb_bisection_blocks;    /* 0 when the topology has no such bound */
-    char lb_bisection_name[48];      /* e.g. "torus bisection (seed 001 Lemma 1)" */
+    char lb_bisection_name[48];      /* e.g. "torus bisection (Liu et al., Lemma 1)" */
     double lb_time;                  /* the binding combination */
     char lb_binding[64];             /* which volume bound binds */
 } xchg_cost;
 
 /*
- * Cost of a schedule from its declared message sizes: fast, no block is
- * followed. m is the block size in bytes (or flits with units t_c).
- * with_barrier adds one barrier per start-up.
+ * Cost of a schedule from its declared message sizes: fast (O(steps)), no
+ * block is followed and link contention is not seen: time is the line of
+ * xchg_cost_line with the link volume taken as the volume. m is the block
+ * size in bytes (or flits with units t_c). with_barrier adds one barrier
+ * per start-up.
  */
 int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
                       int with_barrier, xchg_cost *out, xchg_err *err);
@@ -362,6 +364,73 @@ int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
 /* Lower bounds alone (fills the lb_* fields of out). */
 void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
                             xchg_cost *out);
+
+/* Where a time line's link volume comes from. */
+enum {
+    XCHG_LINK_CLAIMED = 0,    /* equal to the volume, unchecked: the schedule
+                                 claims to be contention-free (the verifier
+                                 holds every algorithm to its claim) */
+    XCHG_LINK_MEASURED = 1,   /* measured by xchg_verify (any mode) */
+    XCHG_LINK_UNMEASURED = 2  /* not contention-free and not measured (the
+                                 check is over its work limit): the volume is
+                                 shown, a lower bound; such a line may not win */
+};
+
+/*
+ * The one time line of a schedule on a machine (docs/cost-model.md):
+ *   time(m) = fixed + per_unit*m,
+ *   fixed    = startups*ts (+ startups*barrier),
+ *   per_unit = link_volume_blocks*tw + copy_blocks*tr.
+ * It charges the link volume: the sum over steps of the busiest directed
+ * link's load in blocks, which is the volume when no link carries two
+ * messages in a step, and more when some do.
+ */
+typedef struct xchg_line {
+    uint64_t steps;
+    uint64_t startups;           /* non-empty steps (declared sizes) */
+    uint64_t volume_blocks;      /* sum over steps of the largest declared message */
+    uint64_t link_volume_blocks; /* the volume the line charges (see link_source) */
+    uint64_t copy_blocks;        /* blocks each node copies locally */
+    int link_source;             /* XCHG_LINK_* */
+    uint64_t link_conflicts;     /* (step, link) pairs with 2+ messages, when
+                                    measured; 0 otherwise */
+    uint64_t check_failures;     /* failed checks of the run that measured the
+                                    link volume (a broken schedule); 0 otherwise */
+    double fixed;                /* time at m = 0 */
+    double per_unit;             /* time per unit of m (byte, or flit in t_c) */
+} xchg_line;
+
+/* How xchg_cost_line measures; a zeroed struct (or NULL) gives the defaults. */
+typedef struct xchg_line_opts {
+    int with_barrier;      /* add the machine's barrier once per start-up */
+    int threads;           /* threads of the message-level check; 0 = every
+                              online core */
+    uint64_t max_work;     /* limit of that check in messages (p*steps); 0 =
+                              the verifier's default. Above it the line is
+                              XCHG_LINK_UNMEASURED */
+    const xchg_verify_report *report; /* a report xchg_verify already made on
+                              this schedule (any mode): the link volume is read
+                              from it and no check is run */
+} xchg_line_opts;
+
+/*
+ * The time line of s on mach. Counts come from the declared sizes. The link
+ * volume: from opts->report when given; else, for a schedule that claims to
+ * be contention-free (or a network without links), the volume
+ * (XCHG_LINK_CLAIMED, O(steps)); else it is measured with xchg_verify's
+ * message-level check (messages_only, about p*steps*hops work), or left
+ * XCHG_LINK_UNMEASURED when that check is over opts->max_work.
+ * Returns 0; XCHG_EINVAL when s, mach or out is NULL, a machine parameter
+ * is negative or not finite, or opts->report has another step count;
+ * XCHG_ENOMEM; or the verifier's code when the check fails to run for
+ * another reason. out is untouched on failure.
+ */
+int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_line_opts *opts,
+                   xchg_line *out, xchg_err *err);
+
+/* The line's time at block size m: fixed + per_unit*m. Every caller
+ * (planner, CLI) evaluates lines through this one function. */
+double xchg_line_time(const xchg_line *l, double m);
 
 /* ------------------------------------------------------------------ */
 /* Planner                                                             */
