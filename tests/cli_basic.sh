@@ -197,5 +197,11 @@ expect "compare --only: multiphase's variants are there" \
 "$X" compare --topo ring:6 --a 5000 --m 64 >"$TMP/cmp.txt"
 expect "compare --a, one size exit status" $? 0
 if grep -q 'Size(flits)' "$TMP/cmp.txt"; then ok; else bad "compare --a sizes in flits"; fi
+# --m takes what plan's --sweep takes: decimal sizes, doubling exactly
+"$X" compare --topo ring:6 --a 5000 --m 0.0625:0.5 --json >"$TMP/cmp.json"
+expect "compare --m with decimals exit status" $? 0
+expect "compare --m 0.0625:0.5: four sizes" \
+    "$(jsx 'L.filter(x => x.type === "size").map(x => x.m).join(" ")' <"$TMP/cmp.json")" \
+    "0.0625 0.125 0.25 0.5"
 
 finish

@@ -44,8 +44,9 @@ const char xchg_cli_compare_help[] =
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
     "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0 (t_c units)\n"
-    "  --m MIN:MAX       block sizes in bytes (flits with --a), doubling from MIN\n"
-    "                    (default 8:65536; a single N means N:N)\n"
+    "  --m MIN:MAX       block sizes in bytes (flits with --a), doubling from MIN;\n"
+    "                    decimals with 0 < MIN <= MAX <= 1e15 (default 8:65536; a\n"
+    "                    single N means N:N)\n"
     "  --only NAMES      only these registry algorithms, comma-separated, e.g.\n"
     "                    t1,t1.x,t2 (default: every one that applies)\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
@@ -57,9 +58,6 @@ const char xchg_cli_compare_help[] =
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
     "                    line each, one \"size\" line each, one \"crossover\" line each\n\n"
     "exit status: 0 ok, 1 an algorithm failed verification, 2 bad input.\n";
-
-/* Largest accepted block size for --m. */
-#define MAX_SIZE (UINT64_C(1) << 40)
 
 enum { ROW_VERIFIED, ROW_MESSAGES, ROW_FAILED, ROW_TOOBIG, ROW_ERROR };
 
@@ -95,35 +93,6 @@ static row *rows_add(rows *r)
     row *x = &r->v[r->n++];
     memset(x, 0, sizeof *x);
     return x;
-}
-
-/* Parse --m: "MIN:MAX" or "N". Returns 0 or an exit status. */
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
-{
-    const char *colon = strchr(s, ':');
-    int rc;
-    if (!colon) {
-        if ((rc = xchg_cli_uint("m", s, 1, MAX_SIZE, lo)))
-            return rc;
-        *hi = *lo;
-        return 0;
-    }
-    char a[32];
-    size_t n = (size_t)(colon - s);
-    if (n == 0 || n >= sizeof a || !colon[1])
-        return xchg_cli_error("bad --m '%s'; accepted: MIN:MAX with whole numbers 1 <= MIN <= "
-                              "MAX <= %llu, e.g. 8:65536",
-                              s, (unsigned long long)MAX_SIZE);
-    memcpy(a, s, n);
-    a[n] = '\0';
-    if ((rc = xchg_cli_uint("m", a, 1, MAX_SIZE, lo)) ||
-        (rc = xchg_cli_uint("m", colon + 1, 1, MAX_SIZE, hi)))
-        return rc;
-    if (*lo > *hi)
-        return xchg_cli_error("bad --m '%s': MIN %llu is above MAX %llu; accepted: MIN:MAX "
-                              "with MIN <= MAX",
-                              s, (unsigned long long)*lo, (unsigned long long)*hi);
-    return 0;
 }
 
 /*
@@ -300,7 +269,7 @@ static const char *verified_text(const row *r, char *buf, size_t len)
 typedef struct report {
     xchg_topo topo;
     xchg_machine mach;
-    uint64_t lo, hi;
+    double lo, hi;
     rows rs;
     char na[1024];       /* names of algorithms that do not apply */
     crossing cross[256];
@@ -310,7 +279,7 @@ typedef struct report {
 /* Print the report as text. */
 static void print_text(report *R)
 {
-    char spec[128], buf[64];
+    char spec[128], buf[64], sz[40], sz2[40];
     const char *tu = R->mach.units;
     const char *mu = strcmp(tu, "t_c") == 0 ? "flits" : "B";
     const rows *rs = &R->rs;
@@ -380,15 +349,15 @@ static void print_text(report *R)
             printf("%*s", cw[i], rs->v[i].spec);
     }
     printf("  %-*s %14s\n", w, "best", "lower-bound");
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        printf("  %-10llu", (unsigned long long)m);
+    for (double m = R->lo; m <= R->hi; m *= 2) {
+        printf("  %-10s", xchg_cli_size(m, sz, sizeof sz));
         for (size_t i = 0; i < ncol; i++)
             if (rs->v[i].state != ROW_ERROR)
-                printf("%*.2f", cw[i], row_time(&rs->v[i], (double)m));
-        long b = best_at(rs, (double)m);
+                printf("%*.2f", cw[i], row_time(&rs->v[i], m));
+        long b = best_at(rs, m);
         xchg_cost lb;
         memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
+        xchg_cost_lower_bounds(&R->topo, &R->mach, m, &lb);
         printf("  %-*s %14.2f\n", w, b >= 0 ? rs->v[b].spec : "-", lb.lb_time);
         if (m > R->hi / 2)
             break;
@@ -396,12 +365,13 @@ static void print_text(report *R)
     /* (3) crossovers */
     printf("#\n# crossovers: where the winner changes, the block size where the two lines "
            "a + b*m cross\n");
-    long first = best_at(rs, (double)R->lo);
+    long first = best_at(rs, R->lo);
     if (first < 0)
         printf("# no algorithm is eligible to win (none verified)\n");
     else if (R->ncross == 0)
-        printf("# no crossover: %s wins at every size from %llu to %llu %s\n",
-               rs->v[first].spec, (unsigned long long)R->lo, (unsigned long long)R->hi, mu);
+        printf("# no crossover: %s wins at every size from %s to %s %s\n",
+               rs->v[first].spec, xchg_cli_size(R->lo, sz, sizeof sz),
+               xchg_cli_size(R->hi, sz2, sizeof sz2), mu);
     for (size_t k = 0; k < R->ncross; k++) {
         const row *f = &rs->v[R->cross[k].from], *t = &rs->v[R->cross[k].to];
         printf("crossover: %s -> %s at m = %.6g %s (%s: %.6g + %.6g*m, %s: %.6g + %.6g*m)\n",
@@ -411,13 +381,13 @@ static void print_text(report *R)
     printf("#\n# lower bound per block size and the winner's ratio to it\n");
     printf("# %-10s %-*s %14s %14s %8s  %s\n", mu[0] == 'B' ? "Size(B)" : "Size(flits)", w,
            "best", "time", "lower-bound", "ratio", "binding");
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        long b = best_at(rs, (double)m);
+    for (double m = R->lo; m <= R->hi; m *= 2) {
+        long b = best_at(rs, m);
         xchg_cost lb;
         memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
-        double bt = b >= 0 ? row_time(&rs->v[b], (double)m) : NAN;
-        printf("  %-10llu %-*s %14.2f %14.2f ", (unsigned long long)m, w,
+        xchg_cost_lower_bounds(&R->topo, &R->mach, m, &lb);
+        double bt = b >= 0 ? row_time(&rs->v[b], m) : NAN;
+        printf("  %-10s %-*s %14.2f %14.2f ", xchg_cli_size(m, sz, sizeof sz), w,
                b >= 0 ? rs->v[b].spec : "-", bt, lb.lb_time);
         if (b >= 0 && lb.lb_time > 0)
             printf("%8.3f", bt / lb.lb_time);
@@ -501,8 +471,10 @@ static void print_json(report *R)
         }
         fputs("}\n", stdout);
     }
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        printf("{\"type\":\"size\",\"m\":%llu,\"times\":{", (unsigned long long)m);
+    for (double m = R->lo; m <= R->hi; m *= 2) {
+        fputs("{\"type\":\"size\",\"m\":", stdout);
+        xchg_cli_json_size(stdout, m);
+        fputs(",\"times\":{", stdout);
         int first = 1;
         for (size_t i = 0; i < rs->n; i++) {
             if (rs->v[i].state == ROW_ERROR)
@@ -512,13 +484,13 @@ static void print_json(report *R)
             first = 0;
             xchg_cli_json_str(stdout, rs->v[i].spec);
             fputc(':', stdout);
-            xchg_cli_json_num(stdout, row_time(&rs->v[i], (double)m));
+            xchg_cli_json_num(stdout, row_time(&rs->v[i], m));
         }
-        long b = best_at(rs, (double)m);
+        long b = best_at(rs, m);
         xchg_cost lb;
         memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
-        double bt = b >= 0 ? row_time(&rs->v[b], (double)m) : NAN;
+        xchg_cost_lower_bounds(&R->topo, &R->mach, m, &lb);
+        double bt = b >= 0 ? row_time(&rs->v[b], m) : NAN;
         fputs("},\"best\":", stdout);
         if (b >= 0)
             xchg_cli_json_str(stdout, rs->v[b].spec);
@@ -575,7 +547,8 @@ int xchg_cli_compare(int argc, char **argv)
     uint64_t v;
     if ((rc = xchg_cli_topo(opts, "compare", &R->topo)))
         goto out;
-    if (xchg_cli_has(opts, "m") && (rc = parse_range(xchg_cli_val(opts, "m"), &R->lo, &R->hi)))
+    if (xchg_cli_has(opts, "m") &&
+        (rc = xchg_cli_range("m", xchg_cli_val(opts, "m"), &R->lo, &R->hi)))
         goto out;
     if (xchg_cli_has(opts, "threads")) {
         if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
@@ -617,7 +590,7 @@ int xchg_cli_compare(int argc, char **argv)
                             xchg_topo_spec(&R->topo, spec, sizeof spec));
         goto out;
     }
-    R->ncross = envelope(&R->rs, (double)R->lo, (double)R->hi, R->cross,
+    R->ncross = envelope(&R->rs, R->lo, R->hi, R->cross,
                          sizeof R->cross / sizeof R->cross[0]);
     if (xchg_cli_has(opts, "json"))
         print_json(R);

@@ -27,7 +27,8 @@ const char xchg_cli_plan_help[] =
     "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0 (t_c units,\n"
     "                    block sizes in flits)\n"
     "  --m M             block size in bytes (flits with --a)\n"
-    "  --sweep MIN:MAX   block sizes MIN, 2*MIN, ... <= MAX, and the crossovers\n"
+    "  --sweep MIN:MAX   block sizes MIN, 2*MIN, ... <= MAX, and the crossovers;\n"
+    "                    decimals with 0 < MIN <= MAX <= 1e15 (a single N: N:N)\n"
     "  --only LIST       only these registry names, comma-separated (t1,t1.x,t2);\n"
     "                    --only t1.x chooses the best x\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
@@ -36,29 +37,6 @@ const char xchg_cli_plan_help[] =
 
 /* Most candidates shown. */
 #define PLAN_MAX_ROWS 512
-
-/* Parse "MIN:MAX" (or "N") block sizes > 0. 0 or an exit status. */
-static int parse_sweep(const char *s, double *lo, double *hi)
-{
-    const char *colon = strchr(s, ':');
-    char a[64];
-    size_t n = colon ? (size_t)(colon - s) : strlen(s);
-    if (n == 0 || n >= sizeof a)
-        return xchg_cli_error("bad --sweep '%.40s'; accepted: MIN:MAX, e.g. 1:65536", s);
-    memcpy(a, s, n);
-    a[n] = '\0';
-    int rc = xchg_cli_number("sweep", a, 0, XCHG_CLI_MAX_M, 1, lo);
-    if (rc)
-        return rc;
-    *hi = *lo;
-    if (colon && (rc = xchg_cli_number("sweep", colon + 1, 0, XCHG_CLI_MAX_M, 1, hi)))
-        return rc;
-    if (*hi < *lo)
-        return xchg_cli_error("bad --sweep '%.40s': MAX is below MIN; accepted: MIN:MAX with "
-                              "0 < MIN <= MAX",
-                              s);
-    return 0;
-}
 
 /* Index of the fastest row at block size m (ties: the earlier row). */
 static size_t fastest(const xchg_plan_entry *e, size_t n, double m)
@@ -157,7 +135,7 @@ int xchg_cli_plan(int argc, char **argv)
         return xchg_cli_error("plan needs exactly one of --m M and --sweep MIN:MAX; e.g. "
                               "xchg plan --topo torus:64x64 --a 5000 --m 64");
     double m = 0, lo = 0, hi = 0;
-    if (sweep && (rc = parse_sweep(xchg_cli_val(opts, "sweep"), &lo, &hi)))
+    if (sweep && (rc = xchg_cli_range("sweep", xchg_cli_val(opts, "sweep"), &lo, &hi)))
         return rc;
     if (!sweep && (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 0, &m)))
         return rc;
@@ -181,7 +159,7 @@ int xchg_cli_plan(int argc, char **argv)
     }
     if (n > PLAN_MAX_ROWS)
         n = PLAN_MAX_ROWS;
-    char spec[64];
+    char spec[64], sz[40], sz2[40];
     xchg_topo_spec(&t, spec, sizeof spec);
 
     if (json) {
@@ -200,7 +178,7 @@ int xchg_cli_plan(int argc, char **argv)
             fputs("{\"type\":\"best\",\"topology\":", stdout);
             xchg_cli_json_str(stdout, spec);
             fputs(",\"m\":", stdout);
-            xchg_cli_json_num(stdout, m);
+            xchg_cli_json_size(stdout, m);
             fputs(",\"algorithm\":", stdout);
             xchg_cli_json_str(stdout, best.alg);
             fputs(",\"time\":", stdout);
@@ -216,8 +194,8 @@ int xchg_cli_plan(int argc, char **argv)
                        (unsigned long long)all[i].startups,
                        (unsigned long long)all[i].volume_blocks,
                        (unsigned long long)all[i].copy_blocks, all[i].time);
-            printf("best at m = %g %s: %s (time %.6g %s)\n", m, mu, best.alg, best.time,
-                   mach.units);
+            printf("best at m = %s %s: %s (time %.6g %s)\n", xchg_cli_size(m, sz, sizeof sz), mu,
+                   best.alg, best.time, mach.units);
         }
         free(all);
         return XCHG_CLI_OK;
@@ -236,14 +214,14 @@ int xchg_cli_plan(int argc, char **argv)
         double tm = all[b].fixed + all[b].per_unit * s;
         if (json) {
             fputs("{\"type\":\"size\",\"m\":", stdout);
-            xchg_cli_json_num(stdout, s);
+            xchg_cli_json_size(stdout, s);
             fputs(",\"best\":", stdout);
             xchg_cli_json_str(stdout, all[b].alg);
             fputs(",\"time\":", stdout);
             xchg_cli_json_num(stdout, tm);
             fputs("}\n", stdout);
         } else {
-            printf("  %-12g %-22s %18.2f\n", s, all[b].alg, tm);
+            printf("  %-12s %-22s %18.2f\n", xchg_cli_size(s, sz, sizeof sz), all[b].alg, tm);
         }
     }
     cross cx[PLAN_MAX_ROWS];
@@ -265,7 +243,8 @@ int xchg_cli_plan(int argc, char **argv)
         }
     }
     if (!json && nc == 0)
-        printf("crossover: none in [%g, %g]; %s is fastest throughout\n", lo, hi,
+        printf("crossover: none in [%s, %s]; %s is fastest throughout\n",
+               xchg_cli_size(lo, sz, sizeof sz), xchg_cli_size(hi, sz2, sizeof sz2),
                all[fastest(all, n, lo)].alg);
     free(all);
     return XCHG_CLI_OK;
