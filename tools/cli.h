@@ -117,6 +117,10 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
 
+/* Where a time line's link volume comes from (XCHG_LINK_*), as compare and
+ * plan print it: "claimed", "measured", "not measured". */
+const char *xchg_cli_link_source(int source);
+
 /* Monotonic wall-clock seconds. */
 double xchg_cli_now(void);
 

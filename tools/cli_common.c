@@ -304,6 +304,18 @@ int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out
     return 0;
 }
 
+const char *xchg_cli_link_source(int source)
+{
+    switch (source) {
+    case XCHG_LINK_MEASURED:
+        return "measured";
+    case XCHG_LINK_UNMEASURED:
+        return "not measured";
+    default:
+        return "claimed";
+    }
+}
+
 double xchg_cli_now(void)
 {
     struct timespec ts;
