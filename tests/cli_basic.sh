@@ -66,7 +66,7 @@ expect "verify --messages-only: same link volume as the full run" \
 expect "verify --messages-only: contention counted" \
     "$(jsx 'o.link_conflicts > 0 && o.link_volume_blocks > o.volume_blocks' <"$TMP/m.json")" true
 
-# --- cost: counts against the closed forms (seed 004 eqs. 4.7, 4.9) -----------------------
+# --- cost: counts against the closed forms (Grama et al. section 4.5, eqs. 4.7, 4.9) -------
 for p in 5 8 13; do
     "$X" cost --topo "ring:$p" --alg ring --json >"$TMP/c.json"
     expect "cost ring:$p exit status" $? 0
