@@ -324,12 +324,12 @@ typedef struct xchg_machine {
     char units[16];   /* "us" or "t_c" */
 } xchg_machine;
 
-/* Presets from seed 002 Table 1: "paragon", "sp2", "cs2" (barrier for the
+/* Presets from Bokhari, Table 1: "paragon", "sp2", "cs2" (barrier for the
  * given node count). EINVAL listing the presets on an unknown name. */
 int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err);
-/* Seed 000's model: ts = a (a = t_s/t_c, in units of t_c), tw = 1 per flit,
- * no copy cost, units "t_c"; block sizes are then in flits. EINVAL when a is
- * negative or not finite. */
+/* Suh et al.'s model: ts = a (a = t_s/t_c, in units of t_c), tw = 1 per
+ * flit, no copy cost, units "t_c"; block sizes are then in flits. EINVAL
+ * when a is negative or not finite. */
 int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err);
 
 /* Number of presets and the i-th name. */
@@ -346,15 +346,17 @@ typedef struct xchg_cost {
     uint64_t lb_startups;            /* ceil(log2 p), one-port */
     uint64_t lb_injection_blocks;    /* p-1: one port must inject them */
     uint64_t lb_bisection_blocks;    /* 0 when the topology has no such bound */
-    char lb_bisection_name[48];      /* e.g. "torus bisection (seed 001 Lemma 1)" */
+    char lb_bisection_name[48];      /* e.g. "torus bisection (Liu et al., Lemma 1)" */
     double lb_time;                  /* the binding combination */
     char lb_binding[64];             /* which volume bound binds */
 } xchg_cost;
 
 /*
- * Cost of a schedule from its declared message sizes: fast, no block is
- * followed. m is the block size in bytes (or flits with units t_c).
- * with_barrier adds one barrier per start-up.
+ * Cost of a schedule from its declared message sizes: fast (O(steps)), no
+ * block is followed and link contention is not seen: time is the line of
+ * xchg_cost_line with the link volume taken as the volume. m is the block
+ * size in bytes (or flits with units t_c). with_barrier adds one barrier
+ * per start-up.
  */
 int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
                       int with_barrier, xchg_cost *out, xchg_err *err);
@@ -363,36 +365,178 @@ int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
 void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
                             xchg_cost *out);
 
+/* Where a time line's link volume comes from. */
+enum {
+    XCHG_LINK_CLAIMED = 0,    /* equal to the volume, unchecked: the schedule
+                                 claims to be contention-free (the verifier
+                                 holds every algorithm to its claim) */
+    XCHG_LINK_MEASURED = 1,   /* measured by xchg_verify (any mode) */
+    XCHG_LINK_UNMEASURED = 2  /* not contention-free and not measured (the
+                                 check is over its work limit): the volume is
+                                 shown, a lower bound; such a line may not win */
+};
+
+/*
+ * The one time line of a schedule on a machine (docs/cost-model.md):
+ *   time(m) = fixed + per_unit*m,
+ *   fixed    = startups*ts (+ startups*barrier),
+ *   per_unit = link_volume_blocks*tw + copy_blocks*tr.
+ * It charges the link volume: the sum over steps of the busiest directed
+ * link's load in blocks, which is the volume when no link carries two
+ * messages in a step, and more when some do.
+ */
+typedef struct xchg_line {
+    uint64_t steps;
+    uint64_t startups;           /* non-empty steps (declared sizes) */
+    uint64_t volume_blocks;      /* sum over steps of the largest declared message */
+    uint64_t link_volume_blocks; /* the volume the line charges (see link_source) */
+    uint64_t copy_blocks;        /* blocks each node copies locally */
+    int link_source;             /* XCHG_LINK_* */
+    uint64_t link_conflicts;     /* (step, link) pairs with 2+ messages, when
+                                    measured; 0 otherwise */
+    uint64_t check_failures;     /* failed checks of the run that measured the
+                                    link volume (a broken schedule); 0 otherwise */
+    double fixed;                /* time at m = 0 */
+    double per_unit;             /* time per unit of m (byte, or flit in t_c) */
+} xchg_line;
+
+/* How xchg_cost_line measures; a zeroed struct (or NULL) gives the defaults. */
+typedef struct xchg_line_opts {
+    int with_barrier;      /* add the machine's barrier once per start-up */
+    int threads;           /* threads of the message-level check; 0 = every
+                              online core */
+    uint64_t max_work;     /* limit of that check in messages (p*steps); 0 =
+                              the verifier's default. Above it the line is
+                              XCHG_LINK_UNMEASURED */
+    const xchg_verify_report *report; /* a report xchg_verify already made on
+                              this schedule (any mode): the link volume is read
+                              from it and no check is run */
+} xchg_line_opts;
+
+/*
+ * The time line of s on mach. Counts come from the declared sizes. The link
+ * volume: from opts->report when given; else, for a schedule that claims to
+ * be contention-free (or a network without links), the volume
+ * (XCHG_LINK_CLAIMED, O(steps)); else it is measured with xchg_verify's
+ * message-level check (messages_only, about p*steps*hops work), or left
+ * XCHG_LINK_UNMEASURED when that check is over opts->max_work.
+ * Returns 0; XCHG_EINVAL when s, mach or out is NULL, a machine parameter
+ * is negative or not finite, or opts->report has another step count;
+ * XCHG_ENOMEM; or the verifier's code when the check fails to run for
+ * another reason. out is untouched on failure.
+ */
+int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_line_opts *opts,
+                   xchg_line *out, xchg_err *err);
+
+/* The line's time at block size m: fixed + per_unit*m. Every caller
+ * (planner, CLI) evaluates lines through this one function. */
+double xchg_line_time(const xchg_line *l, double m);
+
 /* ------------------------------------------------------------------ */
 /* Planner                                                             */
 /* ------------------------------------------------------------------ */
 
-/* One candidate the planner costed: its time is a line fixed + per_unit*m. */
+/* What was checked of a candidate. */
+enum {
+    XCHG_CHECK_NONE = 0,     /* nothing: claims contention-free, verify not asked */
+    XCHG_CHECK_BLOCKS = 1,   /* every block followed: passed */
+    XCHG_CHECK_MESSAGES = 2, /* message-level checks only (routes, ports,
+                                links): passed */
+    XCHG_CHECK_FAILED = 3,   /* a check failed: never wins */
+    XCHG_CHECK_TOOBIG = 4,   /* too large to check within max_work */
+    XCHG_CHECK_ERROR = 5     /* could not be generated or checked (see why) */
+};
+
+/* One candidate: a registry algorithm with options, and its time line. */
 typedef struct xchg_plan_entry {
-    char alg[64];              /* spec, e.g. "t1.1" */
-    uint64_t startups;
-    uint64_t volume_blocks;
-    uint64_t copy_blocks;
-    double fixed;              /* startups*ts */
-    double per_unit;           /* volume*tw + copy*tr, per unit of m */
-    double time;               /* fixed + per_unit*m at the m asked */
+    xchg_spec alg;            /* e.g. "t1.1", "multiphase:2,2,2" */
+    int contention_free;      /* the schedule claims it */
+    int check;                /* XCHG_CHECK_* */
+    uint64_t failures;        /* failed checks when check is XCHG_CHECK_FAILED */
+    xchg_line line;           /* all zero when check is XCHG_CHECK_ERROR */
+    int eligible;             /* may win: generated, not failed, and its link
+                                 volume is claimed or measured */
+    char why[200];            /* why not eligible, or the first failure; "" */
 } xchg_plan_entry;
 
+/* How the planner gathers and checks its candidates; zeroed (or NULL)
+ * gives: every registry entry, no verification, default threads and limit. */
+typedef struct xchg_plan_opts {
+    const char *only;      /* comma-separated registry names ("t1,t1.x,t2");
+                              NULL or "" for all */
+    int verify;            /* also follow every block of each candidate
+                              (xchg_verify; message-level checks when there
+                              are too many blocks): one that fails never wins */
+    int threads;           /* verifier threads; 0 = every online core */
+    uint64_t max_work;     /* verifier limit: block-steps (p*p*steps) to follow
+                              blocks, messages (p*steps) for the message-level
+                              check; 0 = the verifier's default */
+    int with_barrier;      /* charge one barrier per start-up */
+} xchg_plan_opts;
+
+/* The result of a sweep over block sizes (opaque; xchg_sweep_free). */
+typedef struct xchg_sweep xchg_sweep;
+
+/* The winner changes from candidate `from` to candidate `to` at block size
+ * m, where their lines cross (indices into the sweep's candidates). */
+typedef struct xchg_crossover {
+    size_t from, to;
+    double m;
+} xchg_crossover;
+
+/* No candidate may win. */
+#define XCHG_NO_WINNER SIZE_MAX
+
 /*
- * Choose the fastest algorithm for block size m on t under mach: every
- * registry entry (or only those named in `only`, a comma-separated list of
- * registry names such as "t1,t1.x,t2"; NULL or "" for all) with each of its
- * variants that applies and claims to be contention-free (the cost model
- * cannot see contention) is generated and costed with xchg_cost_compute;
- * the least time wins, ties to the earlier registry entry. *best gets the
- * winner; when all is non-NULL the first max_all candidates, in registry
- * order, are written there and *n_all gets their total number.
- * EINVAL on bad arguments or an unknown name in `only`, ENOTAPPLIC when no
- * candidate applies, ENOMEM.
+ * Cost every candidate on t under mach and find the winners over the block
+ * sizes lo, 2*lo, 4*lo, ... <= hi and the exact crossovers on the lower
+ * envelope of the eligible lines in (lo, hi]. Candidates: every registry
+ * entry (or those in opts->only) with each spec xchg_alg_variants gives, in
+ * registry order; each is generated, checked as opts says, and given its
+ * line (xchg_cost_line). The winner at m is the eligible candidate of least
+ * time; ties go to the smaller per_unit, then to the earlier candidate.
+ * Needs 0 < lo <= hi (or lo == hi >= 0: one size), both finite.
+ * Returns 0 and *out (free with xchg_sweep_free), even when no candidate
+ * is eligible; XCHG_EINVAL on bad arguments or an unknown name in
+ * opts->only; XCHG_ENOTAPPLIC when no candidate applies; XCHG_ENOMEM.
  */
-int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m, const char *only,
-              xchg_plan_entry *best, xchg_plan_entry *all, size_t max_all, size_t *n_all,
-              xchg_err *err);
+int xchg_plan_sweep(const xchg_topo *t, const xchg_machine *mach, double lo, double hi,
+                    const xchg_plan_opts *opts, xchg_sweep **out, xchg_err *err);
+void xchg_sweep_free(xchg_sweep *sw);
+
+/* The candidates, in registry order. */
+size_t xchg_sweep_ncandidates(const xchg_sweep *sw);
+const xchg_plan_entry *xchg_sweep_candidate(const xchg_sweep *sw, size_t i);
+/* Names of the registry entries asked for that do not apply to t,
+ * comma-separated ("" when every one applies). */
+const char *xchg_sweep_not_applicable(const xchg_sweep *sw);
+/* The block sizes lo, 2*lo, ... <= hi, and the winner at each (an index
+ * into the candidates, or XCHG_NO_WINNER). */
+size_t xchg_sweep_nsizes(const xchg_sweep *sw);
+double xchg_sweep_size(const xchg_sweep *sw, size_t k);
+size_t xchg_sweep_winner(const xchg_sweep *sw, size_t k);
+/* The winner at any block size m, by the same rule. */
+size_t xchg_sweep_best_at(const xchg_sweep *sw, double m);
+/* The candidates ranked at block size m by that rule: the eligible ones,
+ * fastest first (rank[0] is xchg_sweep_best_at), then the others in
+ * registry order. Writes at most max indices to rank; returns how many
+ * candidates there are. */
+size_t xchg_sweep_rank(const xchg_sweep *sw, double m, size_t *rank, size_t max);
+/* The crossovers in (lo, hi], in increasing m. */
+size_t xchg_sweep_ncrossovers(const xchg_sweep *sw);
+const xchg_crossover *xchg_sweep_crossover(const xchg_sweep *sw, size_t i);
+
+/*
+ * The fastest candidate at one block size m >= 0: xchg_plan_sweep over
+ * [m, m]. *best gets the winner; when all is non-NULL the first max_all
+ * candidates, in registry order, are written there and *n_all gets their
+ * total number (eligible or not). EINVAL on bad arguments or an unknown
+ * name in opts->only; ENOTAPPLIC when no candidate applies or none may win
+ * (the message says why); ENOMEM. Outputs are untouched on failure.
+ */
+int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
+              const xchg_plan_opts *opts, xchg_plan_entry *best, xchg_plan_entry *all,
+              size_t max_all, size_t *n_all, xchg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Export                                                              */

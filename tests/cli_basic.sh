@@ -3,8 +3,9 @@
 # list, verify (exit 0 on correct schedules), cost (JSON counts equal the
 # closed forms of the textbook, time equal to the model's formula), export
 # (JSON and text, --output to a file), compare (winner, crossovers where the
-# two lines really cross). JSON is checked with node (scripts/install-deps.sh
-# installs it); without node the test fails.
+# two lines really cross), and compare and plan naming the same winner. JSON
+# is checked with node (scripts/install-deps.sh installs it); without node
+# the test fails.
 # Usage: bash tests/cli_basic.sh path/to/xchg
 X="${1:?usage: cli_basic.sh path/to/xchg}"
 SUITE=cli_basic
@@ -65,7 +66,7 @@ expect "verify --messages-only: same link volume as the full run" \
 expect "verify --messages-only: contention counted" \
     "$(jsx 'o.link_conflicts > 0 && o.link_volume_blocks > o.volume_blocks' <"$TMP/m.json")" true
 
-# --- cost: counts against the closed forms (seed 004 eqs. 4.7, 4.9) -----------------------
+# --- cost: counts against the closed forms (Grama et al. section 4.5, eqs. 4.7, 4.9) -------
 for p in 5 8 13; do
     "$X" cost --topo "ring:$p" --alg ring --json >"$TMP/c.json"
     expect "cost ring:$p exit status" $? 0
@@ -86,7 +87,7 @@ done
 expect "cost --json fields" "$(jsx '["topology","algorithm","steps","startups","volume_blocks","copy_blocks","m","time","lower_bound"].every(k => k in o) && "startups" in o.lower_bound && "binding" in o.lower_bound' <"$TMP/c.json")" true
 expect "cost default m" "$(jsx 'o.m' <"$TMP/c.json")" 1024
 expect "cost default machine" "$(jsx 'o.machine' <"$TMP/c.json")" paragon
-# seed 000's model: ts = a, tw = 1 per flit, tr = 0 -> time = a*startups + volume*m
+# Suh et al.'s model: ts = a, tw = 1 per flit, tr = 0 -> time = a*startups + volume*m
 "$X" cost --topo ring:8 --alg ring --a 5000 --m 16 --json >"$TMP/c.json"
 expect "cost --a time = 7*5000 + 28*16" "$(jsx 'o.time' <"$TMP/c.json")" $((7 * 5000 + 28 * 16))
 expect "cost --a units" "$(jsx 'o.units' <"$TMP/c.json")" t_c
@@ -197,5 +198,45 @@ expect "compare --only: multiphase's variants are there" \
 "$X" compare --topo ring:6 --a 5000 --m 64 >"$TMP/cmp.txt"
 expect "compare --a, one size exit status" $? 0
 if grep -q 'Size(flits)' "$TMP/cmp.txt"; then ok; else bad "compare --a sizes in flits"; fi
+# --m takes what plan's --sweep takes: decimal sizes, doubling exactly
+"$X" compare --topo ring:6 --a 5000 --m 0.0625:0.5 --json >"$TMP/cmp.json"
+expect "compare --m with decimals exit status" $? 0
+expect "compare --m 0.0625:0.5: four sizes" \
+    "$(jsx 'L.filter(x => x.type === "size").map(x => x.m).join(" ")' <"$TMP/cmp.json")" \
+    "0.0625 0.125 0.25 0.5"
+
+# --- one cost model: compare and plan name the same winner ----------------------
+# The same question (network, machine, block sizes) asked of compare (which
+# verifies every candidate) and plan (which measures only the link volumes
+# it must) gets the same winner at every size and the same crossovers, and
+# the same time line for every candidate. torus:64x64 is the slow one
+# (compare ~11 s on 2 cores); it runs once.
+for topo in torus:8x8 torus:64x64 hypercube:6 ring:16; do
+    "$X" compare --topo "$topo" --m 1:65536 --threads 0 --json >"$TMP/same.cmp"
+    expect "same winner: compare $topo exit status" $? 0
+    "$X" plan --topo "$topo" --sweep 1:65536 --threads 0 --json >"$TMP/same.plan"
+    expect "same winner: plan $topo exit status" $? 0
+    cat "$TMP/same.cmp" "$TMP/same.plan" >"$TMP/same.both"
+    expect "same winner on $topo at every size" "$(jsx '
+const C = L.filter(x => x.type === "size" && "times" in x);
+const P = L.filter(x => x.type === "size" && !("times" in x));
+C.length === 17 && P.length === 17 &&
+  C.every((c, i) => c.m === P[i].m && c.best === P[i].best &&
+                    Math.abs(c.best_time - P[i].time) <= 1e-9 * c.best_time) ||
+  JSON.stringify(C.map((c, i) => [c.m, c.best, P[i] && P[i].best]))' <"$TMP/same.both")" true
+    expect "same crossovers on $topo" "$(jsx '
+const X = L.filter(x => x.type === "crossover");
+const n = X.length / 2, C = X.slice(0, n), P = X.slice(n);
+X.length % 2 === 0 && C.every((c, i) => c.from === P[i].from && c.to === P[i].to &&
+                                        Math.abs(c.m - P[i].m) <= 1e-9 * c.m)' <"$TMP/same.both")" true
+    expect "same lines on $topo" "$(jsx '
+const A = {}; L.filter(x => x.type === "algorithm").forEach(x => A[x.algorithm] = x);
+const P = L.filter(x => x.type === "candidate");
+P.length === Object.keys(A).length && P.every(p => {
+  const a = A[p.algorithm];
+  return a && a.a === p.fixed && a.b === p.per_unit && a.eligible === p.eligible &&
+         a.link_volume_blocks === p.link_volume_blocks;
+})' <"$TMP/same.both")" true
+done
 
 finish

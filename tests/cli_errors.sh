@@ -92,7 +92,19 @@ usage_error "needs a value" compare --topo ring:8 --only
 usage_error "--messages-only" verify --topo ring:8 --alg ring --messages-only=yes
 usage_error "'a'.*--m" compare --topo ring:8 --m a:b
 usage_error "'0'.*--m" compare --topo ring:8 --m 0:8
-usage_error "'8.5'.*--m" compare --topo ring:8 --m 8.5:16
+# compare's --m and plan's --sweep share one range parser: decimals with
+# 0 < MIN <= MAX <= 1e15, refused by both in the same words
+usage_error "'2e15'.*--m.*1e\+15" compare --topo ring:8 --m 8:2e15
+usage_error "'2e15'.*--sweep.*1e\+15" plan --topo ring:8 --sweep 8:2e15
+usage_error "'0'.*--sweep" plan --topo ring:8 --sweep 0:8
+usage_error "'64:8'.*MIN.*MAX" plan --topo ring:8 --sweep 64:8
+usage_error "'8:'" plan --topo ring:8 --sweep 8:
+usage_error "'1:2:3'" compare --topo ring:8 --m 1:2:3
+for r in 8:2e15 0:8 a:b 64:8 8: :8 1:2:3; do
+    m=$("$X" compare --topo ring:8 --m "$r" 2>&1 >/dev/null | sed 's/--m /--RANGE /')
+    s=$("$X" plan --topo ring:8 --sweep "$r" 2>&1 >/dev/null | sed 's/--sweep /--RANGE /')
+    expect "compare --m $r and plan --sweep $r: one message" "$m" "$s"
+done
 usage_error "'0'.*--max-work" compare --topo ring:8 --max-work 0
 usage_error "'-3'.*--max-work" verify --topo ring:8 --alg ring --max-work -3
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# cli_suh_plan.sh - the seed 000 family and the planner from the command
+# cli_suh_plan.sh - Suh et al.'s family and the planner from the command
 # line: t1.N specs verify, `xchg plan` names a winner no slower than any
 # candidate it lists, --only t1.x keeps to t1.x, --sweep prints crossovers
-# where the two candidates' lines really cross, JSON lines parse, and bad
-# input exits 2 with a message on stderr. JSON is checked with node.
+# where the two candidates' lines really cross, a schedule that is not
+# contention-free is charged its measured link volume (and one whose link
+# volume is not measured never wins), JSON lines parse, and bad input exits
+# 2 with a message on stderr. JSON is checked with node.
 # Usage: bash tests/cli_suh_plan.sh path/to/xchg
 X="${1:?usage: cli_suh_plan.sh path/to/xchg}"
 SUITE=cli_suh_plan
@@ -37,13 +39,27 @@ v=$("$X" plan --topo torus:64x64 --a 5000 --sweep 0.0625:4096 --only t1,t1.x,t2 
       && t.per_unit < f.per_unit; })')
 expect "sweep crossovers are real" "$v" true
 
+# The line charges the link volume: on torus:8x8 hc-direct's is measured
+# (153 blocks against a volume of 63), contention-free ones are claimed.
+v=$("$X" plan --topo torus:8x8 --m 65536 --json |
+    jsx 'const h = L.find(o => o.algorithm === "hc-direct"), t = L.find(o => o.algorithm === "t1");
+  [h.link_volume_source, h.link_volume_blocks, h.volume_blocks, h.eligible,
+   t.link_volume_source, t.link_volume_blocks, o.algorithm].join(" ")')
+expect "plan charges the link volume" "$v" "measured 153 63 true claimed 192 hc-direct"
+# Over --max-work the link volume is not measured: shown, not eligible.
+v=$("$X" plan --topo ring:16 --m 64 --max-work 100 --json |
+    jsx 'const h = L.find(o => o.algorithm === "hc-direct");
+  [h.link_volume_source, h.eligible, h.why.length > 0, o.algorithm].join(" ")')
+expect "plan: an unmeasured link volume may not win" "$v" "not measured false true ar1"
+
 # Bad input: exit 2, message on stderr, nothing on stdout.
 for args in "--topo torus:64x64 --a 5000" \
             "--topo torus:64x64 --a 5000 --m 1 --sweep 1:2" \
             "--topo torus:64x64 --a 5000 --m 1 --only nope" \
             "--topo ring:8 --a 5000 --m 1 --only t1" \
             "--topo torus:64x64 --a 5000 --sweep 8:2" \
-            "--topo torus:64x64 --a 5000 --m -1"; do
+            "--topo torus:64x64 --a 5000 --m -1" \
+            "--topo ring:16 --m 64 --max-work 10 --only pairwise"; do
     # shellcheck disable=SC2086
     so=$("$X" plan $args 2>/tmp/cli_suh_plan_err.$$)
     rc=$?

@@ -1,8 +1,9 @@
 /*
- * test_cost.c - the cost model: machine presets (seed 002 Table 1), counts
- * and time of hand-built schedules, argument checks, and the lower bounds,
- * the bisection bound cross-checked against a brute-force cut count over
- * the topology's own neighbour function.
+ * test_cost.c - the cost model: machine presets (Bokhari, Table 1), counts
+ * and time of hand-built schedules, argument checks, the one time line
+ * (xchg_cost_line: claimed, measured and unmeasured link volumes), and the
+ * lower bounds, the bisection bound cross-checked against a brute-force cut
+ * count over the topology's own neighbour function.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static void test_presets(void)
     xchg_machine r;
     CHECK(xchg_machine_ratio(5000, &r, NULL) == 0 && r.ts == 5000 && r.tw == 1 && r.tr == 0 &&
               strcmp(r.units, "t_c") == 0,
-          "seed 000 model a = 5000");
+          "Suh et al.'s model a = 5000");
     xchg_err re;
     CHECK(xchg_machine_ratio(-1, &r, &re) == XCHG_EINVAL && strstr(re.msg, "a = t_s/t_c"),
           "negative a refused");
@@ -35,7 +36,7 @@ static void test_presets(void)
               "preset %zu is %s", i, want[i]);
     CHECK(xchg_machine_preset_name(3) == NULL, "no 4th preset");
 
-    /* Seed 002 Table 1 on 64 = 2^6 nodes. */
+    /* Bokhari, Table 1 on 64 = 2^6 nodes. */
     struct {
         const char *name;
         double ts, tw, tr, bar64;
@@ -252,15 +253,15 @@ static void test_lower_bounds(void)
         uint64_t startups, injection, bisection;
         const char *bis_name, *binding;
     } rows[] = {
-        /* p^2/8 = 8 (seed 001: ring volume p^2/8 meets Lemma 1). */
-        {"ring:8", 3, 7, 8, "ring bisection (seed 001 Lemma 1)",
-         "ring bisection (seed 001 Lemma 1)"},
+        /* p^2/8 = 8 (Liu et al.: ring volume p^2/8 meets Lemma 1). */
+        {"ring:8", 3, 7, 8, "ring bisection (Liu et al., Lemma 1)",
+         "ring bisection (Liu et al., Lemma 1)"},
         /* N1*p/8 = 8*64/8 = 64. */
-        {"torus:8x8", 6, 63, 64, "torus bisection (seed 001 Lemma 1)",
-         "torus bisection (seed 001 Lemma 1)"},
+        {"torus:8x8", 6, 63, 64, "torus bisection (Liu et al., Lemma 1)",
+         "torus bisection (Liu et al., Lemma 1)"},
         /* Odd: cut the 7 into 3|4 columns of 5: 15*20 = 300 blocks over
          * 2*5 = 10 links -> 30; the 5 gives 14*21/14 = 21. 30 < 34. */
-        {"torus:5x7", 6, 34, 30, "torus bisection (seed 001 Lemma 1, odd N1)", "injection"},
+        {"torus:5x7", 6, 34, 30, "torus bisection (Liu et al., Lemma 1, odd N1)", "injection"},
         /* 8*8 = 64 blocks over 4 links = 16 > 15. */
         {"mesh:4x4", 4, 15, 16, "mesh bisection", "mesh bisection"},
         {"hypercube:4", 4, 15, 8, "hypercube bisection", "injection"},
@@ -273,8 +274,8 @@ static void test_lower_bounds(void)
         {"ring:1", 0, 0, 0, "", "injection"},
         {"hypercube:0", 0, 0, 0, "", "injection"},
         /* 16*16*... : N1 = 16, p = 256: 16*256/8 = 512. */
-        {"torus:16x4x4", 8, 255, 512, "torus bisection (seed 001 Lemma 1)",
-         "torus bisection (seed 001 Lemma 1)"},
+        {"torus:16x4x4", 8, 255, 512, "torus bisection (Liu et al., Lemma 1)",
+         "torus bisection (Liu et al., Lemma 1)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         xchg_topo t = check_topo(rows[i].spec);
@@ -429,6 +430,90 @@ static void test_registry_bounds(void)
     CHECK(ran > 0, "some registry algorithm ran (%d)", ran);
 }
 
+/*
+ * The one time line: a contention-free schedule's link volume is its
+ * volume, unchecked; another's is measured (pairwise on torus:8x8: 153
+ * blocks against a volume of 63), read from a report when one is given, or
+ * left unmeasured over the work limit; the line gives xchg_cost_compute's
+ * time when the link volume is the volume.
+ */
+static void test_line(void)
+{
+    xchg_machine m = simple_machine();
+    xchg_topo t = check_topo("torus:8x8");
+    xchg_sched *cf = NULL, *pw = NULL;
+    xchg_err e = {{0}};
+    CHECK(xchg_generate(&t, "mesh2", &cf, &e) == 0, "mesh2: %s", e.msg);
+    CHECK(xchg_generate(&t, "pairwise", &pw, &e) == 0, "pairwise: %s", e.msg);
+    if (!cf || !pw) {
+        xchg_sched_free(cf);
+        xchg_sched_free(pw);
+        return;
+    }
+    xchg_line l;
+    xchg_cost c;
+    CHECK(xchg_cost_line(cf, &m, NULL, &l, &e) == 0, "line mesh2: %s", e.msg);
+    CHECK(l.link_source == XCHG_LINK_CLAIMED && l.link_volume_blocks == l.volume_blocks &&
+              l.volume_blocks == 448 && l.startups == 14 && l.copy_blocks == 64 &&
+              l.steps == 14 && l.link_conflicts == 0 && l.check_failures == 0,
+          "mesh2: claimed, link volume = volume = 448");
+    CHECK(near(l.fixed, 14 * 10.0) && near(l.per_unit, 448 * 0.5 + 64 * 0.25),
+          "mesh2 line %g + %g*m", l.fixed, l.per_unit);
+    CHECK(xchg_cost_compute(cf, &m, 4.0, 0, &c, &e) == 0 && c.time == xchg_line_time(&l, 4.0),
+          "cost_compute's time is the line's: %g vs %g", c.time, xchg_line_time(&l, 4.0));
+    xchg_line_opts bo = {.with_barrier = 1};
+    CHECK(xchg_cost_line(cf, &m, &bo, &l, &e) == 0 && near(l.fixed, 14 * (10.0 + 7.0)),
+          "barrier per start-up in fixed: %g", l.fixed);
+    CHECK(xchg_cost_compute(cf, &m, 4.0, 1, &c, &e) == 0 && c.time == xchg_line_time(&l, 4.0),
+          "with barrier too");
+
+    xchg_line_opts one = {.threads = 1};
+    CHECK(xchg_cost_line(pw, &m, &one, &l, &e) == 0, "line pairwise: %s", e.msg);
+    CHECK(l.link_source == XCHG_LINK_MEASURED && l.volume_blocks == 63 &&
+              l.link_volume_blocks == 153 && l.link_conflicts > 0 && l.check_failures == 0,
+          "pairwise measured: link volume %llu, volume %llu",
+          (unsigned long long)l.link_volume_blocks, (unsigned long long)l.volume_blocks);
+    CHECK(near(l.per_unit, 153 * 0.5), "the line charges the link volume: %g", l.per_unit);
+    CHECK(xchg_line_time(&l, 2.0) == l.fixed + l.per_unit * 2.0, "line time");
+    CHECK(xchg_line_time(NULL, 2.0) == 0.0, "NULL line");
+
+    /* From a report: a block-by-block run gives the same link volume. */
+    xchg_verify_opts vo = {.threads = 1};
+    xchg_verify_report rep;
+    CHECK(xchg_verify(pw, &vo, &rep, &e) == 0 && rep.ok, "verify pairwise");
+    xchg_line r;
+    xchg_line_opts ro = {.report = &rep};
+    CHECK(xchg_cost_line(pw, &m, &ro, &r, &e) == 0 && r.link_source == XCHG_LINK_MEASURED &&
+              r.link_volume_blocks == l.link_volume_blocks && r.per_unit == l.per_unit,
+          "line from a report = line measured");
+
+    /* Over the work limit: not measured, the volume shown. */
+    xchg_line_opts lim = {.threads = 1, .max_work = 10};
+    CHECK(xchg_cost_line(pw, &m, &lim, &l, &e) == 0 && l.link_source == XCHG_LINK_UNMEASURED &&
+              l.link_volume_blocks == 63 && l.link_conflicts == 0,
+          "over the limit: unmeasured");
+    /* The limit does not touch a claimed line. */
+    CHECK(xchg_cost_line(cf, &m, &lim, &l, &e) == 0 && l.link_source == XCHG_LINK_CLAIMED,
+          "claimed needs no check");
+
+    /* Refusals: EINVAL, out untouched. */
+    xchg_line before;
+    memset(&before, 0x33, sizeof before);
+    l = before;
+    rep.steps = 5;
+    CHECK(xchg_cost_line(pw, &m, &ro, &l, &e) == XCHG_EINVAL && strstr(e.msg, "report"),
+          "a report of another schedule: %s", e.msg);
+    xchg_machine bad = m;
+    bad.tw = -1;
+    CHECK(xchg_cost_line(pw, &bad, NULL, &l, &e) == XCHG_EINVAL, "negative tw");
+    CHECK(xchg_cost_line(NULL, &m, NULL, &l, &e) == XCHG_EINVAL, "NULL schedule");
+    CHECK(xchg_cost_line(pw, NULL, NULL, &l, &e) == XCHG_EINVAL, "NULL machine");
+    CHECK(xchg_cost_line(pw, &m, NULL, NULL, &e) == XCHG_EINVAL, "NULL out");
+    CHECK(memcmp(&l, &before, sizeof l) == 0, "out untouched on failure");
+    xchg_sched_free(cf);
+    xchg_sched_free(pw);
+}
+
 int main(void)
 {
     test_presets();
@@ -436,5 +521,6 @@ int main(void)
     test_lower_bounds();
     test_big_schedule();
     test_registry_bounds();
+    test_line();
     return check_finish("test_cost");
 }

@@ -85,14 +85,28 @@ int xchg_cli_number(const char *opt, const char *s, double lo, double hi, int lo
 /* Whole decimal unsigned integer in [lo, hi] (no sign, no spaces). */
 int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
-/* Largest accepted --ts/--tw/--tr/--a and --m values (beyond them the
- * predicted times leave the range where doubles are exact enough). */
+/* Largest accepted --ts/--tw/--tr/--a and block size (--m, --sweep;
+ * beyond them the predicted times leave the range where doubles are exact
+ * enough). */
 #define XCHG_CLI_MAX_PARAM 1e12
 #define XCHG_CLI_MAX_M 1e15
 
 /*
+ * Parse a range of block sizes given to option opt: "MIN:MAX", or "N" for
+ * N:N; decimal numbers with 0 < MIN <= MAX <= XCHG_CLI_MAX_M. The one
+ * range parser: compare's --m and plan's --sweep both use it, so they
+ * accept the same and say so in the same words. Returns 0, or
+ * XCHG_CLI_USAGE after printing what was wrong and what is accepted.
+ */
+int xchg_cli_range(const char *opt, const char *s, double *lo, double *hi);
+
+/* Block size m as text: the shortest of %.15g and %.17g that reads back
+ * as m (so 65536 stays "65536" and sizes round-trip). Returns buf. */
+const char *xchg_cli_size(double m, char *buf, size_t len);
+
+/*
  * The machine from --machine NAME, or --ts S --tw W [--tr R] (custom, us),
- * or --a A (ts = A, tw = 1 per flit, tr = 0, units t_c: seed 000's
+ * or --a A (ts = A, tw = 1 per flit, tr = 0, units t_c: Suh et al.'s
  * a = t_s/t_c); paragon when none is given. opts must hold all five names.
  * nodes is the topology size (the presets' barrier depends on it).
  * Returns 0 or an exit status after printing.
@@ -103,13 +117,19 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
 
+/* Where a time line's link volume comes from (XCHG_LINK_*), as compare and
+ * plan print it: "claimed", "measured", "not measured". */
+const char *xchg_cli_link_source(int source);
+
 /* Monotonic wall-clock seconds. */
 double xchg_cli_now(void);
 
 /* JSON writers: a string with quotes and escapes; a number (finite ones as
- * %.10g, anything else as null); a uint64. */
+ * %.10g, anything else as null); a block size, exactly (xchg_cli_size);
+ * a uint64. */
 void xchg_cli_json_str(FILE *f, const char *s);
 void xchg_cli_json_num(FILE *f, double v);
+void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);
 
 /* The subcommands: argv holds the words after the subcommand name. */

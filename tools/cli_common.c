@@ -1,7 +1,8 @@
 /*
  * cli_common.c - the xchg tool's shared pieces: long-option parsing against
  * a per-command table, the common options (--topo, --alg, machine
- * parameters), strict number parsing, error printing and JSON writers.
+ * parameters), strict number parsing, the one block-size range parser
+ * (compare's --m, plan's --sweep), error printing and JSON writers.
  */
 #include "cli.h"
 
@@ -156,26 +157,74 @@ int xchg_cli_topo(xchg_cli_opt *opts, const char *cmd, xchg_topo *t)
     return 0;
 }
 
-int xchg_cli_number(const char *opt, const char *s, double lo, double hi, int lo_open,
-                    double *out)
+/*
+ * Strict decimal: s is a finite number in [lo, hi] (in (lo, hi] when
+ * lo_open) with no spaces, trailing text, hex, nan or inf. Returns 1 and
+ * sets *out, or 0.
+ */
+static int strict_number(const char *s, double lo, double hi, int lo_open, double *out)
 {
-    char *end = NULL;
-    double v = 0;
     int ok = s && s[0] && (s[0] == '-' || s[0] == '+' || s[0] == '.' ||
                            (s[0] >= '0' && s[0] <= '9')) &&
              !strpbrk(s, "xXpP"); /* no hex floats */
-    if (ok) {
-        errno = 0;
-        v = strtod(s, &end);
-        ok = errno == 0 && end && *end == '\0' && isfinite(v) && (lo_open ? v > lo : v >= lo) &&
-             v <= hi;
-    }
     if (!ok)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    ok = errno == 0 && end && *end == '\0' && isfinite(v) && (lo_open ? v > lo : v >= lo) &&
+         v <= hi;
+    if (ok)
+        *out = v;
+    return ok;
+}
+
+int xchg_cli_number(const char *opt, const char *s, double lo, double hi, int lo_open,
+                    double *out)
+{
+    if (!strict_number(s, lo, hi, lo_open, out))
         return xchg_cli_error("bad number '%s' for --%s; accepted: a decimal number %s %g and "
                               "at most %g",
                               s ? s : "", opt, lo_open ? "above" : "from", lo, hi);
-    *out = v;
     return 0;
+}
+
+/* What a block-size range accepts, for every range option. */
+#define RANGE_ACCEPTED                                                                  \
+    "accepted: MIN:MAX or a single size N (N:N), decimal numbers with 0 < MIN <= MAX <= " \
+    "1e+15, e.g. 8:65536 or 0.0625:4096"
+
+int xchg_cli_range(const char *opt, const char *s, double *lo, double *hi)
+{
+    const char *colon = s ? strchr(s, ':') : NULL;
+    char part[64];
+    size_t n = colon ? (size_t)(colon - s) : (s ? strlen(s) : 0);
+    if (!s || n == 0 || n >= sizeof part || (colon && (!colon[1] || strchr(colon + 1, ':'))))
+        return xchg_cli_error("bad --%s '%.80s'; " RANGE_ACCEPTED, opt, s ? s : "");
+    memcpy(part, s, n);
+    part[n] = '\0';
+    const char *hs = colon ? colon + 1 : part;
+    double a, b;
+    if (!strict_number(part, 0, XCHG_CLI_MAX_M, 1, &a))
+        return xchg_cli_error("bad block size '%s' in --%s '%.80s'; " RANGE_ACCEPTED, part, opt,
+                              s);
+    if (!strict_number(hs, 0, XCHG_CLI_MAX_M, 1, &b))
+        return xchg_cli_error("bad block size '%.40s' in --%s '%.80s'; " RANGE_ACCEPTED, hs, opt,
+                              s);
+    if (a > b)
+        return xchg_cli_error("bad --%s '%.80s': MIN %s is above MAX %.40s; " RANGE_ACCEPTED,
+                              opt, s, part, hs);
+    *lo = a;
+    *hi = b;
+    return 0;
+}
+
+const char *xchg_cli_size(double m, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", m);
+    if (strtod(buf, NULL) != m)
+        snprintf(buf, len, "%.17g", m);
+    return buf;
 }
 
 int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -255,6 +304,18 @@ int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out
     return 0;
 }
 
+const char *xchg_cli_link_source(int source)
+{
+    switch (source) {
+    case XCHG_LINK_MEASURED:
+        return "measured";
+    case XCHG_LINK_UNMEASURED:
+        return "not measured";
+    default:
+        return "claimed";
+    }
+}
+
 double xchg_cli_now(void)
 {
     struct timespec ts;
@@ -284,6 +345,15 @@ void xchg_cli_json_num(FILE *f, double v)
 {
     if (isfinite(v))
         fprintf(f, "%.10g", v);
+    else
+        fputs("null", f);
+}
+
+void xchg_cli_json_size(FILE *f, double m)
+{
+    char buf[40];
+    if (isfinite(m))
+        fputs(xchg_cli_size(m, buf, sizeof buf), f);
     else
         fputs("null", f);
 }

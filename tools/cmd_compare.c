@@ -1,15 +1,13 @@
 /*
  * cmd_compare.c - "xchg compare": every registry algorithm that applies to
- * a topology, with each of its variants, generated, verified block by block
- * and costed over a range of block sizes; the winner per size, the exact
- * crossover points where the winner changes, and the lower bound.
+ * a topology, with each of its variants, verified block by block and costed
+ * over a range of block sizes; the winner per size, the exact crossover
+ * points where the winner changes, and the lower bound.
  *
- * Predicted time of an algorithm at block size m is a line a + b*m with
- *   a = startups*ts,  b = link_volume_blocks*tw + copy_blocks*tr,
- * link_volume_blocks from the verifier (the busiest directed link's load
- * summed over steps; equal to the volume for contention-free schedules), so
- * contention costs what it costs on a store-and-forward link. Everything is
- * computed before anything is printed.
+ * Thin: the planner (xchg_plan_sweep with verify on) generates, verifies
+ * and costs the candidates and picks the winners and crossovers, with the
+ * same time line and tie rule as `xchg plan`; this file parses the options
+ * and prints. Everything is computed before anything is printed.
  */
 #include "cli.h"
 
@@ -26,26 +24,30 @@ const char xchg_cli_compare_help[] =
     "follow gets the message-level checks only: routes, ports, link contention,\n"
     "shown as \"messages only\"; one too large even for that is shown as \"not\n"
     "verified (too large)\"; one that fails verification is shown and never\n"
-    "wins), and predict its time at block sizes MIN, 2*MIN, ... <= MAX:\n"
+    "wins), and predict its time at block sizes MIN, 2*MIN, ... <= MAX with the\n"
+    "cost model's one time line (the same as 'xchg plan'):\n"
     "  time = startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr\n"
     "where link_volume_blocks is the verifier's congestion-scaled volume (equal to\n"
-    "the volume when no link carries two messages in a step).\n\n"
+    "the volume when no link carries two messages in a step). A schedule that is\n"
+    "not contention-free and too large to measure may not win.\n\n"
     "Prints (1) the algorithms with start-ups, volume, link volume, copies,\n"
     "contention, LVol/LB (link volume over the binding volume lower bound:\n"
-    "injection p-1, or on tori seed 001 Lemma 1, N1*prod(Ni)/8 blocks; the link\n"
-    "volume is the volume when contention-free) and verification;\n"
+    "injection p-1, or on tori Liu et al., Lemma 1, N1*prod(Ni)/8 blocks) and\n"
+    "verification;\n"
     "(2) an OSU-style table of predicted times per size with the best algorithm\n"
     "and the lower bound; (3) the crossover points, the exact block size where\n"
     "the winner's line is crossed by the next winner's;\n"
-    "(4) the lower bound per size, which bound binds, and the winner's ratio to it.\n\n"
+    "(4) the lower bound per size, which bound binds, and the winner's ratio to it.\n"
+    "Ties go to the smaller per-byte cost, then to the earlier algorithm.\n\n"
     "options:\n"
     "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
-    "  --machine NAME    preset from seed 002 Table 1: paragon (default), sp2, cs2\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
-    "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0 (t_c units)\n"
-    "  --m MIN:MAX       block sizes in bytes (flits with --a), doubling from MIN\n"
-    "                    (default 8:65536; a single N means N:N)\n"
+    "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0 (t_c units)\n"
+    "  --m MIN:MAX       block sizes in bytes (flits with --a), doubling from MIN;\n"
+    "                    decimals with 0 < MIN <= MAX <= 1e15 (default 8:65536; a\n"
+    "                    single N means N:N)\n"
     "  --only NAMES      only these registry algorithms, comma-separated, e.g.\n"
     "                    t1,t1.x,t2 (default: every one that applies)\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
@@ -53,387 +55,223 @@ const char xchg_cli_compare_help[] =
     "                    (p*p*steps; default: the library's limit); larger ones get\n"
     "                    the message-level checks if they have at most W messages\n"
     "                    (p*steps), else are costed from their declared sizes and\n"
-    "                    shown as not verified\n"
+    "                    shown as not verified (and may not win unless they claim\n"
+    "                    to be contention-free)\n"
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
     "                    line each, one \"size\" line each, one \"crossover\" line each\n\n"
     "exit status: 0 ok, 1 an algorithm failed verification, 2 bad input.\n";
 
-/* Largest accepted block size for --m. */
-#define MAX_SIZE (UINT64_C(1) << 40)
+/* Everything compare prints, gathered first. */
+typedef struct report {
+    xchg_topo topo;
+    xchg_machine mach;
+    double lo, hi;
+    xchg_sweep *sw;
+    uint64_t vb;          /* binding volume lower bound in blocks (0: none) */
+    const char *vb_name;  /* its name (points into lb) */
+    xchg_cost lb;         /* lower bounds of the topology */
+} report;
 
-enum { ROW_VERIFIED, ROW_MESSAGES, ROW_FAILED, ROW_TOOBIG, ROW_ERROR };
-
-/* One schedule in the comparison. */
-typedef struct row {
-    char spec[64];
-    int state;             /* ROW_* */
-    char msg[200];         /* error or first failure */
-    uint64_t startups, volume, link_volume, copies, conflicts, failures;
-    int cf_claim;          /* schedule claims contention-free */
-    int link_from_verify;  /* link_volume measured, not assumed */
-    double a, b;           /* time = a + b*m */
-    int eligible;          /* may win */
-} row;
-
-/* A growable list of rows. */
-typedef struct rows {
-    row *v;
-    size_t n, cap;
-} rows;
-
-/* Append a zeroed row; NULL when out of memory. */
-static row *rows_add(rows *r)
+/* Candidate i of the report. */
+static const xchg_plan_entry *cand(const report *R, size_t i)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        row *v = realloc(r->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        r->v = v;
-        r->cap = cap;
-    }
-    row *x = &r->v[r->n++];
-    memset(x, 0, sizeof *x);
-    return x;
+    return xchg_sweep_candidate(R->sw, i);
 }
 
-/* Parse --m: "MIN:MAX" or "N". Returns 0 or an exit status. */
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+/* Unit of block sizes: "flits" with Suh et al.'s model, else "B". */
+static const char *size_unit(const report *R)
 {
-    const char *colon = strchr(s, ':');
-    int rc;
-    if (!colon) {
-        if ((rc = xchg_cli_uint("m", s, 1, MAX_SIZE, lo)))
-            return rc;
-        *hi = *lo;
-        return 0;
-    }
-    char a[32];
-    size_t n = (size_t)(colon - s);
-    if (n == 0 || n >= sizeof a || !colon[1])
-        return xchg_cli_error("bad --m '%s'; accepted: MIN:MAX with whole numbers 1 <= MIN <= "
-                              "MAX <= %llu, e.g. 8:65536",
-                              s, (unsigned long long)MAX_SIZE);
-    memcpy(a, s, n);
-    a[n] = '\0';
-    if ((rc = xchg_cli_uint("m", a, 1, MAX_SIZE, lo)) ||
-        (rc = xchg_cli_uint("m", colon + 1, 1, MAX_SIZE, hi)))
-        return rc;
-    if (*lo > *hi)
-        return xchg_cli_error("bad --m '%s': MIN %llu is above MAX %llu; accepted: MIN:MAX "
-                              "with MIN <= MAX",
-                              s, (unsigned long long)*lo, (unsigned long long)*hi);
-    return 0;
-}
-
-/*
- * Generate, verify and cost one spec (that applies to t) into a new row of
- * out. Returns 0, or an exit status when out of memory.
- */
-static int add_spec(const xchg_topo *t, const char *spec, const xchg_machine *mach,
-                    const xchg_verify_opts *vo, rows *out)
-{
-    xchg_err err = {{0}};
-    row *r = rows_add(out);
-    if (!r)
-        return xchg_cli_error("out of memory");
-    snprintf(r->spec, sizeof r->spec, "%.63s", spec);
-    xchg_sched *s = NULL;
-    int rc = xchg_generate(t, spec, &s, &err);
-    if (rc) {
-        r->state = ROW_ERROR;
-        snprintf(r->msg, sizeof r->msg, "generation failed: %.170s", err.msg);
-        return 0;
-    }
-    xchg_cost c;
-    rc = xchg_cost_compute(s, mach, 1.0, 0, &c, &err);
-    if (rc) {
-        r->state = ROW_ERROR;
-        snprintf(r->msg, sizeof r->msg, "cost failed: %.180s", err.msg);
-        xchg_sched_free(s);
-        return 0;
-    }
-    r->startups = c.startups;
-    r->volume = c.volume_blocks;
-    r->copies = c.copy_blocks;
-    r->cf_claim = xchg_sched_contention_free(s);
-    xchg_verify_report rep;
-    rc = xchg_verify(s, vo, &rep, &err);
-    if (rc == XCHG_ETOOBIG) {
-        /* too many blocks to follow: still check every message's route,
-         * ports and links, so contention is measured, not assumed away */
-        xchg_verify_opts mo = *vo;
-        mo.messages_only = 1;
-        rc = xchg_verify(s, &mo, &rep, &err);
-    }
-    xchg_sched_free(s);
-    if (rc == XCHG_ETOOBIG) {
-        r->state = ROW_TOOBIG;
-        r->link_volume = r->volume;
-        r->eligible = 1;
-    } else if (rc) {
-        r->state = ROW_ERROR;
-        snprintf(r->msg, sizeof r->msg, "verify failed to run: %.170s", err.msg);
-        return 0;
-    } else {
-        r->link_from_verify = 1;
-        r->link_volume = rep.link_volume_blocks;
-        r->conflicts = rep.link_conflicts;
-        r->failures = rep.failures;
-        r->state = !rep.ok ? ROW_FAILED : rep.messages_only ? ROW_MESSAGES : ROW_VERIFIED;
-        r->eligible = rep.ok;
-        if (!rep.ok)
-            snprintf(r->msg, sizeof r->msg, "%.159s",
-                     rep.reported > 0 ? rep.msgs[0] : "verification failed");
-    }
-    r->a = (double)r->startups * mach->ts;
-    r->b = (double)r->link_volume * mach->tw + (double)r->copies * mach->tr;
-    return 0;
-}
-
-/* Time of row r at block size m. */
-static double row_time(const row *r, double m)
-{
-    return r->a + r->b * m;
-}
-
-/* The binding volume lower bound of t in blocks (the larger of injection
- * and bisection, seed 001 Lemma 1 on tori) and its name. */
-static uint64_t volume_bound(const xchg_topo *t, const char **name)
-{
-    static xchg_cost lb; /* static: *name points into it */
-    memset(&lb, 0, sizeof lb);
-    xchg_cost_lower_bounds(t, NULL, 1.0, &lb);
-    if (lb.lb_bisection_blocks > lb.lb_injection_blocks) {
-        *name = lb.lb_bisection_name;
-        return lb.lb_bisection_blocks;
-    }
-    *name = "injection (p-1 blocks through one port)";
-    return lb.lb_injection_blocks;
-}
-
-/* Index of the eligible row with the least time at m (ties: smaller slope,
- * then earlier row); -1 when none is eligible. */
-static long best_at(const rows *rs, double m)
-{
-    long best = -1;
-    for (size_t i = 0; i < rs->n; i++) {
-        const row *r = &rs->v[i];
-        if (!r->eligible)
-            continue;
-        if (best < 0) {
-            best = (long)i;
-            continue;
-        }
-        double tb = row_time(&rs->v[best], m), tr = row_time(r, m);
-        if (tr < tb || (tr == tb && r->b < rs->v[best].b))
-            best = (long)i;
-    }
-    return best;
-}
-
-/* A change of winner: from row `from` to row `to` at block size m. */
-typedef struct crossing {
-    long from, to;
-    double m;
-} crossing;
-
-/*
- * Walk the lower envelope of the eligible lines from lo to hi: from the
- * winner at lo, the next winner is the line with a smaller slope that
- * crosses the current one first (ties: the smallest slope). Writes at most
- * max crossings (there are fewer than the number of rows, since slopes only
- * decrease) and returns how many.
- */
-static size_t envelope(const rows *rs, double lo, double hi, crossing *out, size_t max)
-{
-    long cur = best_at(rs, lo);
-    double at = lo;
-    size_t n = 0;
-    while (cur >= 0 && n < max) {
-        const row *c = &rs->v[cur];
-        long next = -1;
-        double nx = 0;
-        for (size_t j = 0; j < rs->n; j++) {
-            const row *r = &rs->v[j];
-            if (!r->eligible || (long)j == cur || !(r->b < c->b))
-                continue;
-            double x = (r->a - c->a) / (c->b - r->b);
-            if (!(x > at) || x > hi)
-                continue;
-            if (next < 0 || x < nx || (x == nx && r->b < rs->v[next].b)) {
-                next = (long)j;
-                nx = x;
-            }
-        }
-        if (next < 0)
-            break;
-        out[n].from = cur;
-        out[n].to = next;
-        out[n].m = nx;
-        n++;
-        cur = next;
-        at = nx;
-    }
-    return n;
+    return strcmp(R->mach.units, "t_c") == 0 ? "flits" : "B";
 }
 
 /* The verification column's text. */
-static const char *verified_text(const row *r, char *buf, size_t len)
+static const char *verified_text(const xchg_plan_entry *e, char *buf, size_t len)
 {
-    switch (r->state) {
-    case ROW_VERIFIED:
+    switch (e->check) {
+    case XCHG_CHECK_BLOCKS:
         return "yes";
-    case ROW_FAILED:
-        snprintf(buf, len, "NO (%llu failed checks)", (unsigned long long)r->failures);
+    case XCHG_CHECK_FAILED:
+        snprintf(buf, len, "NO (%llu failed checks)", (unsigned long long)e->failures);
         return buf;
-    case ROW_MESSAGES:
+    case XCHG_CHECK_MESSAGES:
         return "messages only (too large to follow blocks)";
-    case ROW_TOOBIG:
+    case XCHG_CHECK_TOOBIG:
         return "not verified (too large)";
     default:
         return "error";
     }
 }
 
-/* Everything compare prints, gathered first. */
-typedef struct report {
-    xchg_topo topo;
-    xchg_machine mach;
-    uint64_t lo, hi;
-    rows rs;
-    char na[1024];       /* names of algorithms that do not apply */
-    crossing cross[256];
-    size_t ncross;
-} report;
-
-/* Print the report as text. */
-static void print_text(report *R)
+/* Lower bound time at m for the report's topology and machine. */
+static double lb_time_at(const report *R, double m, xchg_cost *lb)
 {
-    char spec[128], buf[64];
-    const char *tu = R->mach.units;
-    const char *mu = strcmp(tu, "t_c") == 0 ? "flits" : "B";
-    const rows *rs = &R->rs;
+    memset(lb, 0, sizeof *lb);
+    xchg_cost_lower_bounds(&R->topo, &R->mach, m, lb);
+    return lb->lb_time;
+}
+
+/* Width of the widest algorithm name (at least 12). */
+static int name_width(const report *R)
+{
+    int w = 12;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
+        if ((int)strlen(cand(R, i)->alg) > w)
+            w = (int)strlen(cand(R, i)->alg);
+    return w;
+}
+
+/* Text: the title and the model. */
+static void text_header(const report *R)
+{
+    char spec[128];
     printf("# xchg compare on %s (%u node%s), machine %s: ts = %g, tw = %g, tr = %g (%s)\n",
            xchg_topo_spec(&R->topo, spec, sizeof spec), (unsigned)R->topo.nodes,
-           R->topo.nodes == 1 ? "" : "s", R->mach.name,
-           R->mach.ts, R->mach.tw, R->mach.tr, tu);
+           R->topo.nodes == 1 ? "" : "s", R->mach.name, R->mach.ts, R->mach.tw, R->mach.tr,
+           R->mach.units);
     printf("# predicted time = startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr, "
            "where link_volume_blocks\n"
            "# is the verifier's congestion-scaled volume (sum over steps of the busiest "
            "link's load; equals the\n"
            "# volume when the schedule is contention-free)\n#\n");
-    /* (1) the algorithms */
-    int w = 12;
-    for (size_t i = 0; i < rs->n; i++)
-        if ((int)strlen(rs->v[i].spec) > w)
-            w = (int)strlen(rs->v[i].spec);
-    const char *vb_name;
-    uint64_t vb = volume_bound(&R->topo, &vb_name);
-    if (vb)
+}
+
+/* Text, part 1: one row per algorithm, then the notes the rows refer to. */
+static void text_algorithms(const report *R, int w)
+{
+    char buf[64];
+    if (R->vb)
         printf("# volume lower bound: %llu blocks, %s; LVol/LB = link volume / that "
                "bound\n",
-               (unsigned long long)vb, vb_name);
+               (unsigned long long)R->vb, R->vb_name);
     printf("# %-*s %10s %12s %12s %10s %11s %8s  %s\n", w, "Algorithm", "Start-ups", "Volume",
            "Link-volume", "Copies", "Contention", "LVol/LB", "Verified");
-    int assumed = 0;
-    for (size_t i = 0; i < rs->n; i++) {
-        const row *r = &rs->v[i];
-        if (r->state == ROW_ERROR) {
-            printf("  %-*s %s\n", w, r->spec, r->msg);
+    int claimed = 0, unmeasured = 0;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
+        const xchg_plan_entry *e = cand(R, i);
+        const xchg_line *l = &e->line;
+        if (e->check == XCHG_CHECK_ERROR) {
+            printf("  %-*s %s\n", w, e->alg, e->why);
             continue;
         }
-        char lv[32], ct[32];
-        snprintf(lv, sizeof lv, "%llu%s", (unsigned long long)r->link_volume,
-                 r->link_from_verify ? "" : "*");
-        if (r->link_from_verify)
-            snprintf(ct, sizeof ct, "%llu", (unsigned long long)r->conflicts);
+        int measured = l->link_source == XCHG_LINK_MEASURED;
+        claimed |= l->link_source == XCHG_LINK_CLAIMED;
+        unmeasured |= l->link_source == XCHG_LINK_UNMEASURED;
+        char lv[32], ct[32], ratio[32];
+        snprintf(lv, sizeof lv, "%llu%s", (unsigned long long)l->link_volume_blocks,
+                 measured ? "" : l->link_source == XCHG_LINK_CLAIMED ? "*" : "?");
+        if (measured)
+            snprintf(ct, sizeof ct, "%llu", (unsigned long long)l->link_conflicts);
         else
             snprintf(ct, sizeof ct, "-");
-        assumed |= !r->link_from_verify;
-        char ratio[32];
-        if (vb)
-            snprintf(ratio, sizeof ratio, "%.3f", (double)r->link_volume / (double)vb);
+        if (R->vb)
+            snprintf(ratio, sizeof ratio, "%.3f", (double)l->link_volume_blocks / (double)R->vb);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("  %-*s %10llu %12llu %12s %10llu %11s %8s  %s\n", w, r->spec,
-               (unsigned long long)r->startups, (unsigned long long)r->volume, lv,
-               (unsigned long long)r->copies, ct, ratio, verified_text(r, buf, sizeof buf));
-        if (r->state == ROW_FAILED)
-            printf("  %-*s first failure: %s (excluded from best)\n", w, "", r->msg);
+        printf("  %-*s %10llu %12llu %12s %10llu %11s %8s  %s\n", w, e->alg,
+               (unsigned long long)l->startups, (unsigned long long)l->volume_blocks, lv,
+               (unsigned long long)l->copy_blocks, ct, ratio, verified_text(e, buf, sizeof buf));
+        if (e->check == XCHG_CHECK_FAILED)
+            printf("  %-*s first failure: %s (excluded from best)\n", w, "", e->why);
     }
-    if (assumed)
-        printf("# * not verified: link volume taken as the declared volume (%s)\n",
-               "contention, if any, is not counted");
-    if (R->na[0])
-        printf("# not applicable to this topology: %s\n", R->na);
-    /* (2) predicted times */
-    printf("#\n# predicted time (%s) per block size\n", tu);
+    if (claimed)
+        printf("# * not verified: link volume = volume by the schedule's contention-free claim\n");
+    if (unmeasured)
+        printf("# ? not verified: link volume not measured (above --max-work), the volume is "
+               "shown; may not win\n");
+    if (xchg_sweep_not_applicable(R->sw)[0])
+        printf("# not applicable to this topology: %s\n", xchg_sweep_not_applicable(R->sw));
+}
+
+/* Text, part 2: predicted times per size, the winner and the lower bound. */
+static void text_times(const report *R, int w)
+{
+    size_t n = xchg_sweep_ncandidates(R->sw);
+    const char *mu = size_unit(R);
+    char sz[40];
+    printf("#\n# predicted time (%s) per block size\n", R->mach.units);
     printf("# %-10s", mu[0] == 'B' ? "Size(B)" : "Size(flits)");
-    int cw[1024];
-    size_t ncol = rs->n < 1024 ? rs->n : 1024;
-    for (size_t i = 0; i < ncol; i++) {
-        cw[i] = (int)strlen(rs->v[i].spec) + 2;
-        if (cw[i] < 14)
-            cw[i] = 14;
-        if (rs->v[i].state != ROW_ERROR)
-            printf("%*s", cw[i], rs->v[i].spec);
+    for (size_t i = 0; i < n; i++) {
+        int cw = (int)strlen(cand(R, i)->alg) + 2;
+        if (cand(R, i)->check != XCHG_CHECK_ERROR)
+            printf("%*s", cw < 14 ? 14 : cw, cand(R, i)->alg);
     }
     printf("  %-*s %14s\n", w, "best", "lower-bound");
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        printf("  %-10llu", (unsigned long long)m);
-        for (size_t i = 0; i < ncol; i++)
-            if (rs->v[i].state != ROW_ERROR)
-                printf("%*.2f", cw[i], row_time(&rs->v[i], (double)m));
-        long b = best_at(rs, (double)m);
+    for (size_t k = 0; k < xchg_sweep_nsizes(R->sw); k++) {
+        double m = xchg_sweep_size(R->sw, k);
+        printf("  %-10s", xchg_cli_size(m, sz, sizeof sz));
+        for (size_t i = 0; i < n; i++) {
+            int cw = (int)strlen(cand(R, i)->alg) + 2;
+            if (cand(R, i)->check != XCHG_CHECK_ERROR)
+                printf("%*.2f", cw < 14 ? 14 : cw, xchg_line_time(&cand(R, i)->line, m));
+        }
+        size_t b = xchg_sweep_winner(R->sw, k);
         xchg_cost lb;
-        memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
-        printf("  %-*s %14.2f\n", w, b >= 0 ? rs->v[b].spec : "-", lb.lb_time);
-        if (m > R->hi / 2)
-            break;
-    }
-    /* (3) crossovers */
-    printf("#\n# crossovers: where the winner changes, the block size where the two lines "
-           "a + b*m cross\n");
-    long first = best_at(rs, (double)R->lo);
-    if (first < 0)
-        printf("# no algorithm is eligible to win (none verified)\n");
-    else if (R->ncross == 0)
-        printf("# no crossover: %s wins at every size from %llu to %llu %s\n",
-               rs->v[first].spec, (unsigned long long)R->lo, (unsigned long long)R->hi, mu);
-    for (size_t k = 0; k < R->ncross; k++) {
-        const row *f = &rs->v[R->cross[k].from], *t = &rs->v[R->cross[k].to];
-        printf("crossover: %s -> %s at m = %.6g %s (%s: %.6g + %.6g*m, %s: %.6g + %.6g*m)\n",
-               f->spec, t->spec, R->cross[k].m, mu, f->spec, f->a, f->b, t->spec, t->a, t->b);
-    }
-    /* (4) lower bound and the winner's ratio */
-    printf("#\n# lower bound per block size and the winner's ratio to it\n");
-    printf("# %-10s %-*s %14s %14s %8s  %s\n", mu[0] == 'B' ? "Size(B)" : "Size(flits)", w,
-           "best", "time", "lower-bound", "ratio", "binding");
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        long b = best_at(rs, (double)m);
-        xchg_cost lb;
-        memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
-        double bt = b >= 0 ? row_time(&rs->v[b], (double)m) : NAN;
-        printf("  %-10llu %-*s %14.2f %14.2f ", (unsigned long long)m, w,
-               b >= 0 ? rs->v[b].spec : "-", bt, lb.lb_time);
-        if (b >= 0 && lb.lb_time > 0)
-            printf("%8.3f", bt / lb.lb_time);
-        else
-            printf("%8s", "-");
-        printf("  %s\n", lb.lb_binding[0] ? lb.lb_binding : "-");
-        if (m > R->hi / 2)
-            break;
+        printf("  %-*s %14.2f\n", w, b != XCHG_NO_WINNER ? cand(R, b)->alg : "-",
+               lb_time_at(R, m, &lb));
     }
 }
 
-/* Print the report as JSON lines. */
-static void print_json(report *R)
+/* Text, part 3: the crossovers. */
+static void text_crossovers(const report *R)
 {
-    char spec[128], buf[64];
-    const rows *rs = &R->rs;
+    const char *mu = size_unit(R);
+    char lo[40], hi[40];
+    printf("#\n# crossovers: where the winner changes, the block size where the two lines "
+           "a + b*m cross\n");
+    size_t first = xchg_sweep_winner(R->sw, 0);
+    if (first == XCHG_NO_WINNER)
+        printf("# no algorithm is eligible to win\n");
+    else if (xchg_sweep_ncrossovers(R->sw) == 0)
+        printf("# no crossover: %s wins at every size from %s to %s %s\n", cand(R, first)->alg,
+               xchg_cli_size(R->lo, lo, sizeof lo), xchg_cli_size(R->hi, hi, sizeof hi), mu);
+    for (size_t k = 0; k < xchg_sweep_ncrossovers(R->sw); k++) {
+        const xchg_crossover *c = xchg_sweep_crossover(R->sw, k);
+        const xchg_plan_entry *f = cand(R, c->from), *t = cand(R, c->to);
+        printf("crossover: %s -> %s at m = %.6g %s (%s: %.6g + %.6g*m, %s: %.6g + %.6g*m)\n",
+               f->alg, t->alg, c->m, mu, f->alg, f->line.fixed, f->line.per_unit, t->alg,
+               t->line.fixed, t->line.per_unit);
+    }
+}
+
+/* Text, part 4: the lower bound per size and the winner's ratio to it. */
+static void text_bounds(const report *R, int w)
+{
+    const char *mu = size_unit(R);
+    char sz[40];
+    printf("#\n# lower bound per block size and the winner's ratio to it\n");
+    printf("# %-10s %-*s %14s %14s %8s  %s\n", mu[0] == 'B' ? "Size(B)" : "Size(flits)", w,
+           "best", "time", "lower-bound", "ratio", "binding");
+    for (size_t k = 0; k < xchg_sweep_nsizes(R->sw); k++) {
+        double m = xchg_sweep_size(R->sw, k);
+        size_t b = xchg_sweep_winner(R->sw, k);
+        xchg_cost lb;
+        double lt = lb_time_at(R, m, &lb);
+        double bt = b != XCHG_NO_WINNER ? xchg_line_time(&cand(R, b)->line, m) : NAN;
+        printf("  %-10s %-*s %14.2f %14.2f ", xchg_cli_size(m, sz, sizeof sz), w,
+               b != XCHG_NO_WINNER ? cand(R, b)->alg : "-", bt, lt);
+        if (b != XCHG_NO_WINNER && lt > 0)
+            printf("%8.3f", bt / lt);
+        else
+            printf("%8s", "-");
+        printf("  %s\n", lb.lb_binding[0] ? lb.lb_binding : "-");
+    }
+}
+
+/* Print the report as text. */
+static void print_text(const report *R)
+{
+    int w = name_width(R);
+    text_header(R);
+    text_algorithms(R, w);
+    text_times(R, w);
+    text_crossovers(R);
+    text_bounds(R, w);
+}
+
+/* JSON: the "model" line. */
+static void json_model(const report *R)
+{
+    char spec[128];
     fputs("{\"type\":\"model\",\"topology\":", stdout);
     xchg_cli_json_str(stdout, xchg_topo_spec(&R->topo, spec, sizeof spec));
     printf(",\"nodes\":%u,\"machine\":", (unsigned)R->topo.nodes);
@@ -446,116 +284,139 @@ static void print_json(report *R)
     xchg_cli_json_num(stdout, R->mach.tw);
     fputs(",\"tr\":", stdout);
     xchg_cli_json_num(stdout, R->mach.tr);
-    const char *vb_name;
-    uint64_t vb = volume_bound(&R->topo, &vb_name);
     fputs(",\"volume_bound_blocks\":", stdout);
-    xchg_cli_json_u64(stdout, vb);
+    xchg_cli_json_u64(stdout, R->vb);
     fputs(",\"volume_bound\":", stdout);
-    xchg_cli_json_str(stdout, vb ? vb_name : "");
+    xchg_cli_json_str(stdout, R->vb ? R->vb_name : "");
     fputs(",\"time\":\"startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr\""
           ",\"not_applicable\":",
           stdout);
-    xchg_cli_json_str(stdout, R->na);
+    xchg_cli_json_str(stdout, xchg_sweep_not_applicable(R->sw));
     fputs("}\n", stdout);
-    for (size_t i = 0; i < rs->n; i++) {
-        const row *r = &rs->v[i];
-        fputs("{\"type\":\"algorithm\",\"algorithm\":", stdout);
-        xchg_cli_json_str(stdout, r->spec);
-        fputs(",\"verified\":", stdout);
-        xchg_cli_json_str(stdout, verified_text(r, buf, sizeof buf));
-        printf(",\"eligible\":%s", r->eligible ? "true" : "false");
-        if (r->state != ROW_ERROR) {
-            fputs(",\"startups\":", stdout);
-            xchg_cli_json_u64(stdout, r->startups);
-            fputs(",\"volume_blocks\":", stdout);
-            xchg_cli_json_u64(stdout, r->volume);
-            fputs(",\"volume_ratio\":", stdout);
-            if (vb)
-                xchg_cli_json_num(stdout, (double)r->volume / (double)vb);
-            else
-                fputs("null", stdout);
-            fputs(",\"link_volume_ratio\":", stdout);
-            if (vb)
-                xchg_cli_json_num(stdout, (double)r->link_volume / (double)vb);
-            else
-                fputs("null", stdout);
-            fputs(",\"link_volume_blocks\":", stdout);
-            xchg_cli_json_u64(stdout, r->link_volume);
-            printf(",\"link_volume_measured\":%s", r->link_from_verify ? "true" : "false");
-            fputs(",\"copy_blocks\":", stdout);
-            xchg_cli_json_u64(stdout, r->copies);
-            fputs(",\"link_conflicts\":", stdout);
-            if (r->link_from_verify)
-                xchg_cli_json_u64(stdout, r->conflicts);
-            else
-                fputs("null", stdout);
-            printf(",\"contention_free_claim\":%s", r->cf_claim ? "true" : "false");
-            fputs(",\"a\":", stdout);
-            xchg_cli_json_num(stdout, r->a);
-            fputs(",\"b\":", stdout);
-            xchg_cli_json_num(stdout, r->b);
-        }
-        if (r->msg[0]) {
-            fputs(",\"message\":", stdout);
-            xchg_cli_json_str(stdout, r->msg);
-        }
-        fputs("}\n", stdout);
-    }
-    for (uint64_t m = R->lo; m <= R->hi; m *= 2) {
-        printf("{\"type\":\"size\",\"m\":%llu,\"times\":{", (unsigned long long)m);
-        int first = 1;
-        for (size_t i = 0; i < rs->n; i++) {
-            if (rs->v[i].state == ROW_ERROR)
-                continue;
-            if (!first)
-                fputc(',', stdout);
-            first = 0;
-            xchg_cli_json_str(stdout, rs->v[i].spec);
-            fputc(':', stdout);
-            xchg_cli_json_num(stdout, row_time(&rs->v[i], (double)m));
-        }
-        long b = best_at(rs, (double)m);
-        xchg_cost lb;
-        memset(&lb, 0, sizeof lb);
-        xchg_cost_lower_bounds(&R->topo, &R->mach, (double)m, &lb);
-        double bt = b >= 0 ? row_time(&rs->v[b], (double)m) : NAN;
-        fputs("},\"best\":", stdout);
-        if (b >= 0)
-            xchg_cli_json_str(stdout, rs->v[b].spec);
+}
+
+/* JSON: a ratio of blocks to the volume bound, or null without a bound. */
+static void json_ratio(const report *R, uint64_t blocks)
+{
+    if (R->vb)
+        xchg_cli_json_num(stdout, (double)blocks / (double)R->vb);
+    else
+        fputs("null", stdout);
+}
+
+/* JSON: one "algorithm" line. */
+static void json_algorithm(const report *R, const xchg_plan_entry *e)
+{
+    char buf[64];
+    const xchg_line *l = &e->line;
+    fputs("{\"type\":\"algorithm\",\"algorithm\":", stdout);
+    xchg_cli_json_str(stdout, e->alg);
+    fputs(",\"verified\":", stdout);
+    xchg_cli_json_str(stdout, verified_text(e, buf, sizeof buf));
+    printf(",\"eligible\":%s", e->eligible ? "true" : "false");
+    if (e->check != XCHG_CHECK_ERROR) {
+        int measured = l->link_source == XCHG_LINK_MEASURED;
+        fputs(",\"startups\":", stdout);
+        xchg_cli_json_u64(stdout, l->startups);
+        fputs(",\"volume_blocks\":", stdout);
+        xchg_cli_json_u64(stdout, l->volume_blocks);
+        fputs(",\"volume_ratio\":", stdout);
+        json_ratio(R, l->volume_blocks);
+        fputs(",\"link_volume_ratio\":", stdout);
+        json_ratio(R, l->link_volume_blocks);
+        fputs(",\"link_volume_blocks\":", stdout);
+        xchg_cli_json_u64(stdout, l->link_volume_blocks);
+        printf(",\"link_volume_measured\":%s", measured ? "true" : "false");
+        fputs(",\"link_volume_source\":", stdout);
+        xchg_cli_json_str(stdout, xchg_cli_link_source(e->line.link_source));
+        fputs(",\"copy_blocks\":", stdout);
+        xchg_cli_json_u64(stdout, l->copy_blocks);
+        fputs(",\"link_conflicts\":", stdout);
+        if (measured)
+            xchg_cli_json_u64(stdout, l->link_conflicts);
         else
             fputs("null", stdout);
-        fputs(",\"best_time\":", stdout);
-        xchg_cli_json_num(stdout, bt);
-        fputs(",\"lower_bound\":", stdout);
-        xchg_cli_json_num(stdout, lb.lb_time);
-        fputs(",\"binding\":", stdout);
-        xchg_cli_json_str(stdout, lb.lb_binding);
-        fputs(",\"ratio\":", stdout);
-        xchg_cli_json_num(stdout, lb.lb_time > 0 ? bt / lb.lb_time : NAN);
-        fputs("}\n", stdout);
-        if (m > R->hi / 2)
-            break;
+        printf(",\"contention_free_claim\":%s", e->contention_free ? "true" : "false");
+        fputs(",\"a\":", stdout);
+        xchg_cli_json_num(stdout, l->fixed);
+        fputs(",\"b\":", stdout);
+        xchg_cli_json_num(stdout, l->per_unit);
     }
-    for (size_t k = 0; k < R->ncross; k++) {
-        fputs("{\"type\":\"crossover\",\"from\":", stdout);
-        xchg_cli_json_str(stdout, rs->v[R->cross[k].from].spec);
-        fputs(",\"to\":", stdout);
-        xchg_cli_json_str(stdout, rs->v[R->cross[k].to].spec);
-        fputs(",\"m\":", stdout);
-        xchg_cli_json_num(stdout, R->cross[k].m);
-        fputs("}\n", stdout);
+    if (e->why[0]) {
+        fputs(",\"message\":", stdout);
+        xchg_cli_json_str(stdout, e->why);
     }
+    fputs("}\n", stdout);
 }
 
-/* Append name to the comma-separated list in buf (truncating quietly). */
-static void list_add(char *buf, size_t len, const char *name)
+/* JSON: one "size" line, for the k-th size of the sweep. */
+static void json_size(const report *R, size_t k)
 {
-    size_t used = strlen(buf);
-    if (used + 1 < len)
-        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+    double m = xchg_sweep_size(R->sw, k);
+    fputs("{\"type\":\"size\",\"m\":", stdout);
+    xchg_cli_json_size(stdout, m);
+    fputs(",\"times\":{", stdout);
+    int first = 1;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
+        const xchg_plan_entry *e = cand(R, i);
+        if (e->check == XCHG_CHECK_ERROR)
+            continue;
+        if (!first)
+            fputc(',', stdout);
+        first = 0;
+        xchg_cli_json_str(stdout, e->alg);
+        fputc(':', stdout);
+        xchg_cli_json_num(stdout, xchg_line_time(&e->line, m));
+    }
+    size_t b = xchg_sweep_winner(R->sw, k);
+    xchg_cost lb;
+    double lt = lb_time_at(R, m, &lb);
+    double bt = b != XCHG_NO_WINNER ? xchg_line_time(&cand(R, b)->line, m) : NAN;
+    fputs("},\"best\":", stdout);
+    if (b != XCHG_NO_WINNER)
+        xchg_cli_json_str(stdout, cand(R, b)->alg);
+    else
+        fputs("null", stdout);
+    fputs(",\"best_time\":", stdout);
+    xchg_cli_json_num(stdout, bt);
+    fputs(",\"lower_bound\":", stdout);
+    xchg_cli_json_num(stdout, lt);
+    fputs(",\"binding\":", stdout);
+    xchg_cli_json_str(stdout, lb.lb_binding);
+    fputs(",\"ratio\":", stdout);
+    xchg_cli_json_num(stdout, lt > 0 ? bt / lt : NAN);
+    fputs("}\n", stdout);
 }
 
-int xchg_cli_compare(int argc, char **argv)
+/* JSON: one "crossover" line. */
+static void json_crossover(const report *R, const xchg_crossover *c)
+{
+    fputs("{\"type\":\"crossover\",\"from\":", stdout);
+    xchg_cli_json_str(stdout, cand(R, c->from)->alg);
+    fputs(",\"to\":", stdout);
+    xchg_cli_json_str(stdout, cand(R, c->to)->alg);
+    fputs(",\"m\":", stdout);
+    xchg_cli_json_num(stdout, c->m);
+    fputs("}\n", stdout);
+}
+
+/* Print the report as JSON lines. */
+static void print_json(const report *R)
+{
+    json_model(R);
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
+        json_algorithm(R, cand(R, i));
+    for (size_t k = 0; k < xchg_sweep_nsizes(R->sw); k++)
+        json_size(R, k);
+    for (size_t k = 0; k < xchg_sweep_ncrossovers(R->sw); k++)
+        json_crossover(R, xchg_sweep_crossover(R->sw, k));
+}
+
+/*
+ * Parse compare's options into R and the planner's options; returns 0 or
+ * an exit status after printing.
+ */
+static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, int *json)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"machine", "NAME", NULL, 0},
                            {"ts", "S", NULL, 0},         {"tw", "W", NULL, 0},
@@ -566,69 +427,69 @@ int xchg_cli_compare(int argc, char **argv)
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
         return rc;
+    R->lo = 8;
+    R->hi = 65536;
+    uint64_t v;
+    if ((rc = xchg_cli_topo(opts, "compare", &R->topo)))
+        return rc;
+    if (xchg_cli_has(opts, "m") && (rc = xchg_cli_range("m", xchg_cli_val(opts, "m"), &R->lo,
+                                                         &R->hi)))
+        return rc;
+    if (xchg_cli_has(opts, "threads")) {
+        if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
+            return rc;
+        po->threads = (int)v;
+    }
+    if (xchg_cli_has(opts, "max-work")) {
+        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &v)))
+            return rc;
+        po->max_work = v;
+    }
+    if ((rc = xchg_cli_machine(opts, R->topo.nodes, &R->mach)))
+        return rc;
+    po->only = xchg_cli_has(opts, "only") ? xchg_cli_val(opts, "only") : NULL;
+    xchg_err lerr = {{0}};
+    if (xchg_alg_check_list(po->only, &lerr) != XCHG_OK)
+        return xchg_cli_error("bad --only: %s", lerr.msg);
+    po->verify = 1;
+    *json = xchg_cli_has(opts, "json");
+    return 0;
+}
+
+int xchg_cli_compare(int argc, char **argv)
+{
     report *R = calloc(1, sizeof *R);
     if (!R)
         return xchg_cli_error("out of memory");
-    R->lo = 8;
-    R->hi = 65536;
-    xchg_verify_opts vo = {.threads = 0, .max_work = 0};
-    uint64_t v;
-    if ((rc = xchg_cli_topo(opts, "compare", &R->topo)))
+    xchg_plan_opts po = {0};
+    int json = 0;
+    int rc = parse_options(argc, argv, R, &po, &json);
+    if (rc)
         goto out;
-    if (xchg_cli_has(opts, "m") && (rc = parse_range(xchg_cli_val(opts, "m"), &R->lo, &R->hi)))
-        goto out;
-    if (xchg_cli_has(opts, "threads")) {
-        if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
-            goto out;
-        vo.threads = (int)v;
-    }
-    if (xchg_cli_has(opts, "max-work")) {
-        rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &v);
-        if (rc)
-            goto out;
-        vo.max_work = v;
-    }
-    if ((rc = xchg_cli_machine(opts, R->topo.nodes, &R->mach)))
-        goto out;
-    const char *only = xchg_cli_has(opts, "only") ? xchg_cli_val(opts, "only") : NULL;
-    xchg_err lerr = {{0}};
-    if (xchg_alg_check_list(only, &lerr) != XCHG_OK) {
-        rc = xchg_cli_error("bad --only: %s", lerr.msg);
+    xchg_err err = {{0}};
+    int prc = xchg_plan_sweep(&R->topo, &R->mach, R->lo, R->hi, &po, &R->sw, &err);
+    if (prc) {
+        rc = xchg_cli_lib_error(prc, "compare", &err);
         goto out;
     }
-
-    size_t nalg = xchg_alg_count();
-    for (size_t i = 0; i < nalg; i++) {
-        const xchg_alg *alg = xchg_alg_at(i);
-        if (!alg || !xchg_alg_in_list(only, alg->name))
-            continue;
-        xchg_spec specs[XCHG_MAX_VARIANTS];
-        int nv = xchg_alg_variants(&R->topo, alg, specs, XCHG_MAX_VARIANTS, NULL);
-        for (int k = 0; k < nv; k++)
-            if ((rc = add_spec(&R->topo, specs[k], &R->mach, &vo, &R->rs)))
-                goto out;
-        if (nv == 0)
-            list_add(R->na, sizeof R->na, alg->name);
+    xchg_cost_lower_bounds(&R->topo, NULL, 1.0, &R->lb);
+    if (R->lb.lb_bisection_blocks > R->lb.lb_injection_blocks) {
+        R->vb = R->lb.lb_bisection_blocks;
+        R->vb_name = R->lb.lb_bisection_name;
+    } else {
+        R->vb = R->lb.lb_injection_blocks;
+        R->vb_name = "injection (p-1 blocks through one port)";
     }
-    if (R->rs.n == 0) {
-        char spec[128];
-        rc = xchg_cli_error("no algorithm applies to %s; accepted: a topology one of 'xchg "
-                            "list' accepts",
-                            xchg_topo_spec(&R->topo, spec, sizeof spec));
-        goto out;
-    }
-    R->ncross = envelope(&R->rs, (double)R->lo, (double)R->hi, R->cross,
-                         sizeof R->cross / sizeof R->cross[0]);
-    if (xchg_cli_has(opts, "json"))
+    if (json)
         print_json(R);
     else
         print_text(R);
     rc = XCHG_CLI_OK;
-    for (size_t i = 0; i < R->rs.n; i++)
-        if (R->rs.v[i].state == ROW_FAILED)
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
+        if (cand(R, i)->check == XCHG_CHECK_FAILED)
             rc = XCHG_CLI_FAILED;
 out:
-    free(R->rs.v);
+    xchg_sweep_free(R->sw);
     free(R);
     return rc;
 }

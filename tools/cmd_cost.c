@@ -2,7 +2,9 @@
  * cmd_cost.c - "xchg cost": start-ups, volume, copies and predicted time of
  * one schedule on one machine, with the lower bounds and which one binds.
  * Reads only the declared message sizes (xchg_cost_compute), so it answers
- * fast on any network size; it does not verify.
+ * fast on any network size; it does not verify, and it does not measure the
+ * link volume the planner charges a schedule that is not contention-free
+ * (xchg_cost_line; `xchg plan` and `xchg compare` show it).
  */
 #include "cli.h"
 
@@ -17,15 +19,17 @@ const char xchg_cli_cost_help[] =
     "  time = start-ups*ts + volume*m*tw + copies*m*tr (+ one barrier per start-up)\n"
     "where volume is the sum over steps of the largest message in blocks. Also\n"
     "prints the lower bounds (start-ups >= ceil(log2 p) one-port; injection p-1\n"
-    "blocks; torus bisection, seed 001 Lemma 1), which one binds, and the ratio\n"
-    "of the schedule's volume to the binding volume bound.\n\n"
+    "blocks; torus bisection, Liu et al., Lemma 1), which one binds, and the ratio\n"
+    "of the schedule's volume to the binding volume bound. For a schedule that\n"
+    "is not contention-free the volume undercounts its link contention: 'xchg\n"
+    "plan' and 'xchg compare' charge the measured link volume instead.\n\n"
     "options:\n"
     "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
     "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
-    "  --machine NAME    preset from seed 002 Table 1: paragon (default), sp2, cs2\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
-    "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0, times\n"
+    "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0, times\n"
     "                    in t_c units and --m in flits\n"
     "  --m BYTES         block size (default 1024)\n"
     "  --barrier         add the preset's barrier time once per start-up\n"
@@ -128,7 +132,8 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     if (!xchg_sched_contention_free(s) && xchg_topo_has_links(t))
         printf("contention    not claimed contention-free on this topology: the model above\n"
                "              assumes none, so its volume can fall below the bisection bound;\n"
-               "              'xchg verify' measures the congestion-scaled link volume\n");
+               "              'xchg verify' measures the congestion-scaled link volume,\n"
+               "              and 'xchg plan' and 'xchg compare' charge it\n");
     printf("lower bounds (one-port, full-duplex links):\n");
     printf("  start-ups   %llu (ceil(log2 p)); schedule has %llu\n",
            (unsigned long long)c->lb_startups, (unsigned long long)c->startups);
@@ -178,7 +183,7 @@ int xchg_cli_cost(int argc, char **argv)
         return xchg_cli_error("--barrier needs a machine with a barrier time; accepted: "
                               "--barrier with --machine NAME (or the default paragon)");
     if (barrier && xchg_cli_has(opts, "a"))
-        return xchg_cli_error("--barrier does not go with --a (seed 000's model has no "
+        return xchg_cli_error("--barrier does not go with --a (Suh et al.'s model has no "
                               "barrier); accepted: --barrier with --machine NAME");
     xchg_sched *s = NULL;
     if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))

@@ -1,10 +1,14 @@
 /*
- * cmd_plan.c - "xchg plan": ask the planner (xchg_plan) which algorithm is
- * fastest on a topology and machine for a block size; with --sweep, the
- * winner over a range of block sizes and the exact crossover points where
- * it changes. --only restricts the candidates to some registry entries, so
- * "--only t1.x" picks the best x of T1.x and "--only t1,t1.x,t2" replays
- * seed 000's evaluation.
+ * cmd_plan.c - "xchg plan": ask the planner (xchg_plan_sweep) which
+ * algorithm is fastest on a topology and machine for a block size; with
+ * --sweep, the winner over a range of block sizes and the exact crossover
+ * points where it changes. --only restricts the candidates to some registry
+ * entries, so "--only t1.x" picks the best x of T1.x and "--only
+ * t1,t1.x,t2" replays Suh et al.'s evaluation (section 5).
+ *
+ * Thin: the candidates, their time lines (the cost model's one line, which
+ * charges the link volume), the winners and the crossovers are the
+ * library's, the same as `xchg compare` names; this file parses and prints.
  */
 #include "cli.h"
 
@@ -13,102 +17,92 @@
 
 const char xchg_cli_plan_help[] =
     "usage: xchg plan --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
-    "                 (--m M | --sweep MIN:MAX) [--only LIST] [--json]\n\n"
+    "                 (--m M | --sweep MIN:MAX) [--only LIST] [--threads N]\n"
+    "                 [--max-work W] [--json]\n\n"
     "Cost every registry algorithm (each of its variants, e.g. every t1.x) that\n"
-    "applies to T and claims to be contention-free, from its declared message\n"
-    "sizes (time = start-ups*ts + volume*m*tw + copies*m*tr), and name the\n"
-    "fastest at block size M. With --sweep, the fastest at MIN, 2*MIN, ... <= MAX\n"
-    "and the exact block sizes where the fastest changes (crossovers).\n\n"
+    "applies to T with the cost model's one time line (the same as 'xchg\n"
+    "compare'):\n"
+    "  time = start-ups*ts + link_volume*m*tw + copies*m*tr\n"
+    "where the link volume (sum over steps of the busiest link's load) is the\n"
+    "volume for a schedule that claims to be contention-free, and is measured by\n"
+    "the verifier's message-level check for any other; one too large to measure\n"
+    "may not win. Names the fastest at block size M; with --sweep, the fastest\n"
+    "at MIN, 2*MIN, ... <= MAX and the exact block sizes where the fastest\n"
+    "changes (crossovers). Ties go to the smaller per-byte cost, then to the\n"
+    "earlier algorithm.\n\n"
     "options:\n"
     "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
-    "  --machine NAME    preset from seed 002 Table 1: paragon (default), sp2, cs2\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
-    "  --a A             seed 000's model: ts = A, tw = 1 per flit, tr = 0 (t_c units,\n"
-    "                    block sizes in flits)\n"
+    "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0 (t_c\n"
+    "                    units, block sizes in flits)\n"
     "  --m M             block size in bytes (flits with --a)\n"
-    "  --sweep MIN:MAX   block sizes MIN, 2*MIN, ... <= MAX, and the crossovers\n"
+    "  --sweep MIN:MAX   block sizes MIN, 2*MIN, ... <= MAX, and the crossovers;\n"
+    "                    decimals with 0 < MIN <= MAX <= 1e15 (a single N: N:N)\n"
     "  --only LIST       only these registry names, comma-separated (t1,t1.x,t2);\n"
     "                    --only t1.x chooses the best x\n"
+    "  --threads N       threads measuring link volumes, 0 = every online core\n"
+    "                    (default 0)\n"
+    "  --max-work W      measure the link volume of schedules of at most W messages\n"
+    "                    (p*steps; default: the library's limit); a larger one that\n"
+    "                    is not contention-free is shown but may not win\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
     "                    one \"best\" line (--m) or \"size\" and \"crossover\" lines\n\n"
-    "exit status: 0 ok, 2 bad input or no candidate applies.\n";
+    "exit status: 0 ok, 2 bad input or no candidate applies or may win.\n";
 
-/* Most candidates shown. */
-#define PLAN_MAX_ROWS 512
+/* What plan was asked. */
+typedef struct plan_args {
+    xchg_topo topo;
+    xchg_machine mach;
+    int sweep;              /* --sweep given (else --m) */
+    double lo, hi;          /* the sizes: [m, m] with --m */
+    xchg_plan_opts po;
+    int json;
+} plan_args;
 
-/* Parse "MIN:MAX" (or "N") block sizes > 0. 0 or an exit status. */
-static int parse_sweep(const char *s, double *lo, double *hi)
+/* Parse plan's options into A; 0 or an exit status after printing. */
+static int parse_options(int argc, char **argv, plan_args *A)
 {
-    const char *colon = strchr(s, ':');
-    char a[64];
-    size_t n = colon ? (size_t)(colon - s) : strlen(s);
-    if (n == 0 || n >= sizeof a)
-        return xchg_cli_error("bad --sweep '%.40s'; accepted: MIN:MAX, e.g. 1:65536", s);
-    memcpy(a, s, n);
-    a[n] = '\0';
-    int rc = xchg_cli_number("sweep", a, 0, XCHG_CLI_MAX_M, 1, lo);
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"machine", "NAME", NULL, 0},
+                           {"ts", "S", NULL, 0},         {"tw", "W", NULL, 0},
+                           {"tr", "R", NULL, 0},         {"a", "A", NULL, 0},
+                           {"m", "M", NULL, 0},          {"sweep", "MIN:MAX", NULL, 0},
+                           {"only", "LIST", NULL, 0},    {"threads", "N", NULL, 0},
+                           {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
+                           {NULL, NULL, NULL, 0}};
+    int rc = xchg_cli_parse("plan", argc, argv, opts);
     if (rc)
         return rc;
-    *hi = *lo;
-    if (colon && (rc = xchg_cli_number("sweep", colon + 1, 0, XCHG_CLI_MAX_M, 1, hi)))
+    if ((rc = xchg_cli_topo(opts, "plan", &A->topo)))
         return rc;
-    if (*hi < *lo)
-        return xchg_cli_error("bad --sweep '%.40s': MAX is below MIN; accepted: MIN:MAX with "
-                              "0 < MIN <= MAX",
-                              s);
-    return 0;
-}
-
-/* Index of the fastest row at block size m (ties: the earlier row). */
-static size_t fastest(const xchg_plan_entry *e, size_t n, double m)
-{
-    size_t b = 0;
-    for (size_t i = 1; i < n; i++)
-        if (e[i].fixed + e[i].per_unit * m < e[b].fixed + e[b].per_unit * m)
-            b = i;
-    return b;
-}
-
-/* One crossover on the lower envelope. */
-typedef struct cross {
-    size_t from, to;
-    double m;
-} cross;
-
-/*
- * Walk the lower envelope of the lines fixed + per_unit*m from lo to hi:
- * from the winner at lo, the next winner is the line of smaller slope whose
- * crossing with the current one comes first. Writes at most max crossings
- * and returns how many.
- */
-static size_t envelope(const xchg_plan_entry *e, size_t n, double lo, double hi, cross *out,
-                       size_t max)
-{
-    size_t cur = fastest(e, n, lo), k = 0;
-    double at = lo;
-    while (k < max) {
-        size_t next = n;
-        double best_m = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (e[i].per_unit >= e[cur].per_unit)
-                continue;
-            double m = (e[i].fixed - e[cur].fixed) / (e[cur].per_unit - e[i].per_unit);
-            if (m <= at)
-                m = at;
-            if (next == n || m < best_m ||
-                (m == best_m && e[i].per_unit < e[next].per_unit)) {
-                next = i;
-                best_m = m;
-            }
-        }
-        if (next == n || best_m > hi)
-            break;
-        out[k++] = (cross){cur, next, best_m};
-        cur = next;
-        at = best_m;
+    A->sweep = xchg_cli_has(opts, "sweep");
+    if (A->sweep == xchg_cli_has(opts, "m"))
+        return xchg_cli_error("plan needs exactly one of --m M and --sweep MIN:MAX; e.g. "
+                              "xchg plan --topo torus:64x64 --a 5000 --m 64");
+    if (A->sweep && (rc = xchg_cli_range("sweep", xchg_cli_val(opts, "sweep"), &A->lo, &A->hi)))
+        return rc;
+    if (!A->sweep) {
+        if ((rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 0, &A->lo)))
+            return rc;
+        A->hi = A->lo;
     }
-    return k;
+    uint64_t v;
+    if (xchg_cli_has(opts, "threads")) {
+        if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
+            return rc;
+        A->po.threads = (int)v;
+    }
+    if (xchg_cli_has(opts, "max-work")) {
+        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &v)))
+            return rc;
+        A->po.max_work = v;
+    }
+    if ((rc = xchg_cli_machine(opts, A->topo.nodes, &A->mach)))
+        return rc;
+    A->po.only = xchg_cli_val(opts, "only");
+    A->json = xchg_cli_has(opts, "json");
+    return 0;
 }
 
 /* Print one candidate as a JSON line. */
@@ -117,156 +111,203 @@ static void json_candidate(const xchg_plan_entry *e)
     fputs("{\"type\":\"candidate\",\"algorithm\":", stdout);
     xchg_cli_json_str(stdout, e->alg);
     fputs(",\"startups\":", stdout);
-    xchg_cli_json_u64(stdout, e->startups);
+    xchg_cli_json_u64(stdout, e->line.startups);
     fputs(",\"volume_blocks\":", stdout);
-    xchg_cli_json_u64(stdout, e->volume_blocks);
+    xchg_cli_json_u64(stdout, e->line.volume_blocks);
+    fputs(",\"link_volume_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, e->line.link_volume_blocks);
+    fputs(",\"link_volume_source\":", stdout);
+    xchg_cli_json_str(stdout, xchg_cli_link_source(e->line.link_source));
     fputs(",\"copy_blocks\":", stdout);
-    xchg_cli_json_u64(stdout, e->copy_blocks);
+    xchg_cli_json_u64(stdout, e->line.copy_blocks);
+    printf(",\"contention_free_claim\":%s", e->contention_free ? "true" : "false");
     fputs(",\"fixed\":", stdout);
-    xchg_cli_json_num(stdout, e->fixed);
+    xchg_cli_json_num(stdout, e->line.fixed);
     fputs(",\"per_unit\":", stdout);
-    xchg_cli_json_num(stdout, e->per_unit);
+    xchg_cli_json_num(stdout, e->line.per_unit);
+    printf(",\"eligible\":%s", e->eligible ? "true" : "false");
+    if (e->why[0]) {
+        fputs(",\"why\":", stdout);
+        xchg_cli_json_str(stdout, e->why);
+    }
     fputs("}\n", stdout);
 }
 
-/* Order candidates by time at the block size in *ctx_m (for the text table). */
-static double sort_m;
-static int by_time(const void *a, const void *b)
+/* The candidates of sw in the order to show them at block size m: the
+ * planner's ranking (fastest eligible first, then the rest). Returns a
+ * malloc'd array of indices, or NULL. */
+static size_t *order_at(const xchg_sweep *sw, double m)
 {
-    const xchg_plan_entry *x = a, *y = b;
-    double tx = x->fixed + x->per_unit * sort_m, ty = y->fixed + y->per_unit * sort_m;
-    return tx < ty ? -1 : tx > ty ? 1 : 0;
+    size_t n = xchg_sweep_ncandidates(sw);
+    size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    if (ord)
+        xchg_sweep_rank(sw, m, ord, n);
+    return ord;
 }
 
-int xchg_cli_plan(int argc, char **argv)
+/* Text: the title, the model, and the candidates' table in the order ord
+ * (registry order when NULL), with the time at m when with_time; the
+ * candidates that may not win are listed after it. */
+static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *ord,
+                       int with_time, double m)
 {
-    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"machine", "NAME", NULL, 0},
-                           {"ts", "S", NULL, 0},         {"tw", "W", NULL, 0},
-                           {"tr", "R", NULL, 0},         {"a", "A", NULL, 0},
-                           {"m", "M", NULL, 0},          {"sweep", "MIN:MAX", NULL, 0},
-                           {"only", "LIST", NULL, 0},    {"json", NULL, NULL, 0},
-                           {NULL, NULL, NULL, 0}};
-    int rc = xchg_cli_parse("plan", argc, argv, opts);
-    if (rc)
-        return rc;
-    xchg_topo t;
-    if ((rc = xchg_cli_topo(opts, "plan", &t)))
-        return rc;
-    int sweep = xchg_cli_has(opts, "sweep");
-    if (sweep == xchg_cli_has(opts, "m"))
-        return xchg_cli_error("plan needs exactly one of --m M and --sweep MIN:MAX; e.g. "
-                              "xchg plan --topo torus:64x64 --a 5000 --m 64");
-    double m = 0, lo = 0, hi = 0;
-    if (sweep && (rc = parse_sweep(xchg_cli_val(opts, "sweep"), &lo, &hi)))
-        return rc;
-    if (!sweep && (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 0, &m)))
-        return rc;
-    xchg_machine mach;
-    if ((rc = xchg_cli_machine(opts, t.nodes, &mach)))
-        return rc;
-    const char *only = xchg_cli_val(opts, "only");
-    int json = xchg_cli_has(opts, "json");
-    const char *mu = strcmp(mach.units, "t_c") == 0 ? "flits" : "B";
-
-    xchg_plan_entry *all = calloc(PLAN_MAX_ROWS, sizeof *all);
-    if (!all)
-        return xchg_cli_error("out of memory");
-    xchg_plan_entry best;
-    size_t n = 0;
-    xchg_err err = {{0}};
-    int prc = xchg_plan(&t, &mach, sweep ? lo : m, only, &best, all, PLAN_MAX_ROWS, &n, &err);
-    if (prc) {
-        free(all);
-        return xchg_cli_lib_error(prc, "plan", &err);
-    }
-    if (n > PLAN_MAX_ROWS)
-        n = PLAN_MAX_ROWS;
     char spec[64];
-    xchg_topo_spec(&t, spec, sizeof spec);
-
-    if (json) {
-        for (size_t i = 0; i < n; i++)
-            json_candidate(&all[i]);
-    } else {
-        printf("# xchg plan on %s, machine %s (ts = %g, tw = %g, tr = %g; %s)%s%s\n", spec,
-               mach.name, mach.ts, mach.tw, mach.tr, mach.units, only ? ", only " : "",
-               only ? only : "");
-        printf("# time = fixed + per_unit*m, fixed = startups*ts, per_unit = volume*tw + "
-               "copies*tr\n");
-    }
-
-    if (!sweep) {
-        if (json) {
-            fputs("{\"type\":\"best\",\"topology\":", stdout);
-            xchg_cli_json_str(stdout, spec);
-            fputs(",\"m\":", stdout);
-            xchg_cli_json_num(stdout, m);
-            fputs(",\"algorithm\":", stdout);
-            xchg_cli_json_str(stdout, best.alg);
-            fputs(",\"time\":", stdout);
-            xchg_cli_json_num(stdout, best.time);
-            fputs("}\n", stdout);
-        } else {
-            sort_m = m;
-            qsort(all, n, sizeof *all, by_time);
-            printf("# %-22s %10s %14s %8s %18s\n", "Algorithm", "Start-ups", "Volume", "Copies",
-                   "Time");
-            for (size_t i = 0; i < n; i++)
-                printf("  %-22s %10llu %14llu %8llu %18.2f\n", all[i].alg,
-                       (unsigned long long)all[i].startups,
-                       (unsigned long long)all[i].volume_blocks,
-                       (unsigned long long)all[i].copy_blocks, all[i].time);
-            printf("best at m = %g %s: %s (time %.6g %s)\n", m, mu, best.alg, best.time,
-                   mach.units);
+    const char *only = A->po.only;
+    printf("# xchg plan on %s, machine %s (ts = %g, tw = %g, tr = %g; %s)%s%s\n",
+           xchg_topo_spec(&A->topo, spec, sizeof spec), A->mach.name, A->mach.ts, A->mach.tw,
+           A->mach.tr, A->mach.units, only ? ", only " : "", only ? only : "");
+    printf("# time = fixed + per_unit*m, fixed = startups*ts, per_unit = link_volume*tw + "
+           "copies*tr;\n# link volume = volume when the schedule claims to be "
+           "contention-free, else measured\n");
+    size_t n = xchg_sweep_ncandidates(sw);
+    int w = 22;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(xchg_sweep_candidate(sw, i)->alg) > w)
+            w = (int)strlen(xchg_sweep_candidate(sw, i)->alg);
+    printf("# %-*s %10s %14s %14s %-13s %8s", w, "Algorithm", "Start-ups", "Volume",
+           "Link-volume", " Source", "Copies");
+    if (with_time)
+        printf(" %18s", "Time");
+    putchar('\n');
+    int ineligible = 0;
+    for (size_t k = 0; k < n; k++) {
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, ord ? ord[k] : k);
+        ineligible |= !e->eligible;
+        if (e->check == XCHG_CHECK_ERROR) {
+            printf("  %-*s %s\n", w, e->alg, e->why);
+            continue;
         }
-        free(all);
-        return XCHG_CLI_OK;
+        char src[24];
+        snprintf(src, sizeof src, " %s", xchg_cli_link_source(e->line.link_source));
+        printf("  %-*s %10llu %14llu %14llu %-13s %8llu", w, e->alg,
+               (unsigned long long)e->line.startups, (unsigned long long)e->line.volume_blocks,
+               (unsigned long long)e->line.link_volume_blocks, src,
+               (unsigned long long)e->line.copy_blocks);
+        if (with_time)
+            printf(" %18.2f", xchg_line_time(&e->line, m));
+        putchar('\n');
     }
+    for (size_t k = 0; ineligible && k < n; k++) {
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, ord ? ord[k] : k);
+        if (!e->eligible)
+            printf("# may not win: %s: %s\n", e->alg, e->why);
+    }
+}
 
-    if (!json) {
-        printf("# %-22s %10s %14s %8s\n", "Algorithm", "Start-ups", "Volume", "Copies");
-        for (size_t i = 0; i < n; i++)
-            printf("  %-22s %10llu %14llu %8llu\n", all[i].alg,
-                   (unsigned long long)all[i].startups, (unsigned long long)all[i].volume_blocks,
-                   (unsigned long long)all[i].copy_blocks);
-        printf("#\n# Size(%s) %-22s %18s\n", mu, "best", "time");
+/* Print the answer for one block size (--m). */
+static void print_one(const plan_args *A, const xchg_sweep *sw, const size_t *ord)
+{
+    char spec[64], sz[40];
+    const xchg_plan_entry *b = xchg_sweep_candidate(sw, xchg_sweep_winner(sw, 0));
+    double m = A->lo, bt = xchg_line_time(&b->line, m);
+    if (A->json) {
+        for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
+            json_candidate(xchg_sweep_candidate(sw, i));
+        fputs("{\"type\":\"best\",\"topology\":", stdout);
+        xchg_cli_json_str(stdout, xchg_topo_spec(&A->topo, spec, sizeof spec));
+        fputs(",\"m\":", stdout);
+        xchg_cli_json_size(stdout, m);
+        fputs(",\"algorithm\":", stdout);
+        xchg_cli_json_str(stdout, b->alg);
+        fputs(",\"time\":", stdout);
+        xchg_cli_json_num(stdout, bt);
+        fputs("}\n", stdout);
+        return;
     }
-    for (double s = lo; s <= hi; s *= 2) {
-        size_t b = fastest(all, n, s);
-        double tm = all[b].fixed + all[b].per_unit * s;
-        if (json) {
+    text_table(A, sw, ord, 1, m);
+    printf("best at m = %s %s: %s (time %.6g %s)\n", xchg_cli_size(m, sz, sizeof sz),
+           strcmp(A->mach.units, "t_c") == 0 ? "flits" : "B", b->alg, bt, A->mach.units);
+}
+
+/* Print the winners over the sweep and the crossovers (--sweep); the
+ * candidates in registry order. */
+static void print_sweep(const plan_args *A, const xchg_sweep *sw)
+{
+    const char *mu = strcmp(A->mach.units, "t_c") == 0 ? "flits" : "B";
+    char sz[40], sz2[40];
+    if (A->json) {
+        for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
+            json_candidate(xchg_sweep_candidate(sw, i));
+    } else {
+        text_table(A, sw, NULL, 0, 0);
+        printf("#\n# %-12s %-22s %18s\n", mu[0] == 'B' ? "Size(B)" : "Size(flits)", "best",
+               "time");
+    }
+    for (size_t k = 0; k < xchg_sweep_nsizes(sw); k++) {
+        double m = xchg_sweep_size(sw, k);
+        const xchg_plan_entry *b = xchg_sweep_candidate(sw, xchg_sweep_winner(sw, k));
+        double tm = xchg_line_time(&b->line, m);
+        if (A->json) {
             fputs("{\"type\":\"size\",\"m\":", stdout);
-            xchg_cli_json_num(stdout, s);
+            xchg_cli_json_size(stdout, m);
             fputs(",\"best\":", stdout);
-            xchg_cli_json_str(stdout, all[b].alg);
+            xchg_cli_json_str(stdout, b->alg);
             fputs(",\"time\":", stdout);
             xchg_cli_json_num(stdout, tm);
             fputs("}\n", stdout);
         } else {
-            printf("  %-12g %-22s %18.2f\n", s, all[b].alg, tm);
+            printf("  %-12s %-22s %18.2f\n", xchg_cli_size(m, sz, sizeof sz), b->alg, tm);
         }
     }
-    cross cx[PLAN_MAX_ROWS];
-    size_t nc = envelope(all, n, lo, hi, cx, PLAN_MAX_ROWS);
-    if (!json)
+    if (!A->json)
         printf("#\n# crossovers: block size where the fastest changes\n");
-    for (size_t i = 0; i < nc; i++) {
-        if (json) {
+    for (size_t i = 0; i < xchg_sweep_ncrossovers(sw); i++) {
+        const xchg_crossover *c = xchg_sweep_crossover(sw, i);
+        const char *from = xchg_sweep_candidate(sw, c->from)->alg;
+        const char *to = xchg_sweep_candidate(sw, c->to)->alg;
+        if (A->json) {
             fputs("{\"type\":\"crossover\",\"from\":", stdout);
-            xchg_cli_json_str(stdout, all[cx[i].from].alg);
+            xchg_cli_json_str(stdout, from);
             fputs(",\"to\":", stdout);
-            xchg_cli_json_str(stdout, all[cx[i].to].alg);
+            xchg_cli_json_str(stdout, to);
             fputs(",\"m\":", stdout);
-            xchg_cli_json_num(stdout, cx[i].m);
+            xchg_cli_json_num(stdout, c->m);
             fputs("}\n", stdout);
         } else {
-            printf("crossover: %s -> %s at m = %.6g %s\n", all[cx[i].from].alg,
-                   all[cx[i].to].alg, cx[i].m, mu);
+            printf("crossover: %s -> %s at m = %.6g %s\n", from, to, c->m, mu);
         }
     }
-    if (!json && nc == 0)
-        printf("crossover: none in [%g, %g]; %s is fastest throughout\n", lo, hi,
-               all[fastest(all, n, lo)].alg);
-    free(all);
+    if (!A->json && xchg_sweep_ncrossovers(sw) == 0)
+        printf("crossover: none in [%s, %s]; %s is fastest throughout\n",
+               xchg_cli_size(A->lo, sz, sizeof sz), xchg_cli_size(A->hi, sz2, sizeof sz2),
+               xchg_sweep_candidate(sw, xchg_sweep_winner(sw, 0))->alg);
+}
+
+int xchg_cli_plan(int argc, char **argv)
+{
+    plan_args A;
+    memset(&A, 0, sizeof A);
+    int rc = parse_options(argc, argv, &A);
+    if (rc)
+        return rc;
+    xchg_sweep *sw = NULL;
+    xchg_err err = {{0}};
+    int prc = xchg_plan_sweep(&A.topo, &A.mach, A.lo, A.hi, &A.po, &sw, &err);
+    if (prc)
+        return xchg_cli_lib_error(prc, "plan", &err);
+    if (xchg_sweep_winner(sw, 0) == XCHG_NO_WINNER) {
+        /* nothing may win: say why, from the first candidate */
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, 0);
+        char spec[64];
+        rc = xchg_cli_error("plan: none of the %zu candidates on %s may win (%s: %s); "
+                            "accepted: a topology and --only with a candidate that is "
+                            "contention-free or measured (raise --max-work)",
+                            xchg_sweep_ncandidates(sw),
+                            xchg_topo_spec(&A.topo, spec, sizeof spec), e->alg, e->why);
+        xchg_sweep_free(sw);
+        return rc;
+    }
+    if (A.sweep) {
+        print_sweep(&A, sw);
+    } else {
+        size_t *ord = order_at(sw, A.lo);
+        if (!ord) {
+            xchg_sweep_free(sw);
+            return xchg_cli_error("out of memory");
+        }
+        print_one(&A, sw, ord);
+        free(ord);
+    }
+    xchg_sweep_free(sw);
     return XCHG_CLI_OK;
 }

@@ -1,17 +1,26 @@
 /*
- * cost.c - the cost model: machine presets, the cost of a schedule from its
- * declared message sizes, and lower bounds on any complete exchange.
+ * cost.c - the cost model: machine presets, the one time line of a schedule
+ * (xchg_cost_line, xchg_line_time), the cost from declared message sizes
+ * (xchg_cost_compute), and lower bounds on any complete exchange.
  *
- * Model (DESIGN.md "Cost model", seed 002 section 4): a step costs one
- * start-up t_s when anybody sends, plus the largest message of the step
- * times m*t_w; local rearrangement costs t_r per byte copied; an execution
- * mode that synchronises adds one barrier per start-up. The cost reads only
- * the per-step declared sizes (xchg_sched_step_max_blocks,
- * xchg_sched_copy_blocks), so it is O(steps) whatever the network size.
+ * Model (DESIGN.md "Cost model"; Bokhari, section 4): a step costs one
+ * start-up t_s when anybody sends, plus its load times m*t_w; local
+ * rearrangement costs t_r per byte copied; an execution mode that
+ * synchronises adds one barrier per start-up. So every schedule's time is
+ * a line in the block size m:
+ *   time(m) = fixed + per_unit*m,  fixed = startups*ts (+ startups*barrier),
+ *   per_unit = link_volume*tw + copies*tr,
+ * where the link volume is the sum over steps of the busiest directed
+ * link's load in blocks (docs/cost-model.md, "The time line"). For a
+ * schedule that claims to be contention-free it equals the volume (the sum
+ * over steps of the largest message), read from the declared sizes in
+ * O(steps); for any other it is measured by xchg_verify's message-level
+ * check. xchg_cost_compute is the fast O(steps) form that always takes the
+ * volume (it does not see contention).
  *
- * Presets: seed 002 (Bokhari, Paragon/SP2/CS-2) Table 1, messages under
- * 8000 bytes. Barrier times there are linear in d for 2^d processors; for
- * other node counts we take d = ceil(log2 nodes) and never go below zero.
+ * Presets: Bokhari (Paragon, SP2, CS-2), Table 1, messages under 8000
+ * bytes. Barrier times there are linear in d for 2^d processors; for other
+ * node counts we take d = ceil(log2 nodes) and never go below zero.
  *
  * Lower bounds, each named with the model it assumes (docs/cost-model.md):
  *   start-ups  >= ceil(log2 p)  one-port: the holders of a node's data at
@@ -22,7 +31,7 @@
  *                               over the L directed links crossing A -> B,
  *                               rounded up; for a torus cut across an even
  *                               largest dimension N1 this is N1*p/8 blocks,
- *                               seed 001 Lemma 1.
+ *                               Liu et al., Lemma 1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +39,7 @@
 
 #include "base/util.h"
 
-/* One row of seed 002 Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
+/* One row of Bokhari, Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
 typedef struct preset {
     const char *name;
     double ts, tw, tr;
@@ -65,16 +74,15 @@ static uint64_t ceil_log2(uint64_t n)
 }
 
 /*
- * Fill out with the preset called name, its barrier evaluated for `nodes`
- * processors (d = ceil(log2 nodes), clamped at 0 so one node has no barrier
- * cost). Returns 0, or XCHG_EINVAL listing the presets when name is unknown
- * or NULL; out is untouched on failure.
+ * Suh et al.'s model as a machine: ts = a = t_s/t_c in units of t_c, tw = 1
+ * per flit, no copy cost, no barrier. Returns 0, or XCHG_EINVAL when out is
+ * NULL or a is negative or not finite; out is untouched on failure.
  */
 int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err)
 {
     if (!out || !isfinite(a) || a < 0)
         return xchg_fail(err, XCHG_EINVAL,
-                         "bad a = t_s/t_c: want a finite number >= 0 (seed 000 uses 5000 "
+                         "bad a = t_s/t_c: want a finite number >= 0 (Suh et al. use 5000 "
                          "and 10000)");
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "a=%.6g", a);
@@ -84,6 +92,12 @@ int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err)
     return XCHG_OK;
 }
 
+/*
+ * Fill out with the preset called name, its barrier evaluated for `nodes`
+ * processors (d = ceil(log2 nodes), clamped at 0 so one node has no barrier
+ * cost). Returns 0, or XCHG_EINVAL listing the presets when name is unknown
+ * or NULL; out is untouched on failure.
+ */
 int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xchg_err *err)
 {
     if (!out)
@@ -115,7 +129,7 @@ int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xch
         used += (size_t)n;
     }
     return xchg_fail(err, XCHG_EINVAL,
-                     "unknown machine preset '%s'; accepted: %s (seed 002 Table 1)",
+                     "unknown machine preset '%s'; accepted: %s (Bokhari, Table 1)",
                      name ? name : "(null)", list);
 }
 
@@ -135,7 +149,7 @@ static uint64_t div_up(uint64_t num, uint64_t den)
  * dimension (both neighbours are the same node: one link), two per line on
  * a wrapped dimension of size >= 3 (the cut and the wrap-around). Keep the
  * largest bound over the dimensions (ties go to the larger dimension, the
- * cut the seed names). Returns 0 with an empty name when there is no bound.
+ * cut Liu et al. name). Returns 0 with an empty name when there is no bound.
  */
 static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
 {
@@ -172,9 +186,9 @@ static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
     else if (best_n == 2)
         snprintf(name, len, "%s bisection (size-2 dimension)", kind);
     else if (best_n % 2 == 0)
-        snprintf(name, len, "%s bisection (seed 001 Lemma 1)", kind);
+        snprintf(name, len, "%s bisection (Liu et al., Lemma 1)", kind);
     else
-        snprintf(name, len, "%s bisection (seed 001 Lemma 1, odd N1)", kind);
+        snprintf(name, len, "%s bisection (Liu et al., Lemma 1, odd N1)", kind);
     return best;
 }
 
@@ -213,12 +227,116 @@ static int nonneg(double x)
     return isfinite(x) && x >= 0.0;
 }
 
+/* 0 when every parameter of mach is a finite number >= 0, else EINVAL
+ * naming them. */
+static int check_machine(const xchg_machine *mach, xchg_err *err)
+{
+    if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
+        !nonneg(mach->barrier))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "machine '%s' has ts=%g tw=%g tr=%g barrier=%g; each must be a "
+                         "finite number >= 0",
+                         mach->name, mach->ts, mach->tw, mach->tr, mach->barrier);
+    return XCHG_OK;
+}
+
+/*
+ * Counts of s from its declared sizes into l (steps, start-ups, volume,
+ * copies), with the link volume taken as the volume and the line's fixed
+ * and per_unit for that volume. O(steps); never fails.
+ */
+static void declared_line(const xchg_sched *s, const xchg_machine *mach, int with_barrier,
+                          xchg_line *l)
+{
+    memset(l, 0, sizeof *l);
+    size_t n = xchg_sched_nsteps(s);
+    l->steps = n;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t mb = xchg_sched_step_max_blocks(s, i);
+        l->startups += mb > 0;
+        l->volume_blocks += mb;
+        l->copy_blocks += xchg_sched_copy_blocks(s, i);
+    }
+    l->link_volume_blocks = l->volume_blocks;
+    l->link_source = XCHG_LINK_CLAIMED;
+    l->fixed = (double)l->startups * mach->ts;
+    if (with_barrier)
+        l->fixed += (double)l->startups * mach->barrier;
+    l->per_unit = (double)l->link_volume_blocks * mach->tw + (double)l->copy_blocks * mach->tr;
+}
+
+/* Charge the link volume of rep to l (its per_unit follows). */
+static void charge_report(const xchg_verify_report *rep, const xchg_machine *mach, xchg_line *l)
+{
+    l->link_volume_blocks = rep->link_volume_blocks;
+    l->link_conflicts = rep->link_conflicts;
+    l->check_failures = rep->failures;
+    l->link_source = XCHG_LINK_MEASURED;
+    l->per_unit = (double)l->link_volume_blocks * mach->tw + (double)l->copy_blocks * mach->tr;
+}
+
+double xchg_line_time(const xchg_line *l, double m)
+{
+    return l ? l->fixed + l->per_unit * m : 0.0;
+}
+
+/*
+ * The time line of s on mach (see xchg.h): declared counts, then the link
+ * volume from opts->report, from the contention-free claim, or measured by
+ * a message-level xchg_verify run (ETOOBIG leaves it UNMEASURED). Returns
+ * 0, EINVAL on bad arguments, ENOMEM or the verifier's other codes; out is
+ * untouched on failure. Owns nothing it returns.
+ */
+int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_line_opts *opts,
+                   xchg_line *out, xchg_err *err)
+{
+    if (!s || !mach || !out)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_cost_line: schedule, machine and result "
+                                           "must not be NULL");
+    int rc = check_machine(mach, err);
+    if (rc)
+        return rc;
+    xchg_line_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts)
+        o = *opts;
+    if (o.report && o.report->steps != xchg_sched_nsteps(s))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_cost_line: the report has %zu steps but the schedule %zu; "
+                         "accepted: a report xchg_verify made on this schedule",
+                         o.report->steps, xchg_sched_nsteps(s));
+    xchg_line l;
+    declared_line(s, mach, o.with_barrier, &l);
+    if (o.report) {
+        charge_report(o.report, mach, &l);
+    } else if (!xchg_sched_contention_free(s) && xchg_topo_has_links(xchg_sched_topo(s))) {
+        /* Contention is possible: measure it, following no block. */
+        xchg_verify_opts vo = {.threads = o.threads, .max_work = o.max_work,
+                               .messages_only = 1};
+        xchg_verify_report rep;
+        xchg_err verr = {{0}};
+        rc = xchg_verify(s, &vo, &rep, &verr);
+        if (rc == XCHG_OK) {
+            charge_report(&rep, mach, &l);
+        } else if (rc == XCHG_ETOOBIG) {
+            l.link_source = XCHG_LINK_UNMEASURED;
+        } else {
+            return xchg_fail(err, rc, "measuring the link volume of %s: %s",
+                             xchg_sched_algorithm(s), verr.msg);
+        }
+    }
+    *out = l;
+    return XCHG_OK;
+}
+
 /*
  * Cost of schedule s on machine mach with blocks of m bytes: counts from the
- * declared sizes (no block is followed), time, and the lower bounds.
- * with_barrier adds mach->barrier per start-up. Returns 0, or XCHG_EINVAL
- * when s, mach or out is NULL, m is negative or not finite, or a machine
- * parameter is negative or not finite; out is untouched on failure.
+ * declared sizes (no block is followed), time from the same line as
+ * xchg_cost_line with the link volume taken as the volume, and the lower
+ * bounds. with_barrier adds mach->barrier per start-up. Returns 0, or
+ * XCHG_EINVAL when s, mach or out is NULL, m is negative or not finite, or
+ * a machine parameter is negative or not finite; out is untouched on
+ * failure.
  */
 int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
                       int with_barrier, xchg_cost *out, xchg_err *err)
@@ -230,26 +348,18 @@ int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
         return xchg_fail(err, XCHG_EINVAL,
                          "block size m = %g is not accepted: it must be a finite number >= 0",
                          m);
-    if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
-        !nonneg(mach->barrier))
-        return xchg_fail(err, XCHG_EINVAL,
-                         "machine '%s' has ts=%g tw=%g tr=%g barrier=%g; each must be a "
-                         "finite number >= 0",
-                         mach->name, mach->ts, mach->tw, mach->tr, mach->barrier);
+    int rc = check_machine(mach, err);
+    if (rc)
+        return rc;
+    xchg_line l;
+    declared_line(s, mach, with_barrier, &l);
     xchg_cost c;
     memset(&c, 0, sizeof c);
-    size_t n = xchg_sched_nsteps(s);
-    c.steps = n;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t mb = xchg_sched_step_max_blocks(s, i);
-        c.startups += mb > 0;
-        c.volume_blocks += mb;
-        c.copy_blocks += xchg_sched_copy_blocks(s, i);
-    }
-    c.time = (double)c.startups * mach->ts + (double)c.volume_blocks * m * mach->tw +
-             (double)c.copy_blocks * m * mach->tr;
-    if (with_barrier)
-        c.time += (double)c.startups * mach->barrier;
+    c.steps = l.steps;
+    c.startups = l.startups;
+    c.volume_blocks = l.volume_blocks;
+    c.copy_blocks = l.copy_blocks;
+    c.time = xchg_line_time(&l, m);
     xchg_cost_lower_bounds(xchg_sched_topo(s), mach, m, &c);
     *out = c;
     return XCHG_OK;
