@@ -193,10 +193,12 @@ typedef struct xchg_opts {
                                       algorithm accepts on the real nodes */
 } xchg_opts;
 
-/* Closed-form counts an algorithm's source gives (or we derived). */
+/* Closed-form counts an algorithm's source gives (or we derived), in the
+ * cost model's terms (xchg_cost). */
 typedef struct xchg_counts {
-    uint64_t startups;
-    uint64_t volume_blocks;
+    uint64_t startups;       /* non-empty steps */
+    uint64_t volume_blocks;  /* sum over steps of the largest message */
+    uint64_t copy_blocks;    /* blocks each node copies locally in all */
 } xchg_counts;
 
 typedef struct xchg_alg {
@@ -214,7 +216,8 @@ typedef struct xchg_alg {
     /* Build the schedule; caller frees it with xchg_sched_free. */
     int (*generate)(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                     xchg_err *err);
-    /* Closed-form start-ups and volume from the source, for the tests. */
+    /* Closed-form start-ups, volume and local copies from the source, for
+     * the tests (the conformance test holds every schedule to them). */
     int (*formula)(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out);
     /* Option strings worth comparing on t (e.g. "multiphase:2,3"); writes
      * at most max of them and returns how many there are. NULL: just the

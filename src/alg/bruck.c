@@ -114,6 +114,8 @@ static int bruck_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts 
     }
     out->startups = su;
     out->volume_blocks = vol;
+    /* two rotations, and every step packs and unpacks its message */
+    out->copy_blocks = p >= 2 ? 2 * p + 2 * vol : 0;
     return XCHG_OK;
 }
 

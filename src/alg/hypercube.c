@@ -119,6 +119,7 @@ static int standard_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
     uint64_t d = (uint64_t)xchg_alg_log2(t->nodes);
     out->startups = d;
     out->volume_blocks = d * t->nodes / 2;
+    out->copy_blocks = d * t->nodes; /* p before each step */
     return XCHG_OK;
 }
 
@@ -156,6 +157,7 @@ static int direct_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts
         return XCHG_ENOTAPPLIC;
     out->startups = t->nodes - 1;
     out->volume_blocks = t->nodes - 1;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -271,6 +273,7 @@ static int multiphase_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
     }
     out->startups = su;
     out->volume_blocks = vol;
+    out->copy_blocks = (uint64_t)(opts->nparts - 1) * p; /* p before each phase but the first */
     return XCHG_OK;
 }
 

@@ -76,6 +76,7 @@ static int mesh2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts 
     uint64_t a = t->size[0], b = t->size[1], p = a * b;
     out->startups = a + b - 2;
     out->volume_blocks = p * (a + b - 2) / 2;
+    out->copy_blocks = p; /* the regrouping before phase 2 */
     return XCHG_OK;
 }
 

@@ -50,6 +50,7 @@ static int pairwise_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
     (void)opts;
     out->startups = t->nodes ? t->nodes - 1 : 0;
     out->volume_blocks = out->startups;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 

@@ -79,6 +79,7 @@ static int ring_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *
     uint64_t p = t->nodes;
     out->startups = p - 1;
     out->volume_blocks = p * (p - 1) / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -119,6 +120,7 @@ static int ring_bidir_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
     uint64_t h1 = p / 2, h2 = p ? (p - 1) / 2 : 0;
     out->startups = p ? p - 1 : 0;
     out->volume_blocks = h1 * (h1 + 1) / 2 + h2 * (h2 + 1) / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 

@@ -373,6 +373,7 @@ static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
         return XCHG_ENOTAPPLIC; /* hosted sizes: no closed form */
     out->startups = p == 2 ? 1 : (p + 3) / 4 + 1;
     out->volume_blocks = p * p / 8 + p / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -702,6 +703,7 @@ static int at2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
     }
     out->startups = b == 4 ? 4 : 2 * ((b + 7) / 8) + 4;
     out->volume_blocks = 4 * a * (b * b / 32) + 2 * a * b;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 

@@ -647,6 +647,7 @@ static int mt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
         return XCHG_ENOMEM;
     out->startups = k * part.startups + k * (k - 1);
     out->volume_blocks = k * part.volume + (k * k / 4) * p;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -809,6 +810,7 @@ static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
         return XCHG_ENOMEM;
     out->startups = k * part.startups + k * lg;
     out->volume_blocks = k * part.volume + k * lg * (p / 2);
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -830,6 +832,7 @@ int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
     uint64_t c = (n1 + 4 * k - 1) / (4 * k);
     uint64_t main_term = k * k * (n1 * n1 / (8 * k * k)) * (p / n1);
     uint64_t lg = (uint64_t)xchg_alg_log2((uint32_t)k);
+    out->copy_blocks = 0; /* the paper models no local copies */
     if (which == XCHG_LIU_KD_MT) {
         out->startups = k * c + k * k;
         out->volume_blocks = main_term + (k * k / 4) * p + k * p / 2;

@@ -53,7 +53,8 @@
  *   start-ups 3c + 3*2^(d-2-c) (d >= c+3; t2: 3*2^(d-2), 4 at d = 2);
  *   volume p*(3*2^(d-3) + 5*2^(c-1) - 5/2) blocks (t2: 3*2^(3d-3)).
  *   Equal to Table 1 for T2, T1.1 and T1 with d <= 5; see docs for T1 at
- *   d >= 6 and T1.x with x >= 2, where the table differs.
+ *   d >= 6 and T1.x with x >= 2, where the table differs. No local copies
+ *   are modelled.
  */
 #include "torus_suh.h"
 
@@ -234,6 +235,7 @@ static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **o
 static void suh_counts(int d, int c, xchg_counts *out)
 {
     uint64_t p = 1ull << (2 * d);
+    out->copy_blocks = 0; /* no local copies are modelled */
     if (c == 0) {
         out->startups = d == 2 ? 4 : 3ull << (d - 2);
         out->volume_blocks = d == 2 ? 32 : 3ull << (3 * d - 3);
