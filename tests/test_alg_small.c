@@ -305,8 +305,9 @@ static void test_registry(void)
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
         CHECK(a && a->name && a->summary && a->source && a->topologies && a->options &&
-                  a->applies && a->generate && a->formula,
-              "entry %zu complete", i);
+                  a->generate && a->formula && a->free_on != 0 &&
+                  (a->free_on & ~XCHG_KINDS_ALL) == 0 && (a->needs.kinds & ~XCHG_KINDS_ALL) == 0,
+              "entry %zu complete (text, generator, formula, declared claims)", i);
         if (a)
             CHECK(xchg_alg_find(a->name) == a, "find %s", a->name);
         for (size_t j = 0; j < i; j++)
@@ -408,7 +409,8 @@ static void test_follow_all(void)
             for (int v = 0; v < n; v++) {
                 const xchg_alg *pa;
                 xchg_opts o;
-                if (xchg_alg_parse(specs[v], &pa, &o, NULL) != 0 || pa->applies(&t, &o, NULL))
+                if (xchg_alg_parse(specs[v], &pa, &o, NULL) != 0 ||
+                    xchg_alg_applies(pa, &t, &o, NULL))
                     continue;
                 xchg_sched *s = NULL;
                 xchg_err err = {{0}};

@@ -132,7 +132,7 @@ static void run_topology(const char *tspec)
                   a->name, err.msg);
             if (rc || pa != a)
                 continue;
-            rc = a->applies(&t, &o, &err);
+            rc = xchg_alg_applies(a, &t, &o, &err);
             if (a->variants)
                 CHECK(rc == 0, "variant %s offered on %s but does not apply: %s", specs[v],
                       tspec, err.msg);
@@ -161,7 +161,7 @@ static void run_only(const char *alg_spec, const char *tspec)
     CHECK(rc == 0, "%s: %s", alg_spec, err.msg);
     if (rc)
         return;
-    rc = a->applies(&t, &o, &err);
+    rc = xchg_alg_applies(a, &t, &o, &err);
     CHECK(rc == 0, "%s on %s: %s", alg_spec, tspec, err.msg);
     if (rc)
         return;

@@ -54,14 +54,6 @@ static uint32_t radix_of(const xchg_opts *opts)
     return opts && opts->radix >= 2 ? opts->radix : 2;
 }
 
-static int bruck_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)t;
-    if (opts && opts->radix == 1)
-        return xchg_fail(err, XCHG_EINVAL, "bruck: the radix must be >= 2");
-    return XCHG_OK;
-}
-
 /* Number of j in [0, p) whose radix-r digit of weight w equals z. */
 static uint64_t digit_count(uint64_t p, uint64_t w, uint64_t r, uint64_t z)
 {
@@ -74,13 +66,11 @@ static uint64_t digit_count(uint64_t p, uint64_t w, uint64_t r, uint64_t z)
 static int bruck_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
 {
-    int rc = bruck_applies(t, opts, err);
-    if (rc)
-        return rc;
+    int rc;
     uint64_t p = t->nodes, r = radix_of(opts);
     char spec[32];
     snprintf(spec, sizeof spec, "bruck:%u", (unsigned)r);
-    xchg_sched *s = xchg_sched_new(t, spec, t->kind == XCHG_TOPO_COMPLETE);
+    xchg_sched *s = xchg_sched_new(t, spec, xchg_alg_claims_free(&xchg_alg_bruck, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint64_t w = 1; w < p; w *= r) {
@@ -148,8 +138,11 @@ const xchg_alg xchg_alg_bruck = {
     .source = "Bruck, Ho, Kipnis, Upfal, Weathersby, IEEE TPDS 8(11) 1997, index algorithm",
     .topologies = "any (contention-free on complete:P only)",
     .options = "r: the radix, an integer >= 2 (default 2), e.g. bruck:4",
+    .needs = {0},
+    .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE),
+    .in_place = 1,
     .parse = bruck_parse,
-    .applies = bruck_applies,
+    .applies = NULL,
     .generate = bruck_generate,
     .formula = bruck_formula,
     .variants = bruck_variants,

@@ -40,34 +40,24 @@
  */
 #include "alg_common.h"
 
-/* Power-of-two node count, or ENOTAPPLIC naming the algorithm. */
-static int need_pow2(const char *name, const xchg_topo *t, xchg_err *err)
-{
-    if (xchg_alg_is_pow2(t->nodes))
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "%s needs a power-of-two node count; %s has %u nodes", name,
-                     xchg_topo_spec(t, buf, sizeof buf), (unsigned)t->nodes);
-}
-
-/* Contention-free claims hold on a hypercube (e-cube) and a switch. */
-static int xor_contention_free(const xchg_topo *t)
-{
-    return t->kind == XCHG_TOPO_HYPERCUBE || t->kind == XCHG_TOPO_COMPLETE;
-}
+/* What the family needs and claims: p = 2^D nodes; contention-free on a
+ * hypercube (e-cube) and a switch; every step a pairing of equal halves, so
+ * a node always holds p blocks. */
+#define HC_NEEDS {.nodes_pow2 = 1}
+#define HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
 
 /*
- * Shared generator: phases run in the given order; phase j spans bits
- * off[j] .. off[j]+width[j]-1 and is a direct exchange over them.
+ * Shared generator of entry a: phases run in the given order; phase j spans
+ * bits off[j] .. off[j]+width[j]-1 and is a direct exchange over them.
  * copy_first: copy p blocks before the first step of every phase
  * (hc-standard) rather than of every phase but the first (multiphase).
  * Returns 0 and *out, or ENOMEM (nothing allocated is left behind).
  */
-static int xor_phases(const xchg_topo *t, const char *spec, int nphases, const int *off,
-                      const int *width, int copy_first, xchg_sched **out, xchg_err *err)
+static int xor_phases(const xchg_alg *a, const xchg_topo *t, const char *spec, int nphases,
+                      const int *off, const int *width, int copy_first, xchg_sched **out,
+                      xchg_err *err)
 {
-    xchg_sched *s = xchg_sched_new(t, spec, xor_contention_free(t));
+    xchg_sched *s = xchg_sched_new(t, spec, xchg_alg_claims_free(a, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint64_t p = t->nodes;
@@ -89,25 +79,17 @@ static int xor_phases(const xchg_topo *t, const char *spec, int nphases, const i
 
 /* ---- hc-standard --------------------------------------------------- */
 
-static int standard_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    return need_pow2("hc-standard", t, err);
-}
-
 static int standard_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                              xchg_err *err)
 {
-    int rc = standard_applies(t, opts, err);
-    if (rc)
-        return rc;
+    (void)opts;
     int d = xchg_alg_log2(t->nodes);
     int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
     for (int j = 0; j < d; j++) {
         off[j] = d - 1 - j; /* bit D-1 first, down to bit 0 */
         width[j] = 1;
     }
-    return xor_phases(t, "hc-standard", d, off, width, 1, out, err);
+    return xor_phases(&xchg_alg_hc_standard, t, "hc-standard", d, off, width, 1, out, err);
 }
 
 /* Seed 004 eq. 4.9: (t_s + t_w m p/2) log p. */
@@ -125,19 +107,12 @@ static int standard_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
 
 /* ---- hc-direct ----------------------------------------------------- */
 
-static int direct_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    return need_pow2("hc-direct", t, err);
-}
-
 static int direct_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                            xchg_err *err)
 {
-    int rc = direct_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "hc-direct", xor_contention_free(t));
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "hc-direct", xchg_alg_claims_free(&xchg_alg_hc_direct, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint32_t i = 1; i < t->nodes; i++) {
@@ -220,11 +195,9 @@ static void multiphase_spec(const xchg_opts *opts, char *buf, size_t len)
         at += (size_t)snprintf(buf + at, len - at, j ? ",%d" : "%d", opts->parts[j]);
 }
 
+/* What needs cannot say: the parts sum to d (p = 2^d is declared). */
 static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    int rc = need_pow2("multiphase", t, err);
-    if (rc)
-        return rc;
     int d = xchg_alg_log2(t->nodes), sum = parts_sum(opts);
     if (sum < 0)
         return xchg_fail(err, XCHG_EINVAL,
@@ -246,9 +219,6 @@ static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_er
 static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                                xchg_err *err)
 {
-    int rc = multiphase_applies(t, opts, err);
-    if (rc)
-        return rc;
     int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS], at = 0;
     for (int j = 0; j < opts->nparts; j++) {
         off[j] = at; /* lowest bits first */
@@ -257,7 +227,7 @@ static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_s
     }
     char spec[96];
     multiphase_spec(opts, spec, sizeof spec);
-    return xor_phases(t, spec, opts->nparts, off, width, 0, out, err);
+    return xor_phases(&xchg_alg_multiphase, t, spec, opts->nparts, off, width, 0, out, err);
 }
 
 /* Start-ups sum(2^dj - 1), volume sum((2^dj - 1) p / 2^dj). */
@@ -302,8 +272,11 @@ const xchg_alg xchg_alg_hc_standard = {
     .source = "seed 002 section 2.1 (Johnsson & Ho); seed 004 section 4.5.3, eq. 4.9",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = NULL,
-    .applies = standard_applies,
+    .applies = NULL,
     .generate = standard_generate,
     .formula = standard_formula,
     .variants = NULL,
@@ -315,8 +288,11 @@ const xchg_alg xchg_alg_hc_direct = {
     .source = "seed 002 section 2.2 (Take); seed 004 Algorithm 4.10, eq. 4.10",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = NULL,
-    .applies = direct_applies,
+    .applies = NULL,
     .generate = direct_generate,
     .formula = direct_formula,
     .variants = NULL,
@@ -329,6 +305,9 @@ const xchg_alg xchg_alg_multiphase = {
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "d1,d2,...: parts >= 1 summing to D = log2 p, lowest bits first "
                "(e.g. multiphase:2,3 on 32 nodes)",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = multiphase_parse,
     .applies = multiphase_applies,
     .generate = multiphase_generate,

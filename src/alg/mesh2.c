@@ -26,26 +26,13 @@
  */
 #include "alg_common.h"
 
-static int mesh2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    if ((t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2)
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "mesh2 needs a two-dimensional mesh or torus (mesh:AxB, torus:AxB); "
-                     "%s is not one",
-                     xchg_topo_spec(t, buf, sizeof buf));
-}
-
 /* Rows phase then columns phase, as described above. */
 static int mesh2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
 {
-    int rc = mesh2_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "mesh2", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "mesh2", xchg_alg_claims_free(&xchg_alg_mesh2, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint64_t a = t->size[0], b = t->size[1];
@@ -86,8 +73,11 @@ const xchg_alg xchg_alg_mesh2 = {
     .source = "seed 004 (textbook) section 4.5.2, Figure 4.19, eq. 4.8; seed 003 eq. 5",
     .topologies = "two-dimensional mesh:AxB or torus:AxB",
     .options = "",
+    .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = mesh2_applies,
+    .applies = NULL,
     .generate = mesh2_generate,
     .formula = mesh2_formula,
     .variants = NULL,

@@ -16,22 +16,13 @@
  */
 #include "alg_common.h"
 
-static int pairwise_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)t;
-    (void)opts;
-    (void)err;
-    return XCHG_OK;
-}
-
 static int pairwise_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                              xchg_err *err)
 {
     (void)opts;
     uint32_t p = t->nodes;
     int pow2 = xchg_alg_is_pow2(p);
-    int cf = t->kind == XCHG_TOPO_COMPLETE || (pow2 && t->kind == XCHG_TOPO_HYPERCUBE);
-    xchg_sched *s = xchg_sched_new(t, "pairwise", cf);
+    xchg_sched *s = xchg_sched_new(t, "pairwise", xchg_alg_claims_free(&xchg_alg_pairwise, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint32_t k = 1; k < p; k++) {
@@ -60,8 +51,12 @@ const xchg_alg xchg_alg_pairwise = {
     .source = "MPI libraries' pairwise alltoall; seed 004 Algorithm 4.10 for p = 2^D",
     .topologies = "any (contention-free on complete:P, and on hypercube:D)",
     .options = "",
+    .needs = {0},
+    /* a hypercube has 2^D nodes, so the XOR form: e-cube routes are free */
+    .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE) | XCHG_KIND(XCHG_TOPO_HYPERCUBE),
+    .in_place = 1,
     .parse = NULL,
-    .applies = pairwise_applies,
+    .applies = NULL,
     .generate = pairwise_generate,
     .formula = pairwise_formula,
     .variants = NULL,

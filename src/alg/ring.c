@@ -38,27 +38,13 @@
  */
 #include "alg_common.h"
 
-/* Nonzero when t has exactly one dimension (ring, array, complete). */
-static int ring_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    if (t->ndims == 1)
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "ring algorithms need a one-dimensional topology (ring:P, array:P, "
-                     "complete:P); %s has %d dimensions",
-                     xchg_topo_spec(t, buf, sizeof buf), t->ndims);
-}
-
 /* `ring`: p-1 steps of shift +1 carrying every block not for the sender. */
 static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                          xchg_err *err)
 {
-    int rc = ring_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "ring", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "ring", xchg_alg_claims_free(&xchg_alg_ring, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
@@ -87,10 +73,9 @@ static int ring_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *
 static int ring_bidir_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                                xchg_err *err)
 {
-    int rc = ring_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "ring-bidir", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "ring-bidir", xchg_alg_claims_free(&xchg_alg_ring_bidir, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
@@ -130,8 +115,11 @@ const xchg_alg xchg_alg_ring = {
     .source = "seed 004 (textbook) section 4.5.1, Figure 4.18, eq. 4.7",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
+    .needs = {.dims = 1},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = ring_applies,
+    .applies = NULL,
     .generate = ring_generate,
     .formula = ring_formula,
     .variants = NULL,
@@ -143,8 +131,11 @@ const xchg_alg xchg_alg_ring_bidir = {
     .source = "seed 004 (textbook) section 4.5.1, the factor-two remark",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
+    .needs = {.dims = 1},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = ring_applies,
+    .applies = NULL,
     .generate = ring_bidir_generate,
     .formula = ring_bidir_formula,
     .variants = NULL,

@@ -108,36 +108,36 @@ static int depth_of(char which, int d, const xchg_opts *opts)
     return opts->x;
 }
 
-/* Shared precondition check; which is '1' (t1), '2' (t2) or 'x' (t1.x). */
-static int suh_applies(char which, const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
+/* The registry entry of t1 ('1'), t2 ('2') or t1.x ('x'). */
+static const xchg_alg *entry_of(char which)
+{
+    return which == '1' ? &xchg_alg_t1 : which == '2' ? &xchg_alg_t2 : &xchg_alg_t1x;
+}
+
+/* What t1.x's needs cannot say: its x fits the torus, 1 <= x <= d-4 (the
+ * declared d >= 5 is the least any x needs). */
+static int t1x_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
     char buf[64];
     int d = suh_dim(t);
-    const char *name = which == '1' ? "t1" : which == '2' ? "t2" : "t1.x";
-    if (d < 0)
+    if (opts->x < 1 || opts->x > d - 4)
         return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "%s needs a square torus of side 2^d, d >= 2 (torus:4x4, torus:8x8, "
-                         "...); %s is not one",
-                         name, xchg_topo_spec(t, buf, sizeof buf));
-    if (which == 'x' && (opts->x < 1 || opts->x > d - 4))
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d%s", opts->x,
-                         xchg_topo_spec(t, buf, sizeof buf), d,
-                         d < 5 ? " (t1.x needs d >= 5, torus:32x32)" : "");
+                         "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d",
+                         opts->x, xchg_topo_spec(t, buf, sizeof buf), d);
     return XCHG_OK;
 }
 
 /*
- * Build the schedule of depth c on the 2^d torus t (see the header).
- * name goes into the schedule. Returns 0, ENOMEM.
+ * Build the schedule of depth c on the 2^d torus t (see the header) for
+ * entry a. name goes into the schedule. Returns 0, ENOMEM.
  */
-static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **out,
-                     xchg_err *err)
+static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *name,
+                     xchg_sched **out, xchg_err *err)
 {
     suh_geo g = suh_geo_of(t);
     const int d = g.d;
     const uint64_t p = g.p;
-    xchg_sched *s = xchg_sched_new(t, name, 1);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(a, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     xchg_step st;
@@ -246,26 +246,11 @@ static void suh_counts(int d, int c, xchg_counts *out)
     out->volume_blocks = 3 * (p << (d - 3)) + 5 * (p << (c - 1)) - 5 * (p / 2);
 }
 
-static int t1_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('1', t, o, e);
-}
-static int t2_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('2', t, o, e);
-}
-static int t1x_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('x', t, o, e);
-}
-
-/* Generate after checking preconditions; the schedule is named by which. */
+/* Generate (preconditions checked by the registry); the schedule is named
+ * by which. */
 static int suh_generate(char which, const xchg_topo *t, const xchg_opts *opts,
                         xchg_sched **out, xchg_err *err)
 {
-    int rc = suh_applies(which, t, opts, err);
-    if (rc)
-        return rc;
     int d = suh_dim(t);
     char name[32];
     if (is_paper(which, opts) && d > 9)
@@ -280,7 +265,7 @@ static int suh_generate(char which, const xchg_topo *t, const xchg_opts *opts,
         snprintf(name, sizeof name, "t1.%d", opts->x);
     else
         snprintf(name, sizeof name, "t%c", which);
-    return suh_build(t, depth_of(which, d, opts), name, out, err);
+    return suh_build(entry_of(which), t, depth_of(which, d, opts), name, out, err);
 }
 
 static int t1_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, xchg_err *e)
@@ -301,7 +286,7 @@ static int t1x_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, 
 static int suh_formula(char which, const xchg_topo *t, const xchg_opts *opts,
                        xchg_counts *out)
 {
-    if (suh_applies(which, t, opts, NULL))
+    if (xchg_alg_applies(entry_of(which), t, opts, NULL))
         return XCHG_ENOTAPPLIC;
     if (is_paper(which, opts) && suh_dim(t) >= 4)
         return XCHG_ENOTAPPLIC; /* no closed form: measured, docs/torus-suh.md */
@@ -322,6 +307,10 @@ static int t1x_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
     return suh_formula('x', t, o, c);
 }
 
+/* What the family needs: a 2^d x 2^d torus with d >= min_d. */
+#define SUH_NEEDS(min_d, why_text)                                                         \
+    {.kinds = XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2, .square_pow2 = (min_d), .why = (why_text)}
+
 /* t1.1 .. t1.(d-4) on a 2^d torus. */
 static int t1x_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
@@ -340,8 +329,11 @@ const xchg_alg xchg_alg_t1 = {
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "none, or 'paper': the paper's own SG phase pattern, idle nodes keep "
                "their blocks (t1:paper; sizes per node, no closed form)",
+    .needs = SUH_NEEDS(2, NULL),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 0, /* from d = 4 on, concentration phases gather 2^c p blocks */
     .parse = t1_parse,
-    .applies = t1_applies,
+    .applies = NULL,
     .generate = t1_generate,
     .formula = t1_formula,
     .variants = NULL,
@@ -354,8 +346,11 @@ const xchg_alg xchg_alg_t2 = {
     .source = "seed 000 section 3.2, Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "",
+    .needs = SUH_NEEDS(2, NULL),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* every node sends half of its p blocks and gets as many */
     .parse = NULL,
-    .applies = t2_applies,
+    .applies = NULL,
     .generate = t2_generate,
     .formula = t2_formula,
     .variants = NULL,
@@ -368,6 +363,9 @@ const xchg_alg xchg_alg_t1x = {
     .source = "seed 000 sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= x+4",
     .options = "x, written t1.N (t1.1, t1.2) or t1.x:N, 1 <= N <= d-4",
+    .needs = SUH_NEEDS(5, "1 <= x <= d-4"),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 0, /* x concentration phases gather 2^x p blocks */
     .parse = t1x_parse,
     .applies = t1x_applies,
     .generate = t1x_generate,

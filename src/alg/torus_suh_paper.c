@@ -217,7 +217,7 @@ int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
     act = NULL;
     srv = NULL;
 
-    if (!(s = xchg_sched_new(t, "t1:paper", 1)))
+    if (!(s = xchg_sched_new(t, "t1:paper", xchg_alg_claims_free(&xchg_alg_t1, t))))
         goto fail;
     s->ctx = c;
     s->ctx_free = paper_ctx_free;
