@@ -25,8 +25,8 @@
  *   log_r p when p is a power of r). Local copies: the blocks of a step's
  *   message are not contiguous (they are every position whose digit k is z),
  *   so each step packs what it sends and unpacks what it receives: twice the
- *   step's size, the same kind of rearrangement seed 004 charges hc-standard
- *   for. Add p for the first rotation, accounted before the first step, and
+ *   step's size, the same kind of rearrangement Grama et al. charge
+ *   hc-standard for. Add p for the first rotation, accounted before the first step, and
  *   p for the final one, accounted (as the schedule has no step after the
  *   last) on the last step: 2p + 2*volume in all when p >= 2, none for
  *   p = 1.

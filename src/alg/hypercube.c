@@ -4,39 +4,44 @@
  * pair node i with node i XOR mask; on a hypercube (ids are binary labels,
  * routes e-cube) and on a complete network every XOR step is free of link
  * contention. They run on any topology with a power-of-two node count (as
- * seed 002 runs them on the Paragon mesh and the SP2/CS-2 switches); there
+ * Bokhari runs them on the Paragon mesh and the SP2/CS-2 switches); there
  * the verifier counts the contention instead of forbidding it.
  *
- * hc-standard (seed 002 section 2.1 after Johnsson & Ho; seed 004 section
- * 4.5.3, Figure 4.20, eq. 4.9): for bit j = D-1 down to 0, node i sends to
- * i XOR 2^j the p/2 blocks it holds whose destination differs from i in bit
- * j (equivalently: agrees with the partner there). Every node holds p blocks
- * before each step and regroups them before sending (seed 004: "a node
- * rearranges mp words before each of the log p steps").
+ * hc-standard (Bokhari section 2.1, after Johnsson & Ho; Grama et al.,
+ * Introduction to Parallel Computing, section 4.5.3, Figure 4.20, eq. 4.9):
+ * for bit j = D-1 down to 0, node i sends to i XOR 2^j the p/2 blocks it
+ * holds whose destination differs from i in bit j (equivalently: agrees
+ * with the partner there). Every node holds p blocks before each step and
+ * regroups them before sending (Grama et al.: "a node rearranges mp words
+ * before each of the log p steps").
  *   Cost: start-ups D, volume D*p/2 blocks, copies D*p (p before each step).
  *
- * hc-direct (seed 002 section 2.2 after Take; seed 004 Algorithm 4.10,
- * eq. 4.10): step i = 1..p-1, node n sends its one block for n XOR i
- * straight there. No rearrangement.
+ * hc-direct (Bokhari section 2.2, after Take; Grama et al. section 4.5.3,
+ * Algorithm 4.10, eq. 4.10): step i = 1..p-1, node n sends its one block
+ * for n XOR i straight there. No rearrangement.
  *   Cost: start-ups p-1, volume p-1 blocks, copies 0.
  *
- * multiphase:d1,...,dk (seed 002 section 2.3 after Ho & Raghunath and
- * Bokhari): the parts dj >= 1 sum to D. Phase j takes the next dj bits of the
- * node id, lowest bits first, and runs a direct exchange inside each
- * 2^dj-node subcube spanned by those bits: its steps s = 1..2^dj-1 send to
- * node XOR (s shifted onto the phase's bits) the p/2^dj held blocks whose
- * destination agrees with the partner on the phase's bits. A node regroups
- * its p blocks between phases (seed 002 Figure 5: "a data permutation step
- * is required between (a) and (b)"): copies p before each phase after the
- * first. {D} is hc-direct; {1,...,1} is hc-standard up to the bit order and
- * the copy before the first step, which seed 004 counts and seed 002 does
- * not.
+ * multiphase:d1,...,dk (Bokhari section 2.3, after Ho & Raghunath and
+ * Bokhari's earlier papers): the parts dj >= 1 sum to D. Phase j takes the
+ * next dj bits of the node id, lowest bits first, and runs a direct exchange
+ * inside each 2^dj-node subcube spanned by those bits: its steps
+ * s = 1..2^dj-1 send to node XOR (s shifted onto the phase's bits) the
+ * p/2^dj held blocks whose destination agrees with the partner on the
+ * phase's bits. A node regroups its p blocks between phases (Bokhari Figure
+ * 5: "a data permutation step is required between (a) and (b)"): copies p
+ * before each phase after the first. {D} is hc-direct; {1,...,1} is
+ * hc-standard up to the bit order and the copy before the first step, which
+ * Grama et al. count and Bokhari does not.
  *   Cost: start-ups sum_j (2^dj - 1), volume sum_j (2^dj - 1) p / 2^dj
  *   blocks, copies (k-1) p.
- *   variants(): seed 002 cites [3, 8]: only equipartitions (largest and
+ *   variants(): Bokhari cites [3, 8]: only equipartitions (largest and
  *   smallest part differ by at most 1) can be optimal; we offer the
  *   equipartitions with 2..D-1 parts, smaller parts first (the one-part and
  *   D-part equipartitions are hc-direct and hc-standard).
+ *
+ * Preconditions, claims and in-place are declared in the registry entries
+ * at the end of the file (HC_NEEDS, HC_FREE_ON); multiphase's parts summing
+ * to D is its applies hook.
  */
 #include "alg_common.h"
 
@@ -92,7 +97,7 @@ static int standard_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sch
     return xor_phases(&xchg_alg_hc_standard, t, "hc-standard", d, off, width, 1, out, err);
 }
 
-/* Seed 004 eq. 4.9: (t_s + t_w m p/2) log p. */
+/* Grama et al. eq. 4.9: (t_s + t_w m p/2) log p; copies p log p. */
 static int standard_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -124,7 +129,7 @@ static int direct_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched
     return XCHG_OK;
 }
 
-/* Seed 004 eq. 4.10: (t_s + t_w m)(p - 1). */
+/* Grama et al. eq. 4.10: (t_s + t_w m)(p - 1); no copies. */
 static int direct_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -269,7 +274,8 @@ static int multiphase_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_hc_standard = {
     .name = "hc-standard",
     .summary = "log2 p exchanges of p/2 blocks across one bit each, regrouping between",
-    .source = "seed 002 section 2.1 (Johnsson & Ho); seed 004 section 4.5.3, eq. 4.9",
+    .source = "Bokhari section 2.1 (Johnsson & Ho); Grama et al., Introduction to Parallel "
+              "Computing, section 4.5.3, eq. 4.9",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
     .needs = HC_NEEDS,
@@ -285,7 +291,8 @@ const xchg_alg xchg_alg_hc_standard = {
 const xchg_alg xchg_alg_hc_direct = {
     .name = "hc-direct",
     .summary = "p-1 steps, step i sends one block straight to node XOR i",
-    .source = "seed 002 section 2.2 (Take); seed 004 Algorithm 4.10, eq. 4.10",
+    .source = "Bokhari section 2.2 (Take); Grama et al., Introduction to Parallel Computing, "
+              "section 4.5.3, Algorithm 4.10, eq. 4.10",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
     .needs = HC_NEEDS,
@@ -301,7 +308,7 @@ const xchg_alg xchg_alg_hc_direct = {
 const xchg_alg xchg_alg_multiphase = {
     .name = "multiphase",
     .summary = "direct exchanges in subcubes of 2^d1, 2^d2, ... nodes, one phase each",
-    .source = "seed 002 section 2.3 (Ho & Raghunath; Bokhari)",
+    .source = "Bokhari section 2.3 (Ho & Raghunath; Bokhari)",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "d1,d2,...: parts >= 1 summing to D = log2 p, lowest bits first "
                "(e.g. multiphase:2,3 on 32 nodes)",

@@ -5,7 +5,9 @@
  * pairwise alltoall): p-1 steps, each node sends exactly one block, straight
  * to its destination. At step s = 1..p-1 node i sends its block for
  *   i XOR s        when p is a power of two (then the step is a pairing:
- *                  i and i XOR s exchange; this is seed 004 Algorithm 4.10),
+ *                  i and i XOR s exchange; this is Algorithm 4.10 of
+ *                  Grama et al., Introduction to Parallel Computing,
+ *                  section 4.5.3),
  *   (i + s) mod p  otherwise (a shift along node ids; node i receives from
  *                  (i - s) mod p).
  *   Preconditions: any p >= 1, any topology.
@@ -48,7 +50,8 @@ static int pairwise_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
 const xchg_alg xchg_alg_pairwise = {
     .name = "pairwise",
     .summary = "p-1 steps of one block each, to i XOR s (p = 2^D) or (i + s) mod p",
-    .source = "MPI libraries' pairwise alltoall; seed 004 Algorithm 4.10 for p = 2^D",
+    .source = "MPI libraries' pairwise alltoall; Grama et al., Introduction to Parallel "
+              "Computing, section 4.5.3, Algorithm 4.10 for p = 2^D",
     .topologies = "any (contention-free on complete:P, and on hypercube:D)",
     .options = "",
     .needs = {0},

@@ -2,11 +2,12 @@
  * ring.c - complete exchange on a one-dimensional network: `ring` and
  * `ring-bidir`.
  *
- * ring (seed 004, section 4.5.1, Figure 4.18): every node sends all the
- * blocks it holds that are not for itself, as one message, to its +1
- * neighbour. Of what a node receives, one block is its own; it keeps that one
- * and forwards the rest at the next step. After p-1 steps every block has
- * travelled its clockwise distance. Step k (1..p-1) carries p-k blocks.
+ * ring (Grama et al., Introduction to Parallel Computing, section 4.5.1,
+ * Figure 4.18): every node sends all the blocks it holds that are not for
+ * itself, as one message, to its +1 neighbour. Of what a node receives, one
+ * block is its own; it keeps that one and forwards the rest at the next step.
+ * After p-1 steps every block has travelled its clockwise distance. Step k
+ * (1..p-1) carries p-k blocks.
  *   Preconditions: a topology with exactly one dimension: ring:P, array:P,
  *   complete:P (also hypercube:1), P >= 1.
  *   Route: always +1 (XCHG_ROUTE_PLUS). On an array, the message from node
@@ -14,15 +15,15 @@
  *   message uses, so the schedule is still contention-free.
  *   Cost: start-ups p-1, volume sum_{k=1}^{p-1} (p-k) = p(p-1)/2 blocks,
  *   no local copies (a node keeps its block and forwards the rest as they
- *   are; the seed accounts no rearrangement for the ring).
+ *   are; Grama et al. account no rearrangement for the ring).
  *
- * ring-bidir: seed 004 notes that sending half of the blocks one way round
- * and half the other way "reduces the t_w term by a factor of two". Our
- * model is one-port (a node sends one message and receives one per step,
- * links full duplex), so the two directions cannot both be driven in the
- * same step by the same node: a node that sent clockwise and counter-
- * clockwise at once would inject two messages in one step. Instead the two
- * halves run one after the other:
+ * ring-bidir: Grama et al. (section 4.5.1) note that sending half of the
+ * blocks one way round and half the other way "reduces the t_w term by a
+ * factor of two". Our model is one-port (a node sends one message and
+ * receives one per step, links full duplex), so the two directions cannot
+ * both be driven in the same step by the same node: a node that sent
+ * clockwise and counter-clockwise at once would inject two messages in one
+ * step. Instead the two halves run one after the other:
  *   phase 1 (clockwise), h1 = ceil((p-1)/2) steps: shift +1, the blocks whose
  *   +1 distance to their destination is 1..h1; its k-th step carries
  *   h1-k+1 blocks;
@@ -58,7 +59,7 @@ static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched *
     return XCHG_OK;
 }
 
-/* Seed 004 eq. 4.7: (t_s + t_w m p/2)(p-1). */
+/* Grama et al. eq. 4.7: (t_s + t_w m p/2)(p-1). */
 static int ring_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -112,7 +113,8 @@ static int ring_bidir_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
 const xchg_alg xchg_alg_ring = {
     .name = "ring",
     .summary = "p-1 steps to the +1 neighbour, each forwarding every block not yet home",
-    .source = "seed 004 (textbook) section 4.5.1, Figure 4.18, eq. 4.7",
+    .source = "Grama et al., Introduction to Parallel Computing, section 4.5.1, Figure 4.18, "
+              "eq. 4.7",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
     .needs = {.dims = 1},
@@ -128,7 +130,8 @@ const xchg_alg xchg_alg_ring = {
 const xchg_alg xchg_alg_ring_bidir = {
     .name = "ring-bidir",
     .summary = "ring, half the blocks clockwise then half counter-clockwise (one-port)",
-    .source = "seed 004 (textbook) section 4.5.1, the factor-two remark",
+    .source = "Grama et al., Introduction to Parallel Computing, section 4.5.1, the factor-two "
+              "remark",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
     .needs = {.dims = 1},

@@ -1,8 +1,8 @@
 /*
  * torus_liu.c - the ring and 2-D torus algorithms of Liu, Gu, Ren and Xiong
- * (seed 001): `ar1` and `at2`, and the AR1 building blocks of torus_liu.h.
+ * (Liu et al.): `ar1` and `at2`, and the AR1 building blocks of torus_liu.h.
  *
- * ar1 (seed 001 section 3, Figure 2): on a ring of p nodes (p even) the odd
+ * ar1 (Liu et al. section 3, Figure 2): on a ring of p nodes (p even) the odd
  * nodes with the channels of one direction form the "odd ring", the even
  * nodes with the other direction the "even ring". Step 0: each odd node
  * 2i-1 and its right neighbour 2i swap halves (the even node keeps what goes
@@ -15,11 +15,11 @@
  * the + links and odd nodes only the - links: contention-free.
  *   Preconditions: ring:P or torus:P with P even (P >= 2); with the option
  *   `virtual`, any P >= 1 (the schedule for the next even size, hosted by
- *   the real nodes: src/virtual.h).
+ *   the real nodes: src/alg/virtual.h).
  *   Cost (verified): start-ups ceil(p/4)+1 (1 for p = 2), volume
- *   floor(p^2/8) + p/2 blocks -- seed 001's T_ring; no local copies.
+ *   floor(p^2/8) + p/2 blocks -- Liu et al.'s T_ring; no local copies.
  *
- * at2 (seed 001 section 4): on an r x s torus (r, s multiples of 4) node
+ * at2 (Liu et al. section 4): on an r x s torus (r, s multiples of 4) node
  * (x, y) is even when x+y is even. Gu's partition into 2x2 submeshes gives
  * each row s/2 even and s/2 odd nodes and each column r/2 of each, one per
  * submesh. Phase 1, part A: the even nodes of every row run AR1 on their
@@ -38,10 +38,12 @@
  * paper's T_2D does not hold (8x12: 352 blocks instead of 320).
  *   Preconditions: torus:RxS with R, S multiples of 4; with `virtual`, any
  *   2-D torus (hosted on the next multiples of 4).
- *   Cost (verified): with a = min(r,s), b = max(r,s), seed 001's T_2D,
+ *   Cost (verified): with a = min(r,s), b = max(r,s), Liu et al.'s T_2D,
  *   (2*ceil(b/8)+4) t_s + (4a*floor(b^2/32) + 2ab) m t_w, except on 4x4:
  *   4 start-ups, not 6 (AR1 on 2 logical nodes is 1 step). docs/at2.md
  *   works out both that and why the split final is needed.
+ * The preconditions are declared in the registry entries (needs), with
+ * virtual_any_size for the option `virtual`.
  */
 #include <stdlib.h>
 
@@ -350,7 +352,7 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     return rc;
 }
 
-/* Seed 001 section 3: T_ring = (ceil(p/4)+1) t_s + (floor(p^2/8)+p/2) m t_w,
+/* Liu et al. section 3: T_ring = (ceil(p/4)+1) t_s + (floor(p^2/8)+p/2) m t_w,
  * and 1 start-up for p = 2 (the final step is empty there). */
 static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
@@ -375,7 +377,7 @@ static int ar1_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_ar1 = {
     .name = "ar1",
     .summary = "Liu-Gu AR1: even nodes pass right, odd nodes left, half a circle",
-    .source = "seed 001 (Liu, Gu et al.) section 3, Figure 2, T_ring",
+    .source = "Liu et al. section 3, Figure 2, T_ring",
     .topologies = "ring:P or torus:P, P even; any P with ar1:virtual",
     .options = "virtual: any ring size, the next even ring hosted on the real nodes",
     .needs = {.kinds = XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_TORUS),
@@ -659,7 +661,7 @@ static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
 }
 
 /*
- * Counts of the at2 schedule, with a = min(r,s), b = max(r,s): seed 001's
+ * Counts of the at2 schedule, with a = min(r,s), b = max(r,s): Liu et al.'s
  * T_2D, start-ups 2*ceil(b/8)+4 and volume 4a*floor(b^2/32) + 2ab, except
  * on 4x4, where the logical rings have 2 nodes and AR1 there is 1 step: 4
  * start-ups (docs/at2.md).
@@ -692,7 +694,7 @@ static int at2_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_at2 = {
     .name = "at2",
     .summary = "Liu-Gu AT2: AR1 on the rows and columns of Gu's 2x2 partition, then 2x2",
-    .source = "seed 001 (Liu, Gu et al.) section 4, T_2D",
+    .source = "Liu et al. section 4, T_2D",
     .topologies = "torus:RxS with R, S multiples of 4; any 2-D torus with at2:virtual",
     .options = "virtual: any size, the next multiples of 4 hosted on the real nodes",
     .needs = {.kinds = XCHG_KIND(XCHG_TOPO_TORUS),

@@ -1,6 +1,6 @@
 /*
  * torus_liu_kd.c - the k-dimensional torus algorithms of Liu, Gu, Ren and
- * Xiong (seed 001, section 5): `mt3` and `mtk` (section 5.2, 5.3), `pt4`
+ * Xiong (Liu et al. section 5): `mt3` and `mtk` (section 5.2, 5.3), `pt4`
  * and `ptk` (section 5.1). Both build on AR1 (section 3) run on logical
  * rings, whose steps come from torus_liu.h (shared with ar1/at2).
  *
@@ -22,7 +22,8 @@
  *   a = ceil((k-1)/2) steps to the cyclic +1 neighbour, step t carrying the
  *   blocks whose remaining cyclic distance to their destination's residue
  *   is in [1, a-t+1], then b = floor((k-1)/2) steps to the cyclic -1
- *   neighbour, distance [1, b-t+1] (seed 004's two-way ring on k nodes).
+ *   neighbour, distance [1, b-t+1] (Grama et al.'s two-way ring on k
+ *   nodes, section 4.5.1).
  *   For k = 3 these are exactly the paper's six steps (Figure 6: x mod 3 =
  *   0, 1 send +1 and 2 sends -2; then 0 sends +2, 1 and 2 send -1).
  *   It carries a(a+1)/2 + b(b+1)/2 = floor(k^2/4) groups of p/k blocks, the
@@ -56,18 +57,19 @@
  * torus of k = 2^d dimensions (k = 1: ring), each size a multiple of 2k.
  * With the option `virtual` (mt3:virtual, ...): any sizes; the schedule is
  * built for every size rounded up to a multiple of 2k and hosted on the real
- * nodes by src/virtual.h (a host sends for all its virtual nodes; the real
- * schedule is one-port and contention-free; no closed-form counts).
+ * nodes by src/alg/virtual.h (a host sends for all its virtual nodes; the
+ * real schedule is one-port and contention-free; no closed-form counts).
+ * The registry entries declare all this as data (KD_NEEDS).
  *
  * Cost (verified; S1, V1 = start-ups and volume of one AR1 part as placed
  * above; S1 = ceil(N1/4k)+1 and V1 = (floor(q^2/8)+q/2) p/q with q = N1/k,
  * the longest ring's own cost, on every size tests/test_torus_liu_kd.c
  * sweeps -- multiples of 2k up to 160x160, 96^3, 48^4 -- except q = 2):
  *   mtk: start-ups k*S1 + k(k-1), volume k*V1 + floor(k^2/4) p blocks;
- *     seed 001's MT_kD = (k ceil(N1/4k) + k^2) t_s + (k^2 floor(N1^2/8k^2)
+ *     Liu et al.'s MT_kD = (k ceil(N1/4k) + k^2) t_s + (k^2 floor(N1^2/8k^2)
  *     + (floor(k^2/4) + k/2) N1) prod_{i>=2} N_i m t_w.
  *   ptk: start-ups k*S1 + k log2 k, volume k*V1 + (k log2 k / 2) p;
- *     seed 001's T_kD has the same start-ups, but its volume term
+ *     Liu et al.'s T_kD has the same start-ups, but its volume term
  *     (floor(k^2/4) + k/2) N1 prod N_i equals ours, (k/2)(log2 k + 1) p,
  *     only for k <= 4 (k = 8: 20 p in the paper, 16 p here).
  *   Exception (docs/mt.md, docs/pt.md): q1 = 2 (N1 = 2k) has S1 = 1, not 2
@@ -460,7 +462,7 @@ typedef int (*kd_build_fn)(const xchg_alg *a, const xchg_topo *t, xchg_sched **o
 /*
  * Generate entry a (preconditions checked by the registry): build on t
  * itself, or (opts->virtual_nodes) on t with every size rounded up to a
- * multiple of 2k and hosted on t's nodes (src/virtual.h), the hosted
+ * multiple of 2k and hosted on t's nodes (src/alg/virtual.h), the hosted
  * schedule called "name:virtual".
  */
 static int kd_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
@@ -775,7 +777,7 @@ static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
 /* The paper's closed forms, for the tests and docs                    */
 /* ------------------------------------------------------------------ */
 
-/* Seed 001's closed forms (torus_liu_kd.h); P' = p / N1 is prod_{i>=2} N_i.
+/* Liu et al.'s closed forms (torus_liu_kd.h); P' = p / N1 is prod_{i>=2} N_i.
  * The derived T_kD volume term (k/2)(log2 k + 1) p equals the printed
  * (floor(k^2/4) + k/2) p for k <= 4 only. */
 int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
@@ -804,9 +806,9 @@ int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
 const xchg_alg xchg_alg_mt3 = {
     .name = "mt3",
     .summary = "Liu-Gu MT3: (x+y+z) mod 3 groups run AR1 along x,y,z in turn, then 3x3x3",
-    .source = "seed 001 (Liu, Gu et al.) section 5.2, Figures 5-6, MT_3D",
+    .source = "Liu et al. section 5.2, Figures 5-6, MT_3D",
     .topologies = "torus:AxBxC, every size a multiple of 6; any with mt3:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
     .needs = KD_NEEDS(KD_TORUS, 3, 0),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
@@ -820,9 +822,9 @@ const xchg_alg xchg_alg_mt3 = {
 const xchg_alg xchg_alg_mtk = {
     .name = "mtk",
     .summary = "Liu-Gu MTk: coordinate-sum mod k groups run AR1 per axis, then k x..x k",
-    .source = "seed 001 (Liu, Gu et al.) section 5.3, MT_kD",
+    .source = "Liu et al. section 5.3, MT_kD",
     .topologies = "k-D torus (k = 1: ring), sizes multiples of 2k; any with mtk:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
     .needs = KD_NEEDS(KD_TORUS_OR_RING, 0, 0),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
@@ -836,9 +838,9 @@ const xchg_alg xchg_alg_mtk = {
 const xchg_alg xchg_alg_pt4 = {
     .name = "pt4",
     .summary = "Liu-Gu PT4: even nodes AT2 on XY, odd on ST, swap, then a binary 4-cube",
-    .source = "seed 001 (Liu, Gu et al.) section 5.1, Figure 4, T_4D",
+    .source = "Liu et al. section 5.1, Figure 4, T_4D",
     .topologies = "torus:AxBxCxD, every size a multiple of 8; any with pt4:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
     .needs = KD_NEEDS(KD_TORUS, 4, 1),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
@@ -852,9 +854,9 @@ const xchg_alg xchg_alg_pt4 = {
 const xchg_alg xchg_alg_ptk = {
     .name = "ptk",
     .summary = "Liu-Gu PTk: k = 2^d torus as a product of two k/2 tori, recursively",
-    .source = "seed 001 (Liu, Gu et al.) section 5.1, T_kD",
+    .source = "Liu et al. section 5.1, T_kD",
     .topologies = "k-D torus, k = 2^d (1: ring), sizes multiples of 2k; any with ptk:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
     .needs = KD_NEEDS(KD_TORUS_OR_RING, 0, 1),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */

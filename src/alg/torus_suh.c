@@ -2,7 +2,7 @@
  * torus_suh.c - configurable complete exchange on a 2^d x 2^d torus:
  * `t1`, `t2` and `t1.x` (x = 1 .. d-4, also written t1.1, t1.2, ...).
  *
- * Seed 000 (Suh, Shin, An), sections 3.1 (T1), 3.2 (T2), 4.1 (T1.1) and
+ * Suh et al. (Suh, Shin & An), sections 3.1 (T1), 3.2 (T2), 4.1 (T1.1) and
  * 4.2 (T1.x), Table 1. The OCR text is garbled in places; this is a
  * reconstruction from the paper's ideas, checked block by block by the
  * verifier. docs/torus-suh.md explains it with pictures.
@@ -48,7 +48,8 @@
  *   Contention-free, one port.
  * t1:paper, the paper's own T1 phase pattern (idle nodes keep blocks), is
  * in torus_suh_paper.c; the geometry helpers are in torus_suh.h.
- * Preconditions: torus:NxN with N = 2^d, d >= 2 (t1.x: d >= x+4).
+ * Preconditions: torus:NxN with N = 2^d, d >= 2 (t1.x: d >= x+4), declared
+ * in the registry entries (SUH_NEEDS; t1.x's x <= d-4 is its applies hook).
  * Cost (p = 4^d nodes), derived from the schedule and verified:
  *   start-ups 3c + 3*2^(d-2-c) (d >= c+3; t2: 3*2^(d-2), 4 at d = 2);
  *   volume p*(3*2^(d-3) + 5*2^(c-1) - 5/2) blocks (t2: 3*2^(3d-3)).
@@ -325,7 +326,7 @@ const xchg_alg xchg_alg_t1 = {
     .name = "t1",
     .summary = "Suh-Shin-An T1: few start-ups, 2-step phases on shrinking diagonal groups, "
                "send phase",
-    .source = "seed 000 section 3.1, Table 1 (T1 = T2 for d < 4)",
+    .source = "Suh et al. section 3.1, Table 1 (T1 = T2 for d < 4)",
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "none, or 'paper': the paper's own SG phase pattern, idle nodes keep "
                "their blocks (t1:paper; sizes per node, no closed form)",
@@ -343,7 +344,7 @@ const xchg_alg xchg_alg_t2 = {
     .name = "t2",
     .summary = "Suh-Shin-An T2: every node in every phase, 2^(p-1) steps in phase p, "
                "least volume",
-    .source = "seed 000 section 3.2, Table 1",
+    .source = "Suh et al. section 3.2, Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "",
     .needs = SUH_NEEDS(2, NULL),
@@ -360,7 +361,7 @@ const xchg_alg xchg_alg_t1x = {
     .name = "t1.x",
     .summary = "Suh-Shin-An T1.x: between T1 and T2, x concentration phases then T2-like "
                "phases and an x-step send phase",
-    .source = "seed 000 sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
+    .source = "Suh et al. sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= x+4",
     .options = "x, written t1.N (t1.1, t1.2) or t1.x:N, 1 <= N <= d-4",
     .needs = SUH_NEEDS(5, "1 <= x <= d-4"),

@@ -1,6 +1,6 @@
 /*
- * torus_suh_paper.c - seed 000's T1 with the paper's own phase pattern:
- * `t1:paper` (section 3.1), for comparison with `t1` (torus_suh.c), which
+ * torus_suh_paper.c - Suh et al.'s T1 with the paper's own phase pattern:
+ * `t1:paper` (Suh et al. section 3.1), for comparison with `t1` (torus_suh.c), which
  * reaches the same step count and Table 1's volume for d <= 5 by
  * concentrating data instead.
  *
@@ -26,7 +26,8 @@
  * following the blocks of one origin per orbit of the XOR symmetry
  * (x, y) -> (x^v, y^v), which maps the schedule onto itself (N origins
  * instead of p; the verifier then follows all p).
- * Preconditions: torus:NxN, N = 2^d, d >= 4 (via t1's applies).
+ * Preconditions: torus:NxN, N = 2^d, d >= 4 (t1's declared needs; t1
+ * builds the smaller sizes itself).
  * Cost: 3d-3 start-ups; volume has no closed form here. Measured:
  *   see docs/torus-suh.md (below Table 1 at d = 4, 5; above it from d = 6,
  *   where the table's send phase is short).
