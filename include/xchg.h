@@ -240,7 +240,7 @@ typedef struct xchg_alg {
     const char *name;        /* "hc-standard" */
     const char *summary;     /* one line */
     const char *source;      /* paper and section */
-    const char *topologies;  /* accepted topologies, in words (needs, read aloud) */
+    const char *topologies;  /* accepted topologies, in words (what needs says) */
     const char *options;     /* accepted options, in words ("" for none) */
     xchg_needs needs;        /* the topologies and sizes it accepts */
     /* Kinds on which its schedules claim that no directed link carries two

@@ -160,7 +160,11 @@ typedef struct text {
 } text;
 
 /* Append to x (printf-style); text past the end is dropped. */
-static void put(text *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *x, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 static void put(text *x, const char *fmt, ...)
 {
     if (x->at + 1 >= x->len)
