@@ -193,28 +193,81 @@ typedef struct xchg_opts {
                                       algorithm accepts on the real nodes */
 } xchg_opts;
 
-/* Closed-form counts an algorithm's source gives (or we derived). */
+/* Closed-form counts an algorithm's source gives (or we derived), in the
+ * cost model's terms (xchg_cost). */
 typedef struct xchg_counts {
-    uint64_t startups;
-    uint64_t volume_blocks;
+    uint64_t startups;       /* non-empty steps */
+    uint64_t volume_blocks;  /* sum over steps of the largest message */
+    uint64_t copy_blocks;    /* blocks each node copies locally in all */
 } xchg_counts;
 
+/* A topology kind as a bit of a kinds mask (xchg_needs.kinds,
+ * xchg_alg.free_on). */
+#define XCHG_KIND(kind) (1u << (kind))
+/* Every kind: ring, array, mesh, torus, hypercube, complete. */
+#define XCHG_KINDS_ALL 0x3fu
+
+/*
+ * What an algorithm needs of a topology, declared in its registry entry as
+ * data. A zero field asks nothing. xchg_needs_check tests the fields in the
+ * order below and writes the refusal from them: what the entry needs, and
+ * what the topology has that does not fit.
+ */
+typedef struct xchg_needs {
+    unsigned kinds;          /* accepted kinds (XCHG_KIND bits); 0: every kind */
+    int dims;                /* exactly this many dimensions; 0: any number */
+    int max_dims;            /* at most this many dimensions; 0: no bound */
+    int dims_pow2;           /* the number of dimensions k a power of two */
+    int nodes_pow2;          /* a power-of-two node count, p = 2^D */
+    int square_pow2;         /* 0, or two equal sizes 2^d with d >= this */
+    uint32_t size_multiple;  /* every size a multiple of this; 0: any size */
+    int size_multiple_2k;    /* every size a multiple of 2k, k the number of
+                                dimensions */
+    int virtual_any_size;    /* the option "virtual" (opts.virtual_nodes)
+                                lifts size_multiple and size_multiple_2k:
+                                the schedule is hosted on virtual nodes */
+    const char *why;         /* the reason for the sizes, shown with the
+                                refusal (a paper's section), or NULL */
+} xchg_needs;
+
+/*
+ * One algorithm. The declarations (needs, free_on, in_place, formula,
+ * options) are the algorithm's contract: the registry checks preconditions
+ * from needs, the generator takes its contention-freedom claim from free_on,
+ * and the conformance test holds every schedule to all of them.
+ */
 typedef struct xchg_alg {
     const char *name;        /* "hc-standard" */
     const char *summary;     /* one line */
     const char *source;      /* paper and section */
-    const char *topologies;  /* accepted topologies, in words */
+    const char *topologies;  /* accepted topologies, in words (what needs says) */
     const char *options;     /* accepted options, in words ("" for none) */
+    xchg_needs needs;        /* the topologies and sizes it accepts */
+    /* Kinds on which its schedules claim that no directed link carries two
+     * messages in a step (XCHG_KIND bits; XCHG_KINDS_ALL: wherever it
+     * applies). The verifier holds every claim. */
+    unsigned free_on;
+    /* Nonzero when at every step every node holds at most p blocks, so an
+     * executor can run it in one buffer of p blocks plus one message of
+     * scratch. Not for schedules hosted on virtual nodes (a host holds its
+     * guests' blocks): see xchg_alg_in_place. */
+    int in_place;
     /* Parse the text after "name:" (may be empty) into opts; EINVAL with a
      * message on bad options. NULL: the algorithm takes no options. */
     int (*parse)(const char *args, xchg_opts *opts, xchg_err *err);
-    /* 0 when the algorithm applies to t with opts, else XCHG_ENOTAPPLIC
-     * (or EINVAL) with a message saying what it needs. */
+    /* What needs cannot say (e.g. multiphase's parts must sum to d), checked
+     * by xchg_alg_applies after needs: 0, or XCHG_ENOTAPPLIC (or EINVAL)
+     * with a message. NULL: needs says it all. Not the whole check: call
+     * xchg_alg_applies. */
     int (*applies)(const xchg_topo *t, const xchg_opts *opts, xchg_err *err);
-    /* Build the schedule; caller frees it with xchg_sched_free. */
+    /* Build the schedule; caller frees it with xchg_sched_free. Expects
+     * xchg_alg_applies to have accepted (t, opts): xchg_alg_generate and
+     * xchg_generate check once, then call it. */
     int (*generate)(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                     xchg_err *err);
-    /* Closed-form start-ups and volume from the source, for the tests. */
+    /* Closed-form start-ups, volume and local copies from the source, for
+     * the tests (the conformance test holds every schedule to them).
+     * XCHG_ENOTAPPLIC where there is no closed form. */
     int (*formula)(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out);
     /* Option strings worth comparing on t (e.g. "multiphase:2,3"); writes
      * at most max of them and returns how many there are. NULL: just the
@@ -238,7 +291,7 @@ int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg
 /*
  * The specs of alg worth running on t that apply to it: alg->variants when
  * the algorithm has them, else its bare name; each kept only when it parses
- * back to alg and alg->applies accepts it. This is the one variant
+ * back to alg and xchg_alg_applies accepts it. This is the one variant
  * enumeration: the planner, the CLI and the tests all use it. Writes at most
  * max specs (XCHG_MAX_VARIANTS is always enough) and returns how many it
  * wrote; 0 when none applies, with the reason (the algorithm's own message)
@@ -252,6 +305,33 @@ int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs,
 int xchg_alg_in_list(const char *list, const char *name);
 /* EINVAL naming the first word of `list` that is not a registry name. */
 int xchg_alg_check_list(const char *list, xchg_err *err);
+
+/*
+ * The one precondition check of the declared needs: 0 when t meets them,
+ * else XCHG_ENOTAPPLIC with a message that names `name`, says what is needed
+ * and what t has. Only opts->virtual_nodes is read (opts may be NULL: no
+ * options). EINVAL on a NULL needs or t.
+ */
+int xchg_needs_check(const xchg_needs *needs, const char *name, const xchg_topo *t,
+                     const xchg_opts *opts, xchg_err *err);
+
+/* 0 when alg applies to t with opts: its declared needs, then its applies
+ * hook. XCHG_ENOTAPPLIC or EINVAL with the message otherwise. */
+int xchg_alg_applies(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                     xchg_err *err);
+
+/* Nonzero when alg's schedules on t claim to be contention-free (alg->free_on;
+ * every generator takes its claim from here). */
+int xchg_alg_claims_free(const xchg_alg *alg, const xchg_topo *t);
+
+/* Nonzero when alg with opts runs in place (alg->in_place, and not hosted
+ * on virtual nodes). */
+int xchg_alg_in_place(const xchg_alg *alg, const xchg_opts *opts);
+
+/* Check preconditions (xchg_alg_applies) once, then alg->generate. On
+ * failure *out is untouched. */
+int xchg_alg_generate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                      xchg_sched **out, xchg_err *err);
 
 /* Parse, check preconditions and generate in one call. */
 int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xchg_err *err);

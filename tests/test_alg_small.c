@@ -1,9 +1,9 @@
 /*
  * test_alg_small.c - hand-checked small cases of the algorithm families
  * (who sends what to whom at which step, sizes, copies), the registry's
- * spec parsing and precondition messages, and a tiny independent block
- * follower that runs every registry entry on small networks without the
- * verifier.
+ * spec parsing and precondition messages, the declared needs and claims
+ * as the registry reads them, and a tiny independent block follower that
+ * runs every registry entry on small networks without the verifier.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,8 +305,9 @@ static void test_registry(void)
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
         CHECK(a && a->name && a->summary && a->source && a->topologies && a->options &&
-                  a->applies && a->generate && a->formula,
-              "entry %zu complete", i);
+                  a->generate && a->formula && a->free_on != 0 &&
+                  (a->free_on & ~XCHG_KINDS_ALL) == 0 && (a->needs.kinds & ~XCHG_KINDS_ALL) == 0,
+              "entry %zu complete (text, generator, formula, declared claims)", i);
         if (a)
             CHECK(xchg_alg_find(a->name) == a, "find %s", a->name);
         for (size_t j = 0; j < i; j++)
@@ -333,6 +334,101 @@ static void test_registry(void)
     CHECK(rc == XCHG_EINVAL, "empty spec refused");
     rc = xchg_alg_parse(":2", &a, &o, &err);
     CHECK(rc == XCHG_EINVAL, "missing name refused");
+}
+
+/* Refusal of needs on tspec (opts NULL): code and every needle (NULL-ended). */
+static void needs_says(const xchg_needs *n, const char *tspec, const xchg_opts *o, int code,
+                       const char *const *needles)
+{
+    xchg_topo t = check_topo(tspec);
+    xchg_err err = {{0}};
+    int rc = xchg_needs_check(n, "demo", &t, o, &err);
+    CHECK(rc == code, "demo needs on %s: got %d want %d (%s)", tspec, rc, code, err.msg);
+    for (int i = 0; needles && needles[i]; i++)
+        CHECK(strstr(err.msg, needles[i]) != NULL, "demo needs on %s: '%s' lacks '%s'", tspec,
+              err.msg, needles[i]);
+}
+
+/* The declarations as data: the generic check's wording, the claims and
+ * in-place helpers, the shared generate path. */
+static void test_declarations(void)
+{
+    xchg_needs grid = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS),
+                       .dims = 2,
+                       .size_multiple = 3,
+                       .virtual_any_size = 1,
+                       .why = "a reason"};
+    needs_says(&grid, "torus:6x4", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"demo needs a two-dimensional mesh or torus with both "
+                                     "sizes multiples of 3 (mesh:AxB, torus:AxB; a reason)",
+                                     "; torus:6x4 has size 4 in dimension 1",
+                                     "(use demo:virtual for any size)", NULL});
+    needs_says(&grid, "ring:6", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"ring:6 is not one", NULL});
+    needs_says(&grid, "torus:2x2x3", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"torus:2x2x3 has 3 dimensions", NULL});
+    needs_says(&grid, "mesh:6x9", NULL, XCHG_OK, NULL);
+    xchg_opts virt;
+    memset(&virt, 0, sizeof virt);
+    virt.virtual_nodes = 1;
+    needs_says(&grid, "torus:6x4", &virt, XCHG_OK, NULL);
+
+    xchg_needs square = {.kinds = XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2, .square_pow2 = 3};
+    needs_says(&square, "torus:4x4", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"both sizes 2^d, d >= 3 (torus:8x8, torus:16x16, ...)",
+                                     "torus:4x4 has d = 2", NULL});
+    needs_says(&square, "torus:8x4", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"torus:8x4 has sizes 8 and 4", NULL});
+    needs_says(&square, "torus:12x12", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"side 12, not a power of two", NULL});
+    needs_says(&square, "torus:8x8", NULL, XCHG_OK, NULL);
+
+    xchg_needs kd = {.dims_pow2 = 1, .size_multiple_2k = 1};
+    needs_says(&kd, "torus:6x6x6", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"power-of-two number of dimensions", "has 3 dimensions",
+                                     NULL});
+    needs_says(&kd, "torus:4x6", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"every size a multiple of 2k = 4",
+                                     "torus:4x6 has size 6 in dimension 1", NULL});
+    needs_says(&kd, "mesh:4x8", NULL, XCHG_OK, NULL);
+    xchg_needs pow2 = {.nodes_pow2 = 1};
+    needs_says(&pow2, "complete:6", NULL, XCHG_ENOTAPPLIC,
+               (const char *const[]){"demo needs a power-of-two node count; complete:6 has 6 "
+                                     "nodes", NULL});
+    xchg_needs none = {0};
+    needs_says(&none, "hypercube:0", NULL, XCHG_OK, NULL);
+    xchg_topo t = check_topo("ring:4");
+    CHECK(xchg_needs_check(NULL, "demo", &t, NULL, NULL) == XCHG_EINVAL, "NULL needs");
+
+    const xchg_alg *bruck = xchg_alg_find("bruck"), *ring = xchg_alg_find("ring");
+    const xchg_alg *ar1 = xchg_alg_find("ar1"), *t1 = xchg_alg_find("t1");
+    if (!bruck || !ring || !ar1 || !t1) {
+        CHECK(0, "registry entries missing");
+        return;
+    }
+    xchg_topo sw = check_topo("complete:5"), r5 = check_topo("ring:5");
+    CHECK(xchg_alg_claims_free(bruck, &sw) && !xchg_alg_claims_free(bruck, &r5),
+          "bruck claims contention-freedom on a switch only");
+    CHECK(xchg_alg_claims_free(ring, &r5), "ring claims it wherever it applies");
+    xchg_opts plain;
+    memset(&plain, 0, sizeof plain);
+    CHECK(xchg_alg_in_place(ar1, &plain) && xchg_alg_in_place(ar1, NULL) &&
+              !xchg_alg_in_place(ar1, &virt),
+          "ar1 runs in place, not when hosted on virtual nodes");
+    CHECK(!xchg_alg_in_place(t1, &plain), "t1 concentrates data: not in place");
+
+    CHECK(xchg_alg_applies(ring, &t, NULL, NULL) == XCHG_OK, "applies with no options");
+    xchg_topo m33 = check_topo("mesh:3x3");
+    xchg_sched *s = (xchg_sched *)&m33;
+    xchg_err err = {{0}};
+    CHECK(xchg_alg_generate(ring, &m33, &plain, &s, &err) == XCHG_ENOTAPPLIC &&
+              s == (xchg_sched *)&m33 && strstr(err.msg, "one-dimensional"),
+          "the shared path checks the needs before the generator: %s", err.msg);
+    CHECK(xchg_alg_generate(NULL, &t, &plain, &s, &err) == XCHG_EINVAL, "NULL alg");
+    CHECK(xchg_alg_generate(ring, &t, &plain, &s, &err) == XCHG_OK && s != (xchg_sched *)&m33,
+          "ring on ring:4 through the shared path");
+    if (s != (xchg_sched *)&m33)
+        xchg_sched_free(s);
 }
 
 /*
@@ -408,7 +504,8 @@ static void test_follow_all(void)
             for (int v = 0; v < n; v++) {
                 const xchg_alg *pa;
                 xchg_opts o;
-                if (xchg_alg_parse(specs[v], &pa, &o, NULL) != 0 || pa->applies(&t, &o, NULL))
+                if (xchg_alg_parse(specs[v], &pa, &o, NULL) != 0 ||
+                    xchg_alg_applies(pa, &t, &o, NULL))
                     continue;
                 xchg_sched *s = NULL;
                 xchg_err err = {{0}};
@@ -433,6 +530,7 @@ int main(void)
     test_bruck();
     test_pairwise();
     test_registry();
+    test_declarations();
     test_follow_all();
     return check_finish("test_alg_small");
 }

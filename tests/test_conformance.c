@@ -1,78 +1,152 @@
 /*
  * test_conformance.c - every registry entry, and each of its variants, over
- * many topologies: where the entry applies, the schedule must pass the
- * verifier (contention allowed only where the schedule does not claim to be
- * free of it), and three counts must agree: what the verifier counted by
- * following every block, what the cost model reads from the declared sizes,
- * and the closed-form formula the algorithm's source gives. Also checks
- * that preconditions refuse what they must.
+ * many topologies, held to what its registry entry declares. Nothing here
+ * names an algorithm except the refusal messages checked at the end: a new
+ * entry is tested by adding it to the registry.
+ *
+ * On every topology, for every entry:
+ *   - the declared needs agree with applies, both ways: where the needs
+ *     refuse, every spec the entry offers is refused with the declared
+ *     message (and a variants hook offers nothing); where they accept, every
+ *     offered spec applies, and an entry without an applies hook offers one;
+ * and where a spec applies:
+ *   - the schedule passes the verifier, and its contention-free claim is the
+ *     declared one (xchg_alg_claims_free), which the verifier then holds;
+ *   - three counts agree: what the verifier counted by following every
+ *     block, what the cost model reads from the declared sizes, and the
+ *     closed-form formula (start-ups, volume, and the local copies);
+ *   - the in-place declaration holds: following every block with the public
+ *     API (small topologies) and the declared sizes (all), no node holds
+ *     more than p blocks after any step when in_place is declared, and an
+ *     entry declared not in place exceeds p somewhere.
+ * The fewest runs each entry must make come from its needs: WALK_RUNS, or
+ * as many topologies as its needs accept. Entries whose needs accept fewer
+ * than that also run on a few larger topologies. Finally, preconditions
+ * refuse what they must, with messages that say why.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "xchg.h"
 
+/* Runs an entry must make on the topologies below, unless its declared
+ * needs accept fewer of them. */
+#define WALK_RUNS 10
+/* Most block-steps (p*p*steps) followed block by block for the in-place
+ * check; larger runs are checked from the declared sizes only. */
+#define FOLLOW_BUDGET (1u << 20)
+#define MAX_ALGS 64
 
-/* Total local copies the family's doc promises, per node. */
-static uint64_t expected_copies(const char *name, const xchg_topo *t, const xchg_opts *o)
+/* Per registry entry: variant runs, topologies its needs accept, runs that
+ * claimed contention-freedom, and runs where a node held more than p. */
+static unsigned long runs_of[MAX_ALGS], accepted_of[MAX_ALGS], claimed_of[MAX_ALGS],
+    over_p_of[MAX_ALGS];
+
+/*
+ * Most blocks any node holds after any step of s, from the declared sizes:
+ * a node that sends a message of b blocks loses b, its partner gains b (the
+ * verifier checks that the sizes are what the node holds and selects). When
+ * held is not NULL, it gets the count of every node after every step
+ * (steps*p entries).
+ */
+static uint64_t most_held_by_sizes(const xchg_sched *s, uint64_t *held)
 {
-    uint64_t p = t->nodes;
-    int d = 0;
-    while ((1u << d) < p)
-        d++;
-    if (strcmp(name, "mesh2") == 0)
-        return p;
-    if (strcmp(name, "hc-standard") == 0)
-        return (uint64_t)d * p;
-    if (strcmp(name, "multiphase") == 0)
-        return (uint64_t)(o->nparts - 1) * p;
-    if (strcmp(name, "bruck") == 0) {
-        /* two rotations, and every step packs and unpacks its message */
-        xchg_counts c;
-        xchg_alg_find("bruck")->formula(t, o, &c);
-        return p >= 2 ? 2 * p + 2 * c.volume_blocks : 0;
+    uint32_t p = xchg_sched_topo(s)->nodes;
+    size_t steps = xchg_sched_nsteps(s);
+    uint64_t *now = malloc((size_t)p * sizeof *now), most = p;
+    if (!now) {
+        CHECK(0, "out of memory");
+        return 0;
     }
-    return 0; /* ring, ring-bidir, hc-direct, pairwise */
+    for (uint32_t n = 0; n < p; n++)
+        now[n] = p;
+    for (size_t k = 0; k < steps; k++) {
+        for (uint32_t n = 0; n < p; n++) {
+            xchg_msg m;
+            xchg_sched_message(s, k, n, &m);
+            if (m.to == XCHG_NONE || m.to >= p)
+                continue;
+            now[n] -= m.blocks;
+            now[m.to] += m.blocks;
+        }
+        for (uint32_t n = 0; n < p; n++) {
+            if (now[n] > most)
+                most = now[n];
+            if (held)
+                held[k * p + n] = now[n];
+        }
+    }
+    free(now);
+    return most;
 }
 
-/* Whether the family's doc says the schedule is contention-free on t (so
- * the claim, which the verifier then holds it to, is never vacuous). */
-static int expected_claim(const char *name, const xchg_topo *t)
+/*
+ * Follow every block of s with the public API (where each block is after
+ * every step) and check that every node holds what the declared sizes say
+ * (most_held_by_sizes). what names the case in failures.
+ */
+static void follow_held(const xchg_sched *s, const char *what)
 {
-    int hc = t->kind == XCHG_TOPO_HYPERCUBE, sw = t->kind == XCHG_TOPO_COMPLETE;
-    if (strcmp(name, "ring") == 0 || strcmp(name, "ring-bidir") == 0 ||
-        strcmp(name, "mesh2") == 0)
-        return 1;
-    if (strcmp(name, "ar1") == 0 || strcmp(name, "at2") == 0)
-        return 1; /* seed 001 ring / 2-D: only the paper's sizes apply */
-    if (strcmp(name, "pt4") == 0 || strcmp(name, "ptk") == 0 || strcmp(name, "mt3") == 0 ||
-        strcmp(name, "mtk") == 0)
-        return 1; /* seed 001 k-D: only tori/rings of the paper's sizes */
-    if (strcmp(name, "t1") == 0 || strcmp(name, "t2") == 0 || strcmp(name, "t1.x") == 0)
-        return 1; /* seed 000: only 2^d x 2^d tori apply */
-    if (strcmp(name, "bruck") == 0)
-        return sw;
-    return hc || sw; /* hc-standard, hc-direct, multiphase, pairwise */
+    uint32_t p = xchg_sched_topo(s)->nodes;
+    size_t steps = xchg_sched_nsteps(s);
+    uint32_t *at = malloc((size_t)p * p * sizeof *at), *to = malloc((size_t)p * sizeof *to);
+    uint64_t *count = malloc((size_t)p * sizeof *count);
+    uint64_t *want = malloc((steps ? steps : 1) * (size_t)p * sizeof *want);
+    if (!at || !to || !count || !want) {
+        CHECK(0, "out of memory");
+        free(at), free(to), free(count), free(want);
+        return;
+    }
+    most_held_by_sizes(s, want);
+    for (size_t b = 0; b < (size_t)p * p; b++)
+        at[b] = (uint32_t)(b / p);
+    for (size_t k = 0; k < steps; k++) {
+        for (uint32_t n = 0; n < p; n++) {
+            xchg_msg m;
+            xchg_sched_message(s, k, n, &m);
+            to[n] = m.to;
+            count[n] = 0;
+        }
+        /* a block moves at most once a step: its holder's rule decides */
+        for (size_t b = 0; b < (size_t)p * p; b++) {
+            uint32_t n = at[b];
+            if (to[n] < p && xchg_sched_selects(s, k, n, (uint32_t)(b / p), (uint32_t)(b % p)))
+                at[b] = to[n];
+            count[at[b]]++;
+        }
+        for (uint32_t n = 0; n < p; n++)
+            if (count[n] != want[k * p + n]) {
+                CHECK(0, "%s: after step %zu node %u holds %llu blocks, the sizes say %llu",
+                      what, k, n, (unsigned long long)count[n],
+                      (unsigned long long)want[k * p + n]);
+                k = steps;
+                break;
+            }
+    }
+    free(at), free(to), free(count), free(want);
 }
 
-static unsigned long runs_of[64];
-
-/* One (spec, topology) case where the algorithm applies. */
-static void run_case(const xchg_alg *a, const char *spec, const xchg_opts *o, const xchg_topo *t,
+/* One (spec, topology) case where entry i applies. */
+static void run_case(size_t i, const char *spec, const xchg_opts *o, const xchg_topo *t,
                      const char *tspec)
 {
+    const xchg_alg *a = xchg_alg_at(i);
     xchg_sched *s = NULL;
     xchg_err err = {{0}};
-    int rc = a->generate(t, o, &s, &err);
+    int rc = xchg_alg_generate(a, t, o, &s, &err);
     CHECK(rc == 0 && s, "%s on %s: generate %d %s", spec, tspec, rc, err.msg);
     if (rc || !s)
         return;
+    runs_of[i]++;
     CHECK(strcmp(xchg_sched_algorithm(s), spec) == 0, "%s on %s: schedule names itself %s",
           spec, tspec, xchg_sched_algorithm(s));
 
-    CHECK(xchg_sched_contention_free(s) == expected_claim(a->name, t),
-          "%s on %s: contention-free claim %d", spec, tspec, xchg_sched_contention_free(s));
+    CHECK(xchg_sched_contention_free(s) == xchg_alg_claims_free(a, t),
+          "%s on %s: contention-free claim %d, declared %d", spec, tspec,
+          xchg_sched_contention_free(s), xchg_alg_claims_free(a, t));
+    claimed_of[i] += xchg_sched_contention_free(s) != 0;
 
     xchg_verify_report rep;
     memset(&rep, 0, sizeof rep);
@@ -123,84 +197,103 @@ static void run_case(const xchg_alg *a, const char *spec, const xchg_opts *o, co
     CHECK_EQ_U64(cost.volume_blocks, f.volume_blocks, what);
     snprintf(what, sizeof what, "%.63s on %.63s: cost steps", spec, tspec);
     CHECK_EQ_U64(cost.steps, xchg_sched_nsteps(s), what);
-    snprintf(what, sizeof what, "%.63s on %.63s: copies", spec, tspec);
-    CHECK_EQ_U64(cost.copy_blocks, expected_copies(a->name, t, o), what);
+    snprintf(what, sizeof what, "%.63s on %.63s: cost vs formula copies", spec, tspec);
+    CHECK_EQ_U64(cost.copy_blocks, f.copy_blocks, what);
+
+    /* in place: the sizes say what every node holds (the verifier checked
+     * them); on small runs the blocks, followed one by one, must agree */
+    uint64_t most = most_held_by_sizes(s, NULL);
+    over_p_of[i] += most > t->nodes;
+    if (xchg_alg_in_place(a, o))
+        CHECK(most <= t->nodes, "%s on %s: declared in place, but a node holds %llu blocks "
+              "(p = %u)", spec, tspec, (unsigned long long)most, (unsigned)t->nodes);
+    snprintf(what, sizeof what, "%.63s on %.63s", spec, tspec);
+    if ((uint64_t)t->nodes * t->nodes * (xchg_sched_nsteps(s) + 1) <= FOLLOW_BUDGET)
+        follow_held(s, what);
     xchg_sched_free(s);
 }
 
-/* Every entry and variant that applies to the topology tspec. */
+/*
+ * Entry i on topology t: check its declared needs against applies (both
+ * ways, see the file comment) and run every spec that applies. Returns
+ * nonzero when the needs accept t.
+ */
+static int run_entry(size_t i, const xchg_topo *t, const char *tspec)
+{
+    const xchg_alg *a = xchg_alg_at(i);
+    xchg_err derr = {{0}};
+    int declared = xchg_needs_check(&a->needs, a->name, t, NULL, &derr) == XCHG_OK;
+    xchg_spec specs[XCHG_MAX_VARIANTS];
+    int n = 1;
+    if (a->variants) {
+        n = a->variants(t, specs, XCHG_MAX_VARIANTS);
+        CHECK(n >= 0 && n <= XCHG_MAX_VARIANTS, "%s on %s: %d variants", a->name, tspec, n);
+        if (n > XCHG_MAX_VARIANTS)
+            n = XCHG_MAX_VARIANTS;
+        if (!declared)
+            CHECK(n <= 0, "%s offers %d variants on %s, which its needs refuse (%s)", a->name,
+                  n, tspec, derr.msg);
+        else if (!a->applies)
+            CHECK(n >= 1, "%s offers no variant on %s, which its needs accept", a->name,
+                  tspec);
+    } else {
+        snprintf(specs[0], sizeof specs[0], "%s", a->name);
+    }
+    for (int v = 0; v < n; v++) {
+        const xchg_alg *pa = NULL;
+        xchg_opts o;
+        xchg_err err = {{0}};
+        int rc = xchg_alg_parse(specs[v], &pa, &o, &err);
+        CHECK(rc == 0 && pa == a, "variant %s of %s does not parse back: %s", specs[v],
+              a->name, err.msg);
+        if (rc || pa != a)
+            continue;
+        rc = xchg_alg_applies(a, t, &o, &err);
+        if (a->variants)
+            CHECK(rc == 0, "variant %s offered on %s but does not apply: %s", specs[v], tspec,
+                  err.msg);
+        if (!declared)
+            CHECK(rc == XCHG_ENOTAPPLIC && strcmp(err.msg, derr.msg) == 0,
+                  "%s on %s: the needs refuse (%s) but applies says %d (%s)", specs[v], tspec,
+                  derr.msg, rc, err.msg);
+        else if (!a->applies)
+            CHECK(rc == 0, "%s on %s: the needs accept, applies refuses: %s", specs[v], tspec,
+                  err.msg);
+        if (rc) {
+            CHECK(rc == XCHG_ENOTAPPLIC || rc == XCHG_EINVAL, "%s: applies code %d", a->name,
+                  rc);
+            CHECK(err.msg[0] != '\0', "%s on %s refused without a message", a->name, tspec);
+            continue;
+        }
+        run_case(i, specs[v], &o, t, tspec);
+    }
+    return declared;
+}
+
+/* Every entry and variant on the topology tspec; counts what the needs
+ * accept. */
 static void run_topology(const char *tspec)
 {
     xchg_topo t = check_topo(tspec);
-    for (size_t i = 0; i < xchg_alg_count(); i++) {
-        const xchg_alg *a = xchg_alg_at(i);
-        char specs[32][64];
-        int n = 1;
-        if (a->variants) {
-            n = a->variants(&t, specs, 32);
-            CHECK(n >= 0 && n <= 32, "%s on %s: %d variants", a->name, tspec, n);
-            if (n > 32)
-                n = 32;
-        } else {
-            snprintf(specs[0], 64, "%s", a->name);
-        }
-        for (int v = 0; v < n; v++) {
-            const xchg_alg *pa = NULL;
-            xchg_opts o;
-            xchg_err err = {{0}};
-            int rc = xchg_alg_parse(specs[v], &pa, &o, &err);
-            CHECK(rc == 0 && pa == a, "variant %s of %s does not parse back: %s", specs[v],
-                  a->name, err.msg);
-            if (rc || pa != a)
-                continue;
-            rc = a->applies(&t, &o, &err);
-            if (a->variants)
-                CHECK(rc == 0, "variant %s offered on %s but does not apply: %s", specs[v],
-                      tspec, err.msg);
-            if (rc) {
-                CHECK(rc == XCHG_ENOTAPPLIC || rc == XCHG_EINVAL, "%s: applies code %d", a->name,
-                      rc);
-                CHECK(err.msg[0] != '\0', "%s on %s refused without a message", a->name, tspec);
-                continue;
-            }
-            run_case(a, specs[v], &o, &t, tspec);
-            if (i < 64)
-                runs_of[i]++;
-        }
-    }
+    for (size_t i = 0; i < xchg_alg_count() && i < MAX_ALGS; i++)
+        accepted_of[i] += run_entry(i, &t, tspec) != 0;
 }
 
-/* One algorithm spec on one topology, for the sizes too large to run every
- * registry entry on (the size-restricted families start there). */
-static void run_only(const char *alg_spec, const char *tspec)
+/*
+ * A topology too large to run every entry on: only the entries whose needs
+ * accepted fewer than WALK_RUNS topologies so far run there (the smallest
+ * sizes of the size-restricted families).
+ */
+static void run_large(const char *tspec)
 {
     xchg_topo t = check_topo(tspec);
-    const xchg_alg *a = NULL;
-    xchg_opts o;
-    xchg_err err = {{0}};
-    int rc = xchg_alg_parse(alg_spec, &a, &o, &err);
-    CHECK(rc == 0, "%s: %s", alg_spec, err.msg);
-    if (rc)
-        return;
-    rc = a->applies(&t, &o, &err);
-    CHECK(rc == 0, "%s on %s: %s", alg_spec, tspec, err.msg);
-    if (rc)
-        return;
-    run_case(a, alg_spec, &o, &t, tspec);
-    for (size_t i = 0; i < xchg_alg_count() && i < 64; i++)
-        if (xchg_alg_at(i) == a)
-            runs_of[i]++;
-}
-
-/* Fewest topologies an entry must run on here: 10, but the families that
- * apply only to a few sizes (their own test files cover them in depth). */
-static unsigned long min_runs(const char *name)
-{
-    if (strcmp(name, "t1") == 0 || strcmp(name, "t2") == 0)
-        return 4; /* torus 4x4, 8x8, 16x16, 32x32 */
-    if (strcmp(name, "t1.x") == 0 || strcmp(name, "pt4") == 0)
-        return 1; /* t1.1 from 32x32 on; pt4 from 8x8x8x8 on */
-    return 10;
+    for (size_t i = 0; i < xchg_alg_count() && i < MAX_ALGS; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (accepted_of[i] >= WALK_RUNS ||
+            xchg_needs_check(&a->needs, a->name, &t, NULL, NULL) != XCHG_OK)
+            continue;
+        accepted_of[i] += run_entry(i, &t, tspec) != 0;
+    }
 }
 
 /* alg_spec must not apply to tspec: code and a word of the message. */
@@ -218,6 +311,7 @@ static void refuses(const char *tspec, const char *alg_spec, int code, const cha
 
 int main(void)
 {
+    CHECK(xchg_alg_count() <= MAX_ALGS, "more than %d registry entries", MAX_ALGS);
     char spec[64];
     const char *kinds[] = {"ring", "array", "complete"};
     for (int k = 0; k < 3; k++)
@@ -247,14 +341,24 @@ int main(void)
         snprintf(spec, sizeof spec, "hypercube:%d", d);
         run_topology(spec);
     }
-    /* the smallest sizes of the size-restricted families */
-    run_only("t1", "torus:32x32");
-    run_only("t2", "torus:32x32");
-    run_only("t1.1", "torus:32x32");
-    run_only("pt4", "torus:8x8x8x8");
-    for (size_t i = 0; i < xchg_alg_count() && i < 64; i++)
-        CHECK(runs_of[i] >= min_runs(xchg_alg_at(i)->name), "%s ran on only %lu topologies",
-              xchg_alg_at(i)->name, runs_of[i]);
+    /* the smallest sizes of the size-restricted families (2^5 x 2^5 tori,
+     * 4-D tori of multiples of 8) */
+    run_large("torus:32x32");
+    run_large("torus:8x8x8x8");
+
+    for (size_t i = 0; i < xchg_alg_count() && i < MAX_ALGS; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        unsigned long need = accepted_of[i] < WALK_RUNS ? accepted_of[i] : WALK_RUNS;
+        CHECK(accepted_of[i] > 0, "%s: its needs accept none of the conformance topologies",
+              a->name);
+        CHECK(runs_of[i] >= need, "%s ran on only %lu topologies (its needs accept %lu)",
+              a->name, runs_of[i], accepted_of[i]);
+        CHECK(claimed_of[i] > 0, "%s never claims contention-freedom here (declared on %#x)",
+              a->name, a->free_on);
+        if (!a->in_place)
+            CHECK(over_p_of[i] > 0, "%s is declared not in place, but no node ever held more "
+                  "than p blocks in its %lu runs", a->name, runs_of[i]);
+    }
 
     refuses("ring:9", "mesh2", XCHG_ENOTAPPLIC, "mesh");
     refuses("hypercube:4", "mesh2", XCHG_ENOTAPPLIC, "mesh");

@@ -1,6 +1,6 @@
 /*
  * alg_common.h - what the algorithm families share: the registry entries
- * each family file defines (listed once, in src/registry.c), and small
+ * each family file defines (listed once, in src/alg/registry.c), and small
  * helpers for preconditions, option parsing and step building.
  */
 #ifndef XCHG_ALG_COMMON_H
@@ -11,7 +11,7 @@
 
 #include "sched/sched_internal.h"
 
-/* The registry entries, one per algorithm; src/registry.c lists them. */
+/* The registry entries, one per algorithm; src/alg/registry.c lists them. */
 XCHG_INTERNAL extern const xchg_alg xchg_alg_ring;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_ring_bidir;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_mesh2;

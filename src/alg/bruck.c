@@ -25,8 +25,8 @@
  *   log_r p when p is a power of r). Local copies: the blocks of a step's
  *   message are not contiguous (they are every position whose digit k is z),
  *   so each step packs what it sends and unpacks what it receives: twice the
- *   step's size, the same kind of rearrangement seed 004 charges hc-standard
- *   for. Add p for the first rotation, accounted before the first step, and
+ *   step's size, the same kind of rearrangement Grama et al. charge
+ *   hc-standard for. Add p for the first rotation, accounted before the first step, and
  *   p for the final one, accounted (as the schedule has no step after the
  *   last) on the last step: 2p + 2*volume in all when p >= 2, none for
  *   p = 1.
@@ -54,14 +54,6 @@ static uint32_t radix_of(const xchg_opts *opts)
     return opts && opts->radix >= 2 ? opts->radix : 2;
 }
 
-static int bruck_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)t;
-    if (opts && opts->radix == 1)
-        return xchg_fail(err, XCHG_EINVAL, "bruck: the radix must be >= 2");
-    return XCHG_OK;
-}
-
 /* Number of j in [0, p) whose radix-r digit of weight w equals z. */
 static uint64_t digit_count(uint64_t p, uint64_t w, uint64_t r, uint64_t z)
 {
@@ -74,13 +66,11 @@ static uint64_t digit_count(uint64_t p, uint64_t w, uint64_t r, uint64_t z)
 static int bruck_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
 {
-    int rc = bruck_applies(t, opts, err);
-    if (rc)
-        return rc;
+    int rc;
     uint64_t p = t->nodes, r = radix_of(opts);
     char spec[32];
     snprintf(spec, sizeof spec, "bruck:%u", (unsigned)r);
-    xchg_sched *s = xchg_sched_new(t, spec, t->kind == XCHG_TOPO_COMPLETE);
+    xchg_sched *s = xchg_sched_new(t, spec, xchg_alg_claims_free(&xchg_alg_bruck, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint64_t w = 1; w < p; w *= r) {
@@ -114,6 +104,8 @@ static int bruck_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts 
     }
     out->startups = su;
     out->volume_blocks = vol;
+    /* two rotations, and every step packs and unpacks its message */
+    out->copy_blocks = p >= 2 ? 2 * p + 2 * vol : 0;
     return XCHG_OK;
 }
 
@@ -146,8 +138,11 @@ const xchg_alg xchg_alg_bruck = {
     .source = "Bruck, Ho, Kipnis, Upfal, Weathersby, IEEE TPDS 8(11) 1997, index algorithm",
     .topologies = "any (contention-free on complete:P only)",
     .options = "r: the radix, an integer >= 2 (default 2), e.g. bruck:4",
+    .needs = {0},
+    .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE),
+    .in_place = 1,
     .parse = bruck_parse,
-    .applies = bruck_applies,
+    .applies = NULL,
     .generate = bruck_generate,
     .formula = bruck_formula,
     .variants = bruck_variants,

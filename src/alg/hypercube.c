@@ -4,70 +4,65 @@
  * pair node i with node i XOR mask; on a hypercube (ids are binary labels,
  * routes e-cube) and on a complete network every XOR step is free of link
  * contention. They run on any topology with a power-of-two node count (as
- * seed 002 runs them on the Paragon mesh and the SP2/CS-2 switches); there
+ * Bokhari runs them on the Paragon mesh and the SP2/CS-2 switches); there
  * the verifier counts the contention instead of forbidding it.
  *
- * hc-standard (seed 002 section 2.1 after Johnsson & Ho; seed 004 section
- * 4.5.3, Figure 4.20, eq. 4.9): for bit j = D-1 down to 0, node i sends to
- * i XOR 2^j the p/2 blocks it holds whose destination differs from i in bit
- * j (equivalently: agrees with the partner there). Every node holds p blocks
- * before each step and regroups them before sending (seed 004: "a node
- * rearranges mp words before each of the log p steps").
+ * hc-standard (Bokhari section 2.1, after Johnsson & Ho; Grama et al.,
+ * Introduction to Parallel Computing, section 4.5.3, Figure 4.20, eq. 4.9):
+ * for bit j = D-1 down to 0, node i sends to i XOR 2^j the p/2 blocks it
+ * holds whose destination differs from i in bit j (equivalently: agrees
+ * with the partner there). Every node holds p blocks before each step and
+ * regroups them before sending (Grama et al.: "a node rearranges mp words
+ * before each of the log p steps").
  *   Cost: start-ups D, volume D*p/2 blocks, copies D*p (p before each step).
  *
- * hc-direct (seed 002 section 2.2 after Take; seed 004 Algorithm 4.10,
- * eq. 4.10): step i = 1..p-1, node n sends its one block for n XOR i
- * straight there. No rearrangement.
+ * hc-direct (Bokhari section 2.2, after Take; Grama et al. section 4.5.3,
+ * Algorithm 4.10, eq. 4.10): step i = 1..p-1, node n sends its one block
+ * for n XOR i straight there. No rearrangement.
  *   Cost: start-ups p-1, volume p-1 blocks, copies 0.
  *
- * multiphase:d1,...,dk (seed 002 section 2.3 after Ho & Raghunath and
- * Bokhari): the parts dj >= 1 sum to D. Phase j takes the next dj bits of the
- * node id, lowest bits first, and runs a direct exchange inside each
- * 2^dj-node subcube spanned by those bits: its steps s = 1..2^dj-1 send to
- * node XOR (s shifted onto the phase's bits) the p/2^dj held blocks whose
- * destination agrees with the partner on the phase's bits. A node regroups
- * its p blocks between phases (seed 002 Figure 5: "a data permutation step
- * is required between (a) and (b)"): copies p before each phase after the
- * first. {D} is hc-direct; {1,...,1} is hc-standard up to the bit order and
- * the copy before the first step, which seed 004 counts and seed 002 does
- * not.
+ * multiphase:d1,...,dk (Bokhari section 2.3, after Ho & Raghunath and
+ * Bokhari's earlier papers): the parts dj >= 1 sum to D. Phase j takes the
+ * next dj bits of the node id, lowest bits first, and runs a direct exchange
+ * inside each 2^dj-node subcube spanned by those bits: its steps
+ * s = 1..2^dj-1 send to node XOR (s shifted onto the phase's bits) the
+ * p/2^dj held blocks whose destination agrees with the partner on the
+ * phase's bits. A node regroups its p blocks between phases (Bokhari Figure
+ * 5: "a data permutation step is required between (a) and (b)"): copies p
+ * before each phase after the first. {D} is hc-direct; {1,...,1} is
+ * hc-standard up to the bit order and the copy before the first step, which
+ * Grama et al. count and Bokhari does not.
  *   Cost: start-ups sum_j (2^dj - 1), volume sum_j (2^dj - 1) p / 2^dj
  *   blocks, copies (k-1) p.
- *   variants(): seed 002 cites [3, 8]: only equipartitions (largest and
+ *   variants(): Bokhari cites [3, 8]: only equipartitions (largest and
  *   smallest part differ by at most 1) can be optimal; we offer the
  *   equipartitions with 2..D-1 parts, smaller parts first (the one-part and
  *   D-part equipartitions are hc-direct and hc-standard).
+ *
+ * Preconditions, claims and in-place are declared in the registry entries
+ * at the end of the file (HC_NEEDS, HC_FREE_ON); multiphase's parts summing
+ * to D is its applies hook.
  */
 #include "alg_common.h"
 
-/* Power-of-two node count, or ENOTAPPLIC naming the algorithm. */
-static int need_pow2(const char *name, const xchg_topo *t, xchg_err *err)
-{
-    if (xchg_alg_is_pow2(t->nodes))
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "%s needs a power-of-two node count; %s has %u nodes", name,
-                     xchg_topo_spec(t, buf, sizeof buf), (unsigned)t->nodes);
-}
-
-/* Contention-free claims hold on a hypercube (e-cube) and a switch. */
-static int xor_contention_free(const xchg_topo *t)
-{
-    return t->kind == XCHG_TOPO_HYPERCUBE || t->kind == XCHG_TOPO_COMPLETE;
-}
+/* What the family needs and claims: p = 2^D nodes; contention-free on a
+ * hypercube (e-cube) and a switch; every step a pairing of equal halves, so
+ * a node always holds p blocks. */
+#define HC_NEEDS {.nodes_pow2 = 1}
+#define HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
 
 /*
- * Shared generator: phases run in the given order; phase j spans bits
- * off[j] .. off[j]+width[j]-1 and is a direct exchange over them.
+ * Shared generator of entry a: phases run in the given order; phase j spans
+ * bits off[j] .. off[j]+width[j]-1 and is a direct exchange over them.
  * copy_first: copy p blocks before the first step of every phase
  * (hc-standard) rather than of every phase but the first (multiphase).
  * Returns 0 and *out, or ENOMEM (nothing allocated is left behind).
  */
-static int xor_phases(const xchg_topo *t, const char *spec, int nphases, const int *off,
-                      const int *width, int copy_first, xchg_sched **out, xchg_err *err)
+static int xor_phases(const xchg_alg *a, const xchg_topo *t, const char *spec, int nphases,
+                      const int *off, const int *width, int copy_first, xchg_sched **out,
+                      xchg_err *err)
 {
-    xchg_sched *s = xchg_sched_new(t, spec, xor_contention_free(t));
+    xchg_sched *s = xchg_sched_new(t, spec, xchg_alg_claims_free(a, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint64_t p = t->nodes;
@@ -89,28 +84,20 @@ static int xor_phases(const xchg_topo *t, const char *spec, int nphases, const i
 
 /* ---- hc-standard --------------------------------------------------- */
 
-static int standard_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    return need_pow2("hc-standard", t, err);
-}
-
 static int standard_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                              xchg_err *err)
 {
-    int rc = standard_applies(t, opts, err);
-    if (rc)
-        return rc;
+    (void)opts;
     int d = xchg_alg_log2(t->nodes);
     int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
     for (int j = 0; j < d; j++) {
         off[j] = d - 1 - j; /* bit D-1 first, down to bit 0 */
         width[j] = 1;
     }
-    return xor_phases(t, "hc-standard", d, off, width, 1, out, err);
+    return xor_phases(&xchg_alg_hc_standard, t, "hc-standard", d, off, width, 1, out, err);
 }
 
-/* Seed 004 eq. 4.9: (t_s + t_w m p/2) log p. */
+/* Grama et al. eq. 4.9: (t_s + t_w m p/2) log p; copies p log p. */
 static int standard_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -119,24 +106,18 @@ static int standard_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
     uint64_t d = (uint64_t)xchg_alg_log2(t->nodes);
     out->startups = d;
     out->volume_blocks = d * t->nodes / 2;
+    out->copy_blocks = d * t->nodes; /* p before each step */
     return XCHG_OK;
 }
 
 /* ---- hc-direct ----------------------------------------------------- */
 
-static int direct_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    return need_pow2("hc-direct", t, err);
-}
-
 static int direct_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                            xchg_err *err)
 {
-    int rc = direct_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "hc-direct", xor_contention_free(t));
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "hc-direct", xchg_alg_claims_free(&xchg_alg_hc_direct, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint32_t i = 1; i < t->nodes; i++) {
@@ -148,7 +129,7 @@ static int direct_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched
     return XCHG_OK;
 }
 
-/* Seed 004 eq. 4.10: (t_s + t_w m)(p - 1). */
+/* Grama et al. eq. 4.10: (t_s + t_w m)(p - 1); no copies. */
 static int direct_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -156,6 +137,7 @@ static int direct_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts
         return XCHG_ENOTAPPLIC;
     out->startups = t->nodes - 1;
     out->volume_blocks = t->nodes - 1;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -218,11 +200,9 @@ static void multiphase_spec(const xchg_opts *opts, char *buf, size_t len)
         at += (size_t)snprintf(buf + at, len - at, j ? ",%d" : "%d", opts->parts[j]);
 }
 
+/* What needs cannot say: the parts sum to d (p = 2^d is declared). */
 static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
-    int rc = need_pow2("multiphase", t, err);
-    if (rc)
-        return rc;
     int d = xchg_alg_log2(t->nodes), sum = parts_sum(opts);
     if (sum < 0)
         return xchg_fail(err, XCHG_EINVAL,
@@ -244,9 +224,6 @@ static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_er
 static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                                xchg_err *err)
 {
-    int rc = multiphase_applies(t, opts, err);
-    if (rc)
-        return rc;
     int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS], at = 0;
     for (int j = 0; j < opts->nparts; j++) {
         off[j] = at; /* lowest bits first */
@@ -255,7 +232,7 @@ static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_s
     }
     char spec[96];
     multiphase_spec(opts, spec, sizeof spec);
-    return xor_phases(t, spec, opts->nparts, off, width, 0, out, err);
+    return xor_phases(&xchg_alg_multiphase, t, spec, opts->nparts, off, width, 0, out, err);
 }
 
 /* Start-ups sum(2^dj - 1), volume sum((2^dj - 1) p / 2^dj). */
@@ -271,6 +248,7 @@ static int multiphase_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
     }
     out->startups = su;
     out->volume_blocks = vol;
+    out->copy_blocks = (uint64_t)(opts->nparts - 1) * p; /* p before each phase but the first */
     return XCHG_OK;
 }
 
@@ -296,11 +274,15 @@ static int multiphase_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_hc_standard = {
     .name = "hc-standard",
     .summary = "log2 p exchanges of p/2 blocks across one bit each, regrouping between",
-    .source = "seed 002 section 2.1 (Johnsson & Ho); seed 004 section 4.5.3, eq. 4.9",
+    .source = "Bokhari section 2.1 (Johnsson & Ho); Grama et al., Introduction to Parallel "
+              "Computing, section 4.5.3, eq. 4.9",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = NULL,
-    .applies = standard_applies,
+    .applies = NULL,
     .generate = standard_generate,
     .formula = standard_formula,
     .variants = NULL,
@@ -309,11 +291,15 @@ const xchg_alg xchg_alg_hc_standard = {
 const xchg_alg xchg_alg_hc_direct = {
     .name = "hc-direct",
     .summary = "p-1 steps, step i sends one block straight to node XOR i",
-    .source = "seed 002 section 2.2 (Take); seed 004 Algorithm 4.10, eq. 4.10",
+    .source = "Bokhari section 2.2 (Take); Grama et al., Introduction to Parallel Computing, "
+              "section 4.5.3, Algorithm 4.10, eq. 4.10",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = NULL,
-    .applies = direct_applies,
+    .applies = NULL,
     .generate = direct_generate,
     .formula = direct_formula,
     .variants = NULL,
@@ -322,10 +308,13 @@ const xchg_alg xchg_alg_hc_direct = {
 const xchg_alg xchg_alg_multiphase = {
     .name = "multiphase",
     .summary = "direct exchanges in subcubes of 2^d1, 2^d2, ... nodes, one phase each",
-    .source = "seed 002 section 2.3 (Ho & Raghunath; Bokhari)",
+    .source = "Bokhari section 2.3 (Ho & Raghunath; Bokhari)",
     .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, complete)",
     .options = "d1,d2,...: parts >= 1 summing to D = log2 p, lowest bits first "
                "(e.g. multiphase:2,3 on 32 nodes)",
+    .needs = HC_NEEDS,
+    .free_on = HC_FREE_ON,
+    .in_place = 1,
     .parse = multiphase_parse,
     .applies = multiphase_applies,
     .generate = multiphase_generate,

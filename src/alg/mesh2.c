@@ -1,14 +1,15 @@
 /*
  * mesh2.c - complete exchange on a two-dimensional mesh or torus: `mesh2`.
  *
- * Seed 004, section 4.5.2 (Figure 4.19, eq. 4.8): run the ring algorithm
+ * Grama et al., Introduction to Parallel Computing, section 4.5.2 (Figure
+ * 4.19, eq. 4.8): run the ring algorithm
  * in every row, with each message a cluster of the blocks bound for one
  * column, then, after a local regrouping, run it in every column.
  *   phase 1 (along rows, dimension 1), B-1 steps: step k sends to the +1
  *   neighbour in the row every held block whose destination column is not
  *   the sender's column; it carries A*(B-k) blocks;
  *   rearrangement: before phase 2 a node regroups its p blocks by
- *   destination row (seed 004: "t_r m p" in all), copy_blocks = p on the
+ *   destination row (Grama et al.: "t_r m p" in all), copy_blocks = p on the
  *   first step of phase 2;
  *   phase 2 (along columns, dimension 0), A-1 steps: step k sends to the +1
  *   neighbour in the column every held block whose destination row is not
@@ -21,31 +22,18 @@
  *   both mesh and torus.
  *   Cost: start-ups (A-1)+(B-1) = A+B-2;
  *   volume A*B(B-1)/2 + B*A(A-1)/2 = p(A+B-2)/2 blocks; copies p.
- *   For a square mesh (A = B = sqrt p) this is seed 004 eq. 4.8 and seed
- *   003 eq. 5: (2 t_s + t_w m p)(sqrt p - 1).
+ *   For a square mesh (A = B = sqrt p) this is Grama et al.'s eq. 4.8 and
+ *   eq. 5 of Grama et al. (slides): (2 t_s + t_w m p)(sqrt p - 1).
  */
 #include "alg_common.h"
-
-static int mesh2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    if ((t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2)
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "mesh2 needs a two-dimensional mesh or torus (mesh:AxB, torus:AxB); "
-                     "%s is not one",
-                     xchg_topo_spec(t, buf, sizeof buf));
-}
 
 /* Rows phase then columns phase, as described above. */
 static int mesh2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
 {
-    int rc = mesh2_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "mesh2", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "mesh2", xchg_alg_claims_free(&xchg_alg_mesh2, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint64_t a = t->size[0], b = t->size[1];
@@ -67,7 +55,8 @@ static int mesh2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched 
     return XCHG_OK;
 }
 
-/* Start-ups A+B-2, volume p(A+B-2)/2 (seed 004 eq. 4.8 for A = B). */
+/* Start-ups A+B-2, volume p(A+B-2)/2 (Grama et al. eq. 4.8 for A = B),
+ * copies p. */
 static int mesh2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -76,17 +65,22 @@ static int mesh2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts 
     uint64_t a = t->size[0], b = t->size[1], p = a * b;
     out->startups = a + b - 2;
     out->volume_blocks = p * (a + b - 2) / 2;
+    out->copy_blocks = p; /* the regrouping before phase 2 */
     return XCHG_OK;
 }
 
 const xchg_alg xchg_alg_mesh2 = {
     .name = "mesh2",
     .summary = "ring exchange along every row, regroup, then along every column",
-    .source = "seed 004 (textbook) section 4.5.2, Figure 4.19, eq. 4.8; seed 003 eq. 5",
+    .source = "Grama et al., Introduction to Parallel Computing, section 4.5.2, Figure 4.19, "
+              "eq. 4.8; Grama et al. (slides) eq. 5",
     .topologies = "two-dimensional mesh:AxB or torus:AxB",
     .options = "",
+    .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = mesh2_applies,
+    .applies = NULL,
     .generate = mesh2_generate,
     .formula = mesh2_formula,
     .variants = NULL,

@@ -5,7 +5,9 @@
  * pairwise alltoall): p-1 steps, each node sends exactly one block, straight
  * to its destination. At step s = 1..p-1 node i sends its block for
  *   i XOR s        when p is a power of two (then the step is a pairing:
- *                  i and i XOR s exchange; this is seed 004 Algorithm 4.10),
+ *                  i and i XOR s exchange; this is Algorithm 4.10 of
+ *                  Grama et al., Introduction to Parallel Computing,
+ *                  section 4.5.3),
  *   (i + s) mod p  otherwise (a shift along node ids; node i receives from
  *                  (i - s) mod p).
  *   Preconditions: any p >= 1, any topology.
@@ -16,22 +18,13 @@
  */
 #include "alg_common.h"
 
-static int pairwise_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)t;
-    (void)opts;
-    (void)err;
-    return XCHG_OK;
-}
-
 static int pairwise_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                              xchg_err *err)
 {
     (void)opts;
     uint32_t p = t->nodes;
     int pow2 = xchg_alg_is_pow2(p);
-    int cf = t->kind == XCHG_TOPO_COMPLETE || (pow2 && t->kind == XCHG_TOPO_HYPERCUBE);
-    xchg_sched *s = xchg_sched_new(t, "pairwise", cf);
+    xchg_sched *s = xchg_sched_new(t, "pairwise", xchg_alg_claims_free(&xchg_alg_pairwise, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (uint32_t k = 1; k < p; k++) {
@@ -50,17 +43,23 @@ static int pairwise_formula(const xchg_topo *t, const xchg_opts *opts, xchg_coun
     (void)opts;
     out->startups = t->nodes ? t->nodes - 1 : 0;
     out->volume_blocks = out->startups;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
 const xchg_alg xchg_alg_pairwise = {
     .name = "pairwise",
     .summary = "p-1 steps of one block each, to i XOR s (p = 2^D) or (i + s) mod p",
-    .source = "MPI libraries' pairwise alltoall; seed 004 Algorithm 4.10 for p = 2^D",
+    .source = "MPI libraries' pairwise alltoall; Grama et al., Introduction to Parallel "
+              "Computing, section 4.5.3, Algorithm 4.10 for p = 2^D",
     .topologies = "any (contention-free on complete:P, and on hypercube:D)",
     .options = "",
+    .needs = {0},
+    /* a hypercube has 2^D nodes, so the XOR form: e-cube routes are free */
+    .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE) | XCHG_KIND(XCHG_TOPO_HYPERCUBE),
+    .in_place = 1,
     .parse = NULL,
-    .applies = pairwise_applies,
+    .applies = NULL,
     .generate = pairwise_generate,
     .formula = pairwise_formula,
     .variants = NULL,

@@ -1,10 +1,14 @@
 /*
  * registry.c - the one table of algorithms, and the calls that read it:
- * lookup by name, parsing "name[:args]" specs, and generate-in-one-call.
- * The registry entries themselves live in src/alg/<family>.c; this is the
- * only place that lists them. The CLI, the planner and the tests all read
- * this table, and so will the MPI executor (src/mpi/, not built yet).
+ * lookup by name, parsing "name[:args]" specs, the one precondition check
+ * (an entry's declared needs turned into the refusal message), the declared
+ * claims, and generate-in-one-call. The registry entries themselves live in
+ * src/alg/<family>.c, each declaring its restrictions and properties as
+ * data; this is the only place that lists them. The CLI, the planner and
+ * the tests all read this table, and so will the MPI executor (planned, in
+ * src/mpi/).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,6 +151,323 @@ int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg
     return XCHG_OK;
 }
 
+/* ---- declared needs: the one precondition check -------------------- */
+
+/* A message being written: at most len-1 characters, always terminated. */
+typedef struct text {
+    char *buf;
+    size_t len, at;
+} text;
+
+/* Append to x (printf-style); text past the end is dropped. */
+static void put(text *x, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void put(text *x, const char *fmt, ...)
+{
+    if (x->at + 1 >= x->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(x->buf + x->at, x->len - x->at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        x->at += (size_t)n < x->len - x->at ? (size_t)n : x->len - x->at - 1;
+}
+
+/* "one-dimensional", "two-dimensional", "3-dimensional", ... */
+static void put_dims_word(text *x, int k)
+{
+    if (k == 1)
+        put(x, "one-dimensional");
+    else if (k == 2)
+        put(x, "two-dimensional");
+    else
+        put(x, "%d-dimensional", k);
+}
+
+/* The kinds of a mask as words: "torus", "mesh or torus", "a, b or c". */
+static void put_kinds(text *x, unsigned kinds)
+{
+    int n = 0, total = 0;
+    for (int k = XCHG_TOPO_RING; k <= XCHG_TOPO_COMPLETE; k++)
+        total += (kinds & XCHG_KIND(k)) != 0;
+    for (int k = XCHG_TOPO_RING; k <= XCHG_TOPO_COMPLETE; k++) {
+        if (!(kinds & XCHG_KIND(k)))
+            continue;
+        put(x, "%s%s", n == 0 ? "" : n == total - 1 ? " or " : ", ",
+            xchg_topo_kind_name((xchg_topo_kind)k));
+        n++;
+    }
+}
+
+/* The spec form of a kind with k dimensions: "ring:P", "mesh:AxB". */
+static void put_form(text *x, xchg_topo_kind kind, int k)
+{
+    static const char *const forms[] = {"", "P", "AxB", "AxBxC", "AxBxCxD"};
+    put(x, "%s:", xchg_topo_kind_name(kind));
+    if (kind == XCHG_TOPO_HYPERCUBE)
+        put(x, "D");
+    else if (k >= 1 && k <= 4)
+        put(x, "%s", forms[k]);
+    else
+        put(x, "N1x...xNk");
+}
+
+/* Accepted kinds of n, every kind when none is declared. */
+static unsigned kinds_of(const xchg_needs *n)
+{
+    return n->kinds ? n->kinds & XCHG_KINDS_ALL : XCHG_KINDS_ALL;
+}
+
+/* The first kind of a mask (the lowest bit), torus when it is empty. */
+static xchg_topo_kind first_kind(unsigned kinds)
+{
+    for (int i = XCHG_TOPO_RING; i <= XCHG_TOPO_COMPLETE; i++)
+        if (kinds & XCHG_KIND(i))
+            return (xchg_topo_kind)i;
+    return XCHG_TOPO_TORUS;
+}
+
+/*
+ * Examples of what n accepts and its reason, in parentheses, or nothing:
+ * "(mesh:AxB, torus:AxB)", "(torus:4x4, torus:8x8, ...; why)". Forms are
+ * given where the kinds and dimensions fix them (a one-dimensional
+ * topology of any kind: ring:P, array:P, complete:P).
+ */
+static void put_examples(text *x, const xchg_needs *n)
+{
+    char buf[160] = "";
+    text ex = {buf, sizeof buf, 0};
+    unsigned kinds = n->kinds & XCHG_KINDS_ALL;
+    if (n->square_pow2 > 0 && n->square_pow2 < 12) {
+        const char *k = xchg_topo_kind_name(first_kind(kinds));
+        unsigned a = 1u << n->square_pow2;
+        put(&ex, "%s:%ux%u, %s:%ux%u, ...", k, a, a, k, 2 * a, 2 * a);
+    } else if (n->dims > 0 && (kinds || n->dims == 1)) {
+        if (!kinds)
+            kinds = XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY) |
+                    XCHG_KIND(XCHG_TOPO_COMPLETE);
+        for (int i = XCHG_TOPO_RING; i <= XCHG_TOPO_COMPLETE; i++) {
+            if (!(kinds & XCHG_KIND(i)))
+                continue;
+            put(&ex, "%s", ex.at ? ", " : "");
+            put_form(&ex, (xchg_topo_kind)i, n->dims);
+        }
+    }
+    if (ex.at == 0 && !n->why)
+        return;
+    put(x, " (%s%s%s)", buf, ex.at && n->why ? "; " : "", n->why ? n->why : "");
+}
+
+/* One size rule of n as words, k the dimensions it is read for (0: not
+ * known, for a topology of the wrong shape). */
+static void put_size_rule(text *x, uint32_t m, int k, int per_2k)
+{
+    if (per_2k && k == 0)
+        put(x, "every size a multiple of 2k, k the number of dimensions");
+    else if (per_2k)
+        put(x, "every size a multiple of 2k = %u", m);
+    else if (k == 1 && m == 2)
+        put(x, "an even number of nodes");
+    else if (k == 1)
+        put(x, "a node count that is a multiple of %u", m);
+    else if (k == 2)
+        put(x, "both sizes multiples of %u", m);
+    else
+        put(x, "every size a multiple of %u", m);
+}
+
+/*
+ * What n asks, as words after "<name> needs ": the shape ("a two-dimensional
+ * mesh or torus"), then "with" and the rules ("a power-of-two node count",
+ * "every size a multiple of 2k = 6"), then the examples and the reason.
+ * k is the number of dimensions 2k and the size wording are read for (0:
+ * not known).
+ */
+static void put_needs(text *x, const xchg_needs *n, int k)
+{
+    const char *rules[6];
+    char rbuf[6][80];
+    int nr = 0;
+    if (n->dims_pow2)
+        rules[nr++] = "a power-of-two number of dimensions k";
+    if (n->max_dims > 0) {
+        snprintf(rbuf[nr], sizeof rbuf[nr], "at most %d dimensions", n->max_dims);
+        rules[nr] = rbuf[nr];
+        nr++;
+    }
+    if (n->nodes_pow2)
+        rules[nr++] = "a power-of-two node count";
+    if (n->square_pow2 > 0) {
+        snprintf(rbuf[nr], sizeof rbuf[nr], "both sizes 2^d, d >= %d", n->square_pow2);
+        rules[nr] = rbuf[nr];
+        nr++;
+    }
+    uint32_t m2k = 2u * (uint32_t)k;
+    if (n->size_multiple > 1 || n->size_multiple_2k) {
+        text r = {rbuf[nr], sizeof rbuf[nr], 0};
+        if (n->size_multiple > 1)
+            put_size_rule(&r, n->size_multiple, k, 0);
+        if (n->size_multiple > 1 && n->size_multiple_2k)
+            put(&r, " and ");
+        if (n->size_multiple_2k)
+            put_size_rule(&r, m2k, k, 1);
+        rules[nr] = rbuf[nr];
+        nr++;
+    }
+    int shape = (n->kinds && n->kinds != XCHG_KINDS_ALL) || n->dims > 0;
+    if (shape || nr == 0) {
+        put(x, "a ");
+        if (n->dims > 0) {
+            put_dims_word(x, n->dims);
+            put(x, " ");
+        }
+        if (n->kinds && n->kinds != XCHG_KINDS_ALL)
+            put_kinds(x, n->kinds);
+        else
+            put(x, "topology");
+        if (nr > 0)
+            put(x, " with ");
+    }
+    for (int i = 0; i < nr; i++)
+        put(x, "%s%s", i == 0 ? "" : i == nr - 1 ? " and " : ", ", rules[i]);
+    put_examples(x, n);
+}
+
+/* The first size of t that is not a multiple of m, as a dimension index;
+ * -1 when every size is. */
+static int bad_size(const xchg_topo *t, uint32_t m)
+{
+    for (int d = 0; d < t->ndims; d++)
+        if (m > 1 && t->size[d] % m != 0)
+            return d;
+    return -1;
+}
+
+/* What broke, for the wording of the refusal. */
+enum { BROKE_NONE, BROKE_SHAPE, BROKE_SIZE, BROKE_VIRTUAL_SIZE };
+
+/*
+ * The fact about t that breaks n, written to f: BROKE_SHAPE (kind or
+ * dimensions), BROKE_SIZE, BROKE_VIRTUAL_SIZE (a size rule the option
+ * "virtual" would lift), or BROKE_NONE when t meets n.
+ */
+static int broken(const xchg_needs *n, const xchg_topo *t, int virt, text *f)
+{
+    char spec[64];
+    xchg_topo_spec(t, spec, sizeof spec);
+    if (!(kinds_of(n) & XCHG_KIND(t->kind))) {
+        put(f, "%s is not one", spec);
+        return BROKE_SHAPE;
+    }
+    int dims_off = (n->dims > 0 && t->ndims != n->dims) ||
+                   (n->max_dims > 0 && t->ndims > n->max_dims) ||
+                   (n->dims_pow2 && !xchg_alg_is_pow2((uint32_t)t->ndims)) ||
+                   (n->square_pow2 > 0 && t->ndims != 2);
+    if (dims_off) {
+        put(f, "%s has %d dimension%s", spec, t->ndims, t->ndims == 1 ? "" : "s");
+        return BROKE_SHAPE;
+    }
+    if (n->nodes_pow2 && !xchg_alg_is_pow2(t->nodes)) {
+        put(f, "%s has %u nodes", spec, (unsigned)t->nodes);
+        return BROKE_SIZE;
+    }
+    if (n->square_pow2 > 0) {
+        uint32_t a = t->size[0];
+        if (t->size[1] != a)
+            put(f, "%s has sizes %u and %u", spec, (unsigned)a, (unsigned)t->size[1]);
+        else if (!xchg_alg_is_pow2(a))
+            put(f, "%s has side %u, not a power of two", spec, (unsigned)a);
+        else if (xchg_alg_log2(a) < n->square_pow2)
+            put(f, "%s has d = %d", spec, xchg_alg_log2(a));
+        if (f->at)
+            return BROKE_SIZE;
+    }
+    if (virt && n->virtual_any_size)
+        return BROKE_NONE;
+    int d = bad_size(t, n->size_multiple);
+    if (d < 0 && n->size_multiple_2k)
+        d = bad_size(t, 2u * (uint32_t)t->ndims);
+    if (d < 0)
+        return BROKE_NONE;
+    if (t->ndims == 1)
+        put(f, "%s has %u node%s", spec, (unsigned)t->size[0], t->size[0] == 1 ? "" : "s");
+    else
+        put(f, "%s has size %u in dimension %d", spec, (unsigned)t->size[d], d);
+    return n->virtual_any_size ? BROKE_VIRTUAL_SIZE : BROKE_SIZE;
+}
+
+int xchg_needs_check(const xchg_needs *needs, const char *name, const xchg_topo *t,
+                     const xchg_opts *opts, xchg_err *err)
+{
+    if (!needs || !t)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_needs_check: NULL argument");
+    char fbuf[160] = "";
+    text fact = {fbuf, sizeof fbuf, 0};
+    int what = broken(needs, t, opts && opts->virtual_nodes, &fact);
+    if (what == BROKE_NONE)
+        return XCHG_OK;
+    if (!err)
+        return XCHG_ENOTAPPLIC;
+    char mbuf[sizeof err->msg];
+    text m = {mbuf, sizeof mbuf, 0};
+    name = name ? name : "the algorithm";
+    /* k for "2k = ...": declared, or t's own once t has the right shape */
+    int k = needs->dims > 0 ? needs->dims : what == BROKE_SHAPE ? 0 : t->ndims;
+    put(&m, "%s needs ", name);
+    put_needs(&m, needs, k);
+    put(&m, "; %s", fbuf);
+    if (what == BROKE_VIRTUAL_SIZE)
+        put(&m, " (use %s:virtual for any size)", name);
+    return xchg_fail(err, XCHG_ENOTAPPLIC, "%s", mbuf);
+}
+
+/* Declared needs, then the entry's hook (opts NULL: no options). */
+int xchg_alg_applies(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                     xchg_err *err)
+{
+    if (!alg || !t)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_alg_applies: NULL argument");
+    xchg_opts none;
+    if (!opts) {
+        memset(&none, 0, sizeof none);
+        opts = &none;
+    }
+    int rc = xchg_needs_check(&alg->needs, alg->name, t, opts, err);
+    if (rc)
+        return rc;
+    return alg->applies ? alg->applies(t, opts, err) : XCHG_OK;
+}
+
+int xchg_alg_claims_free(const xchg_alg *alg, const xchg_topo *t)
+{
+    return alg && t && (alg->free_on & XCHG_KIND(t->kind)) != 0;
+}
+
+int xchg_alg_in_place(const xchg_alg *alg, const xchg_opts *opts)
+{
+    return alg && alg->in_place && !(opts && opts->virtual_nodes);
+}
+
+/*
+ * Check that alg applies to t with opts, then generate: the one place the
+ * preconditions are checked before a generator runs (generators do not
+ * repeat it). On failure *out is untouched.
+ */
+int xchg_alg_generate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                      xchg_sched **out, xchg_err *err)
+{
+    if (!alg || !t || !opts || !out)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_alg_generate: NULL argument");
+    int rc = xchg_alg_applies(alg, t, opts, err);
+    if (rc)
+        return rc;
+    return alg->generate(t, opts, out, err);
+}
+
 /*
  * Parse alg_spec, check it applies to t, and generate. On success *out is
  * a schedule the caller frees with xchg_sched_free; on failure *out is
@@ -161,9 +482,7 @@ int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xc
     int rc = xchg_alg_parse(alg_spec, &a, &o, err);
     if (rc)
         return rc;
-    if ((rc = a->applies(t, &o, err)))
-        return rc;
-    return a->generate(t, &o, out, err);
+    return xchg_alg_generate(a, t, &o, out, err);
 }
 
 /* Is registry name `name` in the comma-separated list (NULL or "": all)? */
@@ -221,7 +540,8 @@ int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs,
         n = alg->variants(t, all, XCHG_MAX_VARIANTS);
         if (n > XCHG_MAX_VARIANTS)
             n = XCHG_MAX_VARIANTS;
-        if (n <= 0)
+        /* the reason: the declared needs when they refuse t */
+        if (n <= 0 && xchg_needs_check(&alg->needs, alg->name, t, NULL, &err) == XCHG_OK)
             xchg_fail(&err, XCHG_ENOTAPPLIC, "%s has no variant for this topology", alg->name);
     } else {
         snprintf(all[0], sizeof all[0], "%s", alg->name);
@@ -232,7 +552,7 @@ int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs,
         all[i][XCHG_SPEC_MAX - 1] = '\0';
         if (xchg_alg_parse(all[i], &a, &o, &err) != XCHG_OK || a != alg)
             continue;
-        if (alg->applies(t, &o, &err) != XCHG_OK)
+        if (xchg_alg_applies(alg, t, &o, &err) != XCHG_OK)
             continue;
         memcpy(specs[kept++], all[i], sizeof all[i]);
     }

@@ -2,11 +2,12 @@
  * ring.c - complete exchange on a one-dimensional network: `ring` and
  * `ring-bidir`.
  *
- * ring (seed 004, section 4.5.1, Figure 4.18): every node sends all the
- * blocks it holds that are not for itself, as one message, to its +1
- * neighbour. Of what a node receives, one block is its own; it keeps that one
- * and forwards the rest at the next step. After p-1 steps every block has
- * travelled its clockwise distance. Step k (1..p-1) carries p-k blocks.
+ * ring (Grama et al., Introduction to Parallel Computing, section 4.5.1,
+ * Figure 4.18): every node sends all the blocks it holds that are not for
+ * itself, as one message, to its +1 neighbour. Of what a node receives, one
+ * block is its own; it keeps that one and forwards the rest at the next step.
+ * After p-1 steps every block has travelled its clockwise distance. Step k
+ * (1..p-1) carries p-k blocks.
  *   Preconditions: a topology with exactly one dimension: ring:P, array:P,
  *   complete:P (also hypercube:1), P >= 1.
  *   Route: always +1 (XCHG_ROUTE_PLUS). On an array, the message from node
@@ -14,15 +15,15 @@
  *   message uses, so the schedule is still contention-free.
  *   Cost: start-ups p-1, volume sum_{k=1}^{p-1} (p-k) = p(p-1)/2 blocks,
  *   no local copies (a node keeps its block and forwards the rest as they
- *   are; the seed accounts no rearrangement for the ring).
+ *   are; Grama et al. account no rearrangement for the ring).
  *
- * ring-bidir: seed 004 notes that sending half of the blocks one way round
- * and half the other way "reduces the t_w term by a factor of two". Our
- * model is one-port (a node sends one message and receives one per step,
- * links full duplex), so the two directions cannot both be driven in the
- * same step by the same node: a node that sent clockwise and counter-
- * clockwise at once would inject two messages in one step. Instead the two
- * halves run one after the other:
+ * ring-bidir: Grama et al. (section 4.5.1) note that sending half of the
+ * blocks one way round and half the other way "reduces the t_w term by a
+ * factor of two". Our model is one-port (a node sends one message and
+ * receives one per step, links full duplex), so the two directions cannot
+ * both be driven in the same step by the same node: a node that sent
+ * clockwise and counter-clockwise at once would inject two messages in one
+ * step. Instead the two halves run one after the other:
  *   phase 1 (clockwise), h1 = ceil((p-1)/2) steps: shift +1, the blocks whose
  *   +1 distance to their destination is 1..h1; its k-th step carries
  *   h1-k+1 blocks;
@@ -38,27 +39,13 @@
  */
 #include "alg_common.h"
 
-/* Nonzero when t has exactly one dimension (ring, array, complete). */
-static int ring_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    (void)opts;
-    if (t->ndims == 1)
-        return XCHG_OK;
-    char buf[64];
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "ring algorithms need a one-dimensional topology (ring:P, array:P, "
-                     "complete:P); %s has %d dimensions",
-                     xchg_topo_spec(t, buf, sizeof buf), t->ndims);
-}
-
 /* `ring`: p-1 steps of shift +1 carrying every block not for the sender. */
 static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                          xchg_err *err)
 {
-    int rc = ring_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "ring", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "ring", xchg_alg_claims_free(&xchg_alg_ring, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
@@ -72,13 +59,14 @@ static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched *
     return XCHG_OK;
 }
 
-/* Seed 004 eq. 4.7: (t_s + t_w m p/2)(p-1). */
+/* Grama et al. eq. 4.7: (t_s + t_w m p/2)(p-1). */
 static int ring_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
     uint64_t p = t->nodes;
     out->startups = p - 1;
     out->volume_blocks = p * (p - 1) / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -86,10 +74,9 @@ static int ring_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *
 static int ring_bidir_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                                xchg_err *err)
 {
-    int rc = ring_applies(t, opts, err);
-    if (rc)
-        return rc;
-    xchg_sched *s = xchg_sched_new(t, "ring-bidir", 1);
+    (void)opts;
+    int rc;
+    xchg_sched *s = xchg_sched_new(t, "ring-bidir", xchg_alg_claims_free(&xchg_alg_ring_bidir, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
@@ -119,17 +106,22 @@ static int ring_bidir_formula(const xchg_topo *t, const xchg_opts *opts, xchg_co
     uint64_t h1 = p / 2, h2 = p ? (p - 1) / 2 : 0;
     out->startups = p ? p - 1 : 0;
     out->volume_blocks = h1 * (h1 + 1) / 2 + h2 * (h2 + 1) / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
 const xchg_alg xchg_alg_ring = {
     .name = "ring",
     .summary = "p-1 steps to the +1 neighbour, each forwarding every block not yet home",
-    .source = "seed 004 (textbook) section 4.5.1, Figure 4.18, eq. 4.7",
+    .source = "Grama et al., Introduction to Parallel Computing, section 4.5.1, Figure 4.18, "
+              "eq. 4.7",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
+    .needs = {.dims = 1},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = ring_applies,
+    .applies = NULL,
     .generate = ring_generate,
     .formula = ring_formula,
     .variants = NULL,
@@ -138,11 +130,15 @@ const xchg_alg xchg_alg_ring = {
 const xchg_alg xchg_alg_ring_bidir = {
     .name = "ring-bidir",
     .summary = "ring, half the blocks clockwise then half counter-clockwise (one-port)",
-    .source = "seed 004 (textbook) section 4.5.1, the factor-two remark",
+    .source = "Grama et al., Introduction to Parallel Computing, section 4.5.1, the factor-two "
+              "remark",
     .topologies = "one-dimensional: ring:P, array:P, complete:P",
     .options = "",
+    .needs = {.dims = 1},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1,
     .parse = NULL,
-    .applies = ring_applies,
+    .applies = NULL,
     .generate = ring_bidir_generate,
     .formula = ring_bidir_formula,
     .variants = NULL,

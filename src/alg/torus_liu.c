@@ -1,8 +1,8 @@
 /*
  * torus_liu.c - the ring and 2-D torus algorithms of Liu, Gu, Ren and Xiong
- * (seed 001): `ar1` and `at2`, and the AR1 building blocks of torus_liu.h.
+ * (Liu et al.): `ar1` and `at2`, and the AR1 building blocks of torus_liu.h.
  *
- * ar1 (seed 001 section 3, Figure 2): on a ring of p nodes (p even) the odd
+ * ar1 (Liu et al. section 3, Figure 2): on a ring of p nodes (p even) the odd
  * nodes with the channels of one direction form the "odd ring", the even
  * nodes with the other direction the "even ring". Step 0: each odd node
  * 2i-1 and its right neighbour 2i swap halves (the even node keeps what goes
@@ -15,11 +15,11 @@
  * the + links and odd nodes only the - links: contention-free.
  *   Preconditions: ring:P or torus:P with P even (P >= 2); with the option
  *   `virtual`, any P >= 1 (the schedule for the next even size, hosted by
- *   the real nodes: src/virtual.h).
+ *   the real nodes: src/alg/virtual.h).
  *   Cost (verified): start-ups ceil(p/4)+1 (1 for p = 2), volume
- *   floor(p^2/8) + p/2 blocks -- seed 001's T_ring; no local copies.
+ *   floor(p^2/8) + p/2 blocks -- Liu et al.'s T_ring; no local copies.
  *
- * at2 (seed 001 section 4): on an r x s torus (r, s multiples of 4) node
+ * at2 (Liu et al. section 4): on an r x s torus (r, s multiples of 4) node
  * (x, y) is even when x+y is even. Gu's partition into 2x2 submeshes gives
  * each row s/2 even and s/2 odd nodes and each column r/2 of each, one per
  * submesh. Phase 1, part A: the even nodes of every row run AR1 on their
@@ -38,10 +38,12 @@
  * paper's T_2D does not hold (8x12: 352 blocks instead of 320).
  *   Preconditions: torus:RxS with R, S multiples of 4; with `virtual`, any
  *   2-D torus (hosted on the next multiples of 4).
- *   Cost (verified): with a = min(r,s), b = max(r,s), seed 001's T_2D,
+ *   Cost (verified): with a = min(r,s), b = max(r,s), Liu et al.'s T_2D,
  *   (2*ceil(b/8)+4) t_s + (4a*floor(b^2/32) + 2ab) m t_w, except on 4x4:
  *   4 start-ups, not 6 (AR1 on 2 logical nodes is 1 step). docs/at2.md
  *   works out both that and why the split final is needed.
+ * The preconditions are declared in the registry entries (needs), with
+ * virtual_any_size for the option `virtual`.
  */
 #include <stdlib.h>
 
@@ -261,31 +263,16 @@ void xchg_liu_ar1_lay_out(uint32_t qa, uint64_t ga, uint32_t qb, uint64_t gb,
 /* Options shared by ar1 and at2                                       */
 /* ------------------------------------------------------------------ */
 
+/* Nonzero when t has the sizes the paper allows for entry a: its declared
+ * needs without the option "virtual". */
+static int paper_size(const xchg_alg *a, const xchg_topo *t)
+{
+    return xchg_needs_check(&a->needs, a->name, t, NULL, NULL) == XCHG_OK;
+}
 
 /* ------------------------------------------------------------------ */
 /* ar1                                                                 */
 /* ------------------------------------------------------------------ */
-
-/* A one-dimensional wrapped topology: ring:P or torus:P. */
-static int is_ring(const xchg_topo *t)
-{
-    return t->ndims == 1 && (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS);
-}
-
-static int ar1_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    char buf[64];
-    if (!is_ring(t))
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "ar1 needs a ring (ring:P or torus:P); %s is not one",
-                         xchg_topo_spec(t, buf, sizeof buf));
-    if (opts->virtual_nodes || t->nodes % 2 == 0)
-        return XCHG_OK;
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "ar1 needs an even number of nodes (seed 001 section 3); %s has %u "
-                     "(use ar1:virtual for any size)",
-                     xchg_topo_spec(t, buf, sizeof buf), (unsigned)t->nodes);
-}
 
 /* Context of an ar1 schedule: the ring size (read-only in callbacks). */
 typedef struct ar1_ctx {
@@ -310,7 +297,7 @@ static uint32_t ar1_locate(const xchg_sched *vs, size_t vstep, uint32_t vo, uint
 static int ar1_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg_err *err)
 {
     uint32_t q = t->nodes;
-    xchg_sched *s = xchg_sched_new(t, name, 1);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(&xchg_alg_ar1, t));
     ar1_ctx *c = malloc(sizeof *c);
     if (!s || !c) {
         xchg_sched_free(s);
@@ -349,9 +336,7 @@ static uint32_t round_up(uint32_t n, uint32_t m)
 static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = ar1_applies(t, opts, err);
-    if (rc)
-        return rc;
+    int rc;
     if (!opts->virtual_nodes)
         return ar1_build(t, "ar1", out, err);
     /* ar1:virtual: AR1 on the next even ring, hosted by the real nodes */
@@ -361,10 +346,13 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     xchg_sched *vs = NULL;
     if ((rc = ar1_build(&v, "ar1", &vs, err)))
         return rc;
-    return xchg_virtual_embed(t, vs, ar1_locate, "ar1:virtual", out, err);
+    rc = xchg_virtual_embed(t, vs, ar1_locate, "ar1:virtual", out, err);
+    if (rc == XCHG_OK) /* hosting keeps it contention-free, as declared */
+        (*out)->contention_free = xchg_alg_claims_free(&xchg_alg_ar1, t);
+    return rc;
 }
 
-/* Seed 001 section 3: T_ring = (ceil(p/4)+1) t_s + (floor(p^2/8)+p/2) m t_w,
+/* Liu et al. section 3: T_ring = (ceil(p/4)+1) t_s + (floor(p^2/8)+p/2) m t_w,
  * and 1 start-up for p = 2 (the final step is empty there). */
 static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
@@ -373,13 +361,14 @@ static int ar1_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
         return XCHG_ENOTAPPLIC; /* hosted sizes: no closed form */
     out->startups = p == 2 ? 1 : (p + 3) / 4 + 1;
     out->volume_blocks = p * p / 8 + p / 2;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
 /* Offered where the paper's algorithm applies as it is. */
 static int ar1_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
-    if (!is_ring(t) || t->nodes % 2 || max < 1)
+    if (!paper_size(&xchg_alg_ar1, t) || max < 1)
         return 0;
     snprintf(specs[0], XCHG_SPEC_MAX, "ar1");
     return 1;
@@ -388,11 +377,18 @@ static int ar1_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_ar1 = {
     .name = "ar1",
     .summary = "Liu-Gu AR1: even nodes pass right, odd nodes left, half a circle",
-    .source = "seed 001 (Liu, Gu et al.) section 3, Figure 2, T_ring",
+    .source = "Liu et al. section 3, Figure 2, T_ring",
     .topologies = "ring:P or torus:P, P even; any P with ar1:virtual",
     .options = "virtual: any ring size, the next even ring hosted on the real nodes",
+    .needs = {.kinds = XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_TORUS),
+              .dims = 1,
+              .size_multiple = 2,
+              .virtual_any_size = 1,
+              .why = "Liu et al. section 3"},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* every step pairs nodes or shifts a whole ring: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = ar1_applies,
+    .applies = NULL,
     .generate = ar1_generate,
     .formula = ar1_formula,
     .variants = ar1_variants,
@@ -522,27 +518,6 @@ static uint32_t at2_locate(const xchg_sched *vs, size_t vstep, uint32_t vo, uint
     return at2_locate_ctx(vs->ctx, vstep, vo, vd);
 }
 
-/* Multiples of 4 in both dimensions: the sizes the paper allows. */
-static int at2_native(const xchg_topo *t)
-{
-    return t->size[0] % 4 == 0 && t->size[1] % 4 == 0;
-}
-
-static int at2_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    char buf[64];
-    if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2)
-        return xchg_fail(err, XCHG_ENOTAPPLIC, "at2 needs a 2-D torus (torus:RxS); %s is not one",
-                         xchg_topo_spec(t, buf, sizeof buf));
-    if (opts->virtual_nodes || at2_native(t))
-        return XCHG_OK;
-    return xchg_fail(err, XCHG_ENOTAPPLIC,
-                     "at2 needs both sizes multiples of 4 (2x2 submeshes whose even and odd "
-                     "nodes form even logical rings, seed 001 section 4); %s is not "
-                     "(use at2:virtual for any size)",
-                     xchg_topo_spec(t, buf, sizeof buf));
-}
-
 /* Partner of node (x, y) in step st of the at2 schedule, XCHG_NONE idle. */
 static uint32_t at2_partner(const at2_ctx *c, const at2_step *st, uint32_t x, uint32_t y)
 {
@@ -610,7 +585,7 @@ static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     xchg_liu_ar1_lay_out(s / 2, 2ull * r, r / 2, 2ull * s, &lay);
     uint32_t slots = lay.slots;
     size_t n = 2 * (size_t)slots + 2;
-    xchg_sched *sc = xchg_sched_new(t, name, 1);
+    xchg_sched *sc = xchg_sched_new(t, name, xchg_alg_claims_free(&xchg_alg_at2, t));
     at2_ctx *c = malloc(sizeof *c + n * sizeof c->steps[0]);
     if (!sc || !c) {
         xchg_sched_free(sc);
@@ -665,9 +640,7 @@ static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
 static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = at2_applies(t, opts, err);
-    if (rc)
-        return rc;
+    int rc;
     if (!opts->virtual_nodes)
         return at2_build(t, "at2", out, err);
     xchg_topo v = *t;
@@ -681,18 +654,21 @@ static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     xchg_sched *vs = NULL;
     if ((rc = at2_build(&v, "at2", &vs, err)))
         return rc;
-    return xchg_virtual_embed(t, vs, at2_locate, "at2:virtual", out, err);
+    rc = xchg_virtual_embed(t, vs, at2_locate, "at2:virtual", out, err);
+    if (rc == XCHG_OK) /* hosting keeps it contention-free, as declared */
+        (*out)->contention_free = xchg_alg_claims_free(&xchg_alg_at2, t);
+    return rc;
 }
 
 /*
- * Counts of the at2 schedule, with a = min(r,s), b = max(r,s): seed 001's
+ * Counts of the at2 schedule, with a = min(r,s), b = max(r,s): Liu et al.'s
  * T_2D, start-ups 2*ceil(b/8)+4 and volume 4a*floor(b^2/32) + 2ab, except
  * on 4x4, where the logical rings have 2 nodes and AR1 there is 1 step: 4
  * start-ups (docs/at2.md).
  */
 static int at2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->virtual_nodes || t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || !at2_native(t))
+    if (opts->virtual_nodes || !paper_size(&xchg_alg_at2, t))
         return XCHG_ENOTAPPLIC;
     uint64_t a = t->size[0], b = t->size[1];
     if (a > b) {
@@ -702,12 +678,14 @@ static int at2_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *o
     }
     out->startups = b == 4 ? 4 : 2 * ((b + 7) / 8) + 4;
     out->volume_blocks = 4 * a * (b * b / 32) + 2 * a * b;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
+/* Offered where the paper's algorithm applies as it is. */
 static int at2_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
-    if (t->kind != XCHG_TOPO_TORUS || t->ndims != 2 || !at2_native(t) || max < 1)
+    if (!paper_size(&xchg_alg_at2, t) || max < 1)
         return 0;
     snprintf(specs[0], XCHG_SPEC_MAX, "at2");
     return 1;
@@ -716,11 +694,19 @@ static int at2_variants(const xchg_topo *t, xchg_spec *specs, int max)
 const xchg_alg xchg_alg_at2 = {
     .name = "at2",
     .summary = "Liu-Gu AT2: AR1 on the rows and columns of Gu's 2x2 partition, then 2x2",
-    .source = "seed 001 (Liu, Gu et al.) section 4, T_2D",
+    .source = "Liu et al. section 4, T_2D",
     .topologies = "torus:RxS with R, S multiples of 4; any 2-D torus with at2:virtual",
     .options = "virtual: any size, the next multiples of 4 hosted on the real nodes",
+    .needs = {.kinds = XCHG_KIND(XCHG_TOPO_TORUS),
+              .dims = 2,
+              .size_multiple = 4,
+              .virtual_any_size = 1,
+              .why = "2x2 submeshes whose even and odd nodes form even logical rings, "
+                     "Liu et al. section 4"},
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* AR1 steps on every ring, then pairwise swaps: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = at2_applies,
+    .applies = NULL,
     .generate = at2_generate,
     .formula = at2_formula,
     .variants = at2_variants,

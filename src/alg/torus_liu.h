@@ -1,5 +1,5 @@
 /*
- * torus_liu.h - building blocks of the Liu-Gu algorithms (seed 001) shared
+ * torus_liu.h - building blocks of the Liu-Gu algorithms (Liu et al.) shared
  * by torus_liu.c (ar1, at2) and torus_liu_kd.c (pt4/ptk, mt3/mtk).
  *
  * AR1 on a LOGICAL ring of q nodes (q even, q >= 2): logical node i is

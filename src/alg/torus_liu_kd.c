@@ -1,6 +1,6 @@
 /*
  * torus_liu_kd.c - the k-dimensional torus algorithms of Liu, Gu, Ren and
- * Xiong (seed 001, section 5): `mt3` and `mtk` (section 5.2, 5.3), `pt4`
+ * Xiong (Liu et al. section 5): `mt3` and `mtk` (section 5.2, 5.3), `pt4`
  * and `ptk` (section 5.1). Both build on AR1 (section 3) run on logical
  * rings, whose steps come from torus_liu.h (shared with ar1/at2).
  *
@@ -22,7 +22,8 @@
  *   a = ceil((k-1)/2) steps to the cyclic +1 neighbour, step t carrying the
  *   blocks whose remaining cyclic distance to their destination's residue
  *   is in [1, a-t+1], then b = floor((k-1)/2) steps to the cyclic -1
- *   neighbour, distance [1, b-t+1] (seed 004's two-way ring on k nodes).
+ *   neighbour, distance [1, b-t+1] (Grama et al.'s two-way ring on k
+ *   nodes, section 4.5.1).
  *   For k = 3 these are exactly the paper's six steps (Figure 6: x mod 3 =
  *   0, 1 send +1 and 2 sends -2; then 0 sends +2, 1 and 2 send -1).
  *   It carries a(a+1)/2 + b(b+1)/2 = floor(k^2/4) groups of p/k blocks, the
@@ -56,18 +57,19 @@
  * torus of k = 2^d dimensions (k = 1: ring), each size a multiple of 2k.
  * With the option `virtual` (mt3:virtual, ...): any sizes; the schedule is
  * built for every size rounded up to a multiple of 2k and hosted on the real
- * nodes by src/virtual.h (a host sends for all its virtual nodes; the real
- * schedule is one-port and contention-free; no closed-form counts).
+ * nodes by src/alg/virtual.h (a host sends for all its virtual nodes; the
+ * real schedule is one-port and contention-free; no closed-form counts).
+ * The registry entries declare all this as data (KD_NEEDS).
  *
  * Cost (verified; S1, V1 = start-ups and volume of one AR1 part as placed
  * above; S1 = ceil(N1/4k)+1 and V1 = (floor(q^2/8)+q/2) p/q with q = N1/k,
  * the longest ring's own cost, on every size tests/test_torus_liu_kd.c
  * sweeps -- multiples of 2k up to 160x160, 96^3, 48^4 -- except q = 2):
  *   mtk: start-ups k*S1 + k(k-1), volume k*V1 + floor(k^2/4) p blocks;
- *     seed 001's MT_kD = (k ceil(N1/4k) + k^2) t_s + (k^2 floor(N1^2/8k^2)
+ *     Liu et al.'s MT_kD = (k ceil(N1/4k) + k^2) t_s + (k^2 floor(N1^2/8k^2)
  *     + (floor(k^2/4) + k/2) N1) prod_{i>=2} N_i m t_w.
  *   ptk: start-ups k*S1 + k log2 k, volume k*V1 + (k log2 k / 2) p;
- *     seed 001's T_kD has the same start-ups, but its volume term
+ *     Liu et al.'s T_kD has the same start-ups, but its volume term
  *     (floor(k^2/4) + k/2) N1 prod N_i equals ours, (k/2)(log2 k + 1) p,
  *     only for k <= 4 (k = 8: 20 p in the paper, 16 p here).
  *   Exception (docs/mt.md, docs/pt.md): q1 = 2 (N1 = 2k) has S1 = 1, not 2
@@ -431,80 +433,56 @@ static int kd_dims(const xchg_topo *t)
     return t->ndims;
 }
 
-/* Nonzero when t is a torus (or, for k = 1, a ring). */
-static int kd_wrapped(const xchg_topo *t)
+/* What the family needs: a torus (k = 1: a ring too) of dims dimensions
+ * (0: any up to KD_MAX_DIMS), every size a multiple of 2k, lifted by the
+ * option "virtual"; pow2: k a power of two. */
+#define KD_NEEDS(kinds_mask, k_dims, pow2)                                                 \
+    {.kinds = (kinds_mask),                                                                \
+     .dims = (k_dims),                                                                     \
+     .max_dims = (k_dims) ? 0 : KD_MAX_DIMS,                                               \
+     .dims_pow2 = (pow2),                                                                  \
+     .size_multiple_2k = 1,                                                                \
+     .virtual_any_size = 1,                                                                \
+     .why = "Liu et al. section 5"}
+#define KD_TORUS XCHG_KIND(XCHG_TOPO_TORUS)
+#define KD_TORUS_OR_RING (XCHG_KIND(XCHG_TOPO_TORUS) | XCHG_KIND(XCHG_TOPO_RING))
+
+/* Nonzero when t has the sizes the paper allows for entry a: its declared
+ * needs without the option "virtual". */
+static int paper_size(const xchg_alg *a, const xchg_topo *t)
 {
-    return t->kind == XCHG_TOPO_TORUS || (t->kind == XCHG_TOPO_RING && t->ndims == 1);
+    return xchg_needs_check(&a->needs, a->name, t, NULL, NULL) == XCHG_OK;
 }
 
-/* 0 when every size of t is a positive multiple of m; else the index of the
- * first one that is not, plus one. */
-static int kd_bad_size(const xchg_topo *t, uint32_t m)
-{
-    for (int d = 0; d < t->ndims; d++)
-        if (t->size[d] % m != 0)
-            return d + 1;
-    return 0;
-}
-
-/* Shared precondition check: wrapped, k dims (want_k 0: any k in range),
- * each size a multiple of 2k unless virt; pow2: k a power of two. */
-static int kd_check_v(const char *name, const xchg_topo *t, int want_k, int pow2, int virt,
-                      xchg_err *err)
-{
-    char buf[64];
-    int k = kd_dims(t);
-    if (!kd_wrapped(t))
-        return xchg_fail(err, XCHG_ENOTAPPLIC, "%s needs a torus (or a ring); %s is not one",
-                         name, xchg_topo_spec(t, buf, sizeof buf));
-    if (want_k && k != want_k)
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "%s needs a %d-dimensional torus; %s has %d dimensions", name, want_k,
-                         xchg_topo_spec(t, buf, sizeof buf), k);
-    if (k > KD_MAX_DIMS)
-        return xchg_fail(err, XCHG_ENOTAPPLIC, "%s handles at most %d dimensions; %s has %d",
-                         name, KD_MAX_DIMS, xchg_topo_spec(t, buf, sizeof buf), k);
-    if (pow2 && !xchg_alg_is_pow2((uint32_t)k))
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "%s needs a power-of-two number of dimensions (k = 2^d); %s has %d",
-                         name, xchg_topo_spec(t, buf, sizeof buf), k);
-    int bad = virt ? 0 : kd_bad_size(t, 2u * (uint32_t)k);
-    if (bad)
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "%s on a %d-dimensional torus needs every size a multiple of 2k = %d "
-                         "(seed 001 section 5); %s has size %u (use %s:virtual for any size)",
-                         name, k, 2 * k, xchg_topo_spec(t, buf, sizeof buf),
-                         (unsigned)t->size[bad - 1], name);
-    return XCHG_OK;
-}
-
-/* kd_check_v for the paper's sizes only. */
-static int kd_check(const char *name, const xchg_topo *t, int want_k, int pow2, xchg_err *err)
-{
-    return kd_check_v(name, t, want_k, pow2, 0, err);
-}
-
+/* A builder of the family: the schedule of entry a on t (preconditions
+ * checked), named after a. */
+typedef int (*kd_build_fn)(const xchg_alg *a, const xchg_topo *t, xchg_sched **out,
+                           xchg_err *err);
 
 /*
- * Build with `build` on t itself, or (opts->virtual_nodes) on t with every size rounded
- * up to a multiple of 2k and hosted on t's nodes (src/virtual.h). name is
- * the entry's name; the hosted schedule is called "name:virtual".
+ * Generate entry a (preconditions checked by the registry): build on t
+ * itself, or (opts->virtual_nodes) on t with every size rounded up to a
+ * multiple of 2k and hosted on t's nodes (src/alg/virtual.h), the hosted
+ * schedule called "name:virtual".
  */
-static int kd_generate(const xchg_topo *t, const xchg_opts *opts, const char *name,
-                       int (*build)(const xchg_topo *, const char *, xchg_sched **, xchg_err *),
-                       xchg_sched **out, xchg_err *err)
+static int kd_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
+                       kd_build_fn build, xchg_sched **out, xchg_err *err)
 {
+    const char *name = a->name;
     if (kd_dims(t) == 1) {
         /* k = 1: PT_1 and MT_1 are AR1 itself; ar1's generator builds it
-         * (with the same options) in a fifth of the time of the k-D path */
+         * (with the same options) in a fifth of the time of the k-D path.
+         * The ring meets ar1's needs: a's are the same for k = 1. */
         int rc = xchg_alg_ar1.generate(t, opts, out, err);
-        if (rc == XCHG_OK)
+        if (rc == XCHG_OK) {
             snprintf((*out)->algorithm, sizeof (*out)->algorithm, "%s%s", name,
                      opts->virtual_nodes ? ":virtual" : "");
+            (*out)->contention_free = xchg_alg_claims_free(a, t);
+        }
         return rc;
     }
     if (!opts->virtual_nodes)
-        return build(t, name, out, err);
+        return build(a, t, out, err);
     uint32_t m = 2u * (uint32_t)kd_dims(t);
     xchg_topo v = *t;
     uint64_t nodes = 1;
@@ -520,27 +498,21 @@ static int kd_generate(const xchg_topo *t, const xchg_opts *opts, const char *na
     }
     v.nodes = (uint32_t)nodes;
     xchg_sched *vs = NULL;
-    int rc = build(&v, name, &vs, err);
+    int rc = build(a, &v, &vs, err);
     if (rc)
         return rc;
     char vname[64];
     snprintf(vname, sizeof vname, "%s:virtual", name);
-    return xchg_virtual_embed(t, vs, NULL, vname, out, err);
+    rc = xchg_virtual_embed(t, vs, NULL, vname, out, err);
+    if (rc == XCHG_OK) /* hosting keeps it contention-free, as declared */
+        (*out)->contention_free = xchg_alg_claims_free(a, t);
+    return rc;
 }
 
-static int mt3_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
+/* Build the mtk schedule of entry alg (mt3 or mtk) on t, named after it. */
+static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, xchg_err *err)
 {
-    return kd_check_v("mt3", t, 3, 0, opts->virtual_nodes, err);
-}
-
-static int mtk_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    return kd_check_v("mtk", t, 0, 0, opts->virtual_nodes, err);
-}
-
-/* Build the mtk schedule on t (preconditions checked), named name. */
-static int mt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg_err *err)
-{
+    const char *name = alg->name;
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
@@ -549,7 +521,7 @@ static int mt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg
     int rc = kd_size_check(t, name, (uint64_t)k * part.slots + (uint64_t)k * (k - 1), err);
     if (rc)
         return rc;
-    xchg_sched *s = xchg_sched_new(t, name, 1);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     /* group of every node: coordinate sum mod k */
@@ -624,22 +596,20 @@ static int mt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg
 static int mt3_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = mt3_applies(t, opts, err);
-    return rc ? rc : kd_generate(t, opts, "mt3", mt_build, out, err);
+    return kd_generate(&xchg_alg_mt3, t, opts, mt_build, out, err);
 }
 
 static int mtk_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = mtk_applies(t, opts, err);
-    return rc ? rc : kd_generate(t, opts, "mtk", mt_build, out, err);
+    return kd_generate(&xchg_alg_mtk, t, opts, mt_build, out, err);
 }
 
 /* Counts of the mtk schedule: k*S1 + k(k-1) start-ups, k*V1 + floor(k^2/4) p
  * blocks (see the header). */
 static int mt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->virtual_nodes || kd_check("mtk", t, 0, 0, NULL)) /* hosted: no closed form */
+    if (opts->virtual_nodes || !paper_size(&xchg_alg_mtk, t)) /* hosted: no closed form */
         return XCHG_ENOTAPPLIC;
     uint64_t k = (uint64_t)kd_dims(t), p = t->nodes;
     ar1part part;
@@ -647,6 +617,7 @@ static int mt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
         return XCHG_ENOMEM;
     out->startups = k * part.startups + k * (k - 1);
     out->volume_blocks = k * part.volume + (k * k / 4) * p;
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -713,19 +684,10 @@ static void pt_ops(int m, int l, ptop prefix, ptop *ops, int *n)
     }
 }
 
-static int pt4_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
+/* Build the ptk schedule of entry alg (pt4 or ptk) on t, named after it. */
+static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, xchg_err *err)
 {
-    return kd_check_v("pt4", t, 4, 1, opts->virtual_nodes, err);
-}
-
-static int ptk_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
-{
-    return kd_check_v("ptk", t, 0, 1, opts->virtual_nodes, err);
-}
-
-/* Build the ptk schedule on t (preconditions checked), named name. */
-static int pt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg_err *err)
-{
+    const char *name = alg->name;
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
@@ -741,7 +703,7 @@ static int pt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg
     int rc = kd_size_check(t, name, (uint64_t)k * part.slots + (uint64_t)k * lg, err);
     if (rc)
         return rc;
-    xchg_sched *s = xchg_sched_new(t, name, 1);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     kbuild b;
@@ -785,22 +747,20 @@ static int pt_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg
 static int pt4_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = pt4_applies(t, opts, err);
-    return rc ? rc : kd_generate(t, opts, "pt4", pt_build, out, err);
+    return kd_generate(&xchg_alg_pt4, t, opts, pt_build, out, err);
 }
 
 static int ptk_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
-    int rc = ptk_applies(t, opts, err);
-    return rc ? rc : kd_generate(t, opts, "ptk", pt_build, out, err);
+    return kd_generate(&xchg_alg_ptk, t, opts, pt_build, out, err);
 }
 
 /* Counts of the ptk schedule: k*S1 + k log2 k start-ups, k*V1 + (k log2 k)
  * p/2 blocks (see the header). */
 static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
-    if (opts->virtual_nodes || kd_check("ptk", t, 0, 1, NULL)) /* hosted: no closed form */
+    if (opts->virtual_nodes || !paper_size(&xchg_alg_ptk, t)) /* hosted: no closed form */
         return XCHG_ENOTAPPLIC;
     uint64_t k = (uint64_t)kd_dims(t), p = t->nodes;
     uint64_t lg = (uint64_t)xchg_alg_log2((uint32_t)k);
@@ -809,6 +769,7 @@ static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
         return XCHG_ENOMEM;
     out->startups = k * part.startups + k * lg;
     out->volume_blocks = k * part.volume + k * lg * (p / 2);
+    out->copy_blocks = 0;
     return XCHG_OK;
 }
 
@@ -816,12 +777,12 @@ static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
 /* The paper's closed forms, for the tests and docs                    */
 /* ------------------------------------------------------------------ */
 
-/* Seed 001's closed forms (torus_liu_kd.h); P' = p / N1 is prod_{i>=2} N_i.
+/* Liu et al.'s closed forms (torus_liu_kd.h); P' = p / N1 is prod_{i>=2} N_i.
  * The derived T_kD volume term (k/2)(log2 k + 1) p equals the printed
  * (floor(k^2/4) + k/2) p for k <= 4 only. */
 int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
 {
-    if (kd_check("kd", t, 0, which != XCHG_LIU_KD_MT, NULL))
+    if (!paper_size(which == XCHG_LIU_KD_MT ? &xchg_alg_mtk : &xchg_alg_ptk, t))
         return XCHG_ENOTAPPLIC;
     uint64_t k = (uint64_t)kd_dims(t), p = t->nodes, n1 = 0;
     for (int d = 0; d < t->ndims; d++)
@@ -830,6 +791,7 @@ int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
     uint64_t c = (n1 + 4 * k - 1) / (4 * k);
     uint64_t main_term = k * k * (n1 * n1 / (8 * k * k)) * (p / n1);
     uint64_t lg = (uint64_t)xchg_alg_log2((uint32_t)k);
+    out->copy_blocks = 0; /* the paper models no local copies */
     if (which == XCHG_LIU_KD_MT) {
         out->startups = k * c + k * k;
         out->volume_blocks = main_term + (k * k / 4) * p + k * p / 2;
@@ -844,11 +806,14 @@ int xchg_liu_kd_paper(const xchg_topo *t, int which, xchg_counts *out)
 const xchg_alg xchg_alg_mt3 = {
     .name = "mt3",
     .summary = "Liu-Gu MT3: (x+y+z) mod 3 groups run AR1 along x,y,z in turn, then 3x3x3",
-    .source = "seed 001 (Liu, Gu et al.) section 5.2, Figures 5-6, MT_3D",
+    .source = "Liu et al. section 5.2, Figures 5-6, MT_3D",
     .topologies = "torus:AxBxC, every size a multiple of 6; any with mt3:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
+    .needs = KD_NEEDS(KD_TORUS, 3, 0),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = mt3_applies,
+    .applies = NULL,
     .generate = mt3_generate,
     .formula = mt_formula,
     .variants = NULL,
@@ -857,11 +822,14 @@ const xchg_alg xchg_alg_mt3 = {
 const xchg_alg xchg_alg_mtk = {
     .name = "mtk",
     .summary = "Liu-Gu MTk: coordinate-sum mod k groups run AR1 per axis, then k x..x k",
-    .source = "seed 001 (Liu, Gu et al.) section 5.3, MT_kD",
+    .source = "Liu et al. section 5.3, MT_kD",
     .topologies = "k-D torus (k = 1: ring), sizes multiples of 2k; any with mtk:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
+    .needs = KD_NEEDS(KD_TORUS_OR_RING, 0, 0),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = mtk_applies,
+    .applies = NULL,
     .generate = mtk_generate,
     .formula = mt_formula,
     .variants = NULL,
@@ -870,11 +838,14 @@ const xchg_alg xchg_alg_mtk = {
 const xchg_alg xchg_alg_pt4 = {
     .name = "pt4",
     .summary = "Liu-Gu PT4: even nodes AT2 on XY, odd on ST, swap, then a binary 4-cube",
-    .source = "seed 001 (Liu, Gu et al.) section 5.1, Figure 4, T_4D",
+    .source = "Liu et al. section 5.1, Figure 4, T_4D",
     .topologies = "torus:AxBxCxD, every size a multiple of 8; any with pt4:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
+    .needs = KD_NEEDS(KD_TORUS, 4, 1),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = pt4_applies,
+    .applies = NULL,
     .generate = pt4_generate,
     .formula = pt_formula,
     .variants = NULL,
@@ -883,11 +854,14 @@ const xchg_alg xchg_alg_pt4 = {
 const xchg_alg xchg_alg_ptk = {
     .name = "ptk",
     .summary = "Liu-Gu PTk: k = 2^d torus as a product of two k/2 tori, recursively",
-    .source = "seed 001 (Liu, Gu et al.) section 5.1, T_kD",
+    .source = "Liu et al. section 5.1, T_kD",
     .topologies = "k-D torus, k = 2^d (1: ring), sizes multiples of 2k; any with ptk:virtual",
-    .options = "virtual: any sizes, hosted on the real nodes (src/virtual.h)",
+    .options = "virtual: any sizes, hosted on the real nodes (docs/virtual-nodes.md)",
+    .needs = KD_NEEDS(KD_TORUS_OR_RING, 0, 1),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* AR1 parts, segment rings and cube swaps: equal sizes */
     .parse = xchg_alg_parse_virtual,
-    .applies = ptk_applies,
+    .applies = NULL,
     .generate = ptk_generate,
     .formula = pt_formula,
     .variants = NULL,

@@ -1,5 +1,5 @@
 /*
- * torus_liu_kd.h - what torus_liu_kd.c (mt3, mtk, pt4, ptk; seed 001
+ * torus_liu_kd.h - what torus_liu_kd.c (mt3, mtk, pt4, ptk; Liu et al.
  * section 5) offers besides its registry entries: the paper's closed-form
  * counts, so tests and docs can hold the verified schedules against them.
  */
@@ -16,7 +16,7 @@ enum {
 };
 
 /*
- * Seed 001's formula `which` on t, in start-ups and blocks (largest size N1,
+ * Liu et al.'s formula `which` on t, in start-ups and blocks (largest size N1,
  * p nodes): MT_kD = (k ceil(N1/4k) + k^2) t_s + (k^2 floor(N1^2/8k^2) p/N1
  * + (floor(k^2/4) + k/2) p) m t_w; T_kD = k (ceil(N1/4k) + log2 k + 1) t_s
  * + the same volume as printed, or with (k/2)(log2 k + 1) p for the second

@@ -2,7 +2,7 @@
  * torus_suh.c - configurable complete exchange on a 2^d x 2^d torus:
  * `t1`, `t2` and `t1.x` (x = 1 .. d-4, also written t1.1, t1.2, ...).
  *
- * Seed 000 (Suh, Shin, An), sections 3.1 (T1), 3.2 (T2), 4.1 (T1.1) and
+ * Suh et al. (Suh, Shin & An), sections 3.1 (T1), 3.2 (T2), 4.1 (T1.1) and
  * 4.2 (T1.x), Table 1. The OCR text is garbled in places; this is a
  * reconstruction from the paper's ideas, checked block by block by the
  * verifier. docs/torus-suh.md explains it with pictures.
@@ -48,12 +48,14 @@
  *   Contention-free, one port.
  * t1:paper, the paper's own T1 phase pattern (idle nodes keep blocks), is
  * in torus_suh_paper.c; the geometry helpers are in torus_suh.h.
- * Preconditions: torus:NxN with N = 2^d, d >= 2 (t1.x: d >= x+4).
+ * Preconditions: torus:NxN with N = 2^d, d >= 2 (t1.x: d >= x+4), declared
+ * in the registry entries (SUH_NEEDS; t1.x's x <= d-4 is its applies hook).
  * Cost (p = 4^d nodes), derived from the schedule and verified:
  *   start-ups 3c + 3*2^(d-2-c) (d >= c+3; t2: 3*2^(d-2), 4 at d = 2);
  *   volume p*(3*2^(d-3) + 5*2^(c-1) - 5/2) blocks (t2: 3*2^(3d-3)).
  *   Equal to Table 1 for T2, T1.1 and T1 with d <= 5; see docs for T1 at
- *   d >= 6 and T1.x with x >= 2, where the table differs.
+ *   d >= 6 and T1.x with x >= 2, where the table differs. No local copies
+ *   are modelled.
  */
 #include "torus_suh.h"
 
@@ -107,36 +109,36 @@ static int depth_of(char which, int d, const xchg_opts *opts)
     return opts->x;
 }
 
-/* Shared precondition check; which is '1' (t1), '2' (t2) or 'x' (t1.x). */
-static int suh_applies(char which, const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
+/* The registry entry of t1 ('1'), t2 ('2') or t1.x ('x'). */
+static const xchg_alg *entry_of(char which)
+{
+    return which == '1' ? &xchg_alg_t1 : which == '2' ? &xchg_alg_t2 : &xchg_alg_t1x;
+}
+
+/* What t1.x's needs cannot say: its x fits the torus, 1 <= x <= d-4 (the
+ * declared d >= 5 is the least any x needs). */
+static int t1x_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
 {
     char buf[64];
     int d = suh_dim(t);
-    const char *name = which == '1' ? "t1" : which == '2' ? "t2" : "t1.x";
-    if (d < 0)
+    if (opts->x < 1 || opts->x > d - 4)
         return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "%s needs a square torus of side 2^d, d >= 2 (torus:4x4, torus:8x8, "
-                         "...); %s is not one",
-                         name, xchg_topo_spec(t, buf, sizeof buf));
-    if (which == 'x' && (opts->x < 1 || opts->x > d - 4))
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d%s", opts->x,
-                         xchg_topo_spec(t, buf, sizeof buf), d,
-                         d < 5 ? " (t1.x needs d >= 5, torus:32x32)" : "");
+                         "t1.%d needs 1 <= x <= d-4 on a 2^d x 2^d torus; %s has d = %d",
+                         opts->x, xchg_topo_spec(t, buf, sizeof buf), d);
     return XCHG_OK;
 }
 
 /*
- * Build the schedule of depth c on the 2^d torus t (see the header).
- * name goes into the schedule. Returns 0, ENOMEM.
+ * Build the schedule of depth c on the 2^d torus t (see the header) for
+ * entry a. name goes into the schedule. Returns 0, ENOMEM.
  */
-static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **out,
-                     xchg_err *err)
+static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *name,
+                     xchg_sched **out, xchg_err *err)
 {
     suh_geo g = suh_geo_of(t);
     const int d = g.d;
     const uint64_t p = g.p;
-    xchg_sched *s = xchg_sched_new(t, name, 1);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(a, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     xchg_step st;
@@ -234,6 +236,7 @@ static int suh_build(const xchg_topo *t, int c, const char *name, xchg_sched **o
 static void suh_counts(int d, int c, xchg_counts *out)
 {
     uint64_t p = 1ull << (2 * d);
+    out->copy_blocks = 0; /* no local copies are modelled */
     if (c == 0) {
         out->startups = d == 2 ? 4 : 3ull << (d - 2);
         out->volume_blocks = d == 2 ? 32 : 3ull << (3 * d - 3);
@@ -244,26 +247,11 @@ static void suh_counts(int d, int c, xchg_counts *out)
     out->volume_blocks = 3 * (p << (d - 3)) + 5 * (p << (c - 1)) - 5 * (p / 2);
 }
 
-static int t1_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('1', t, o, e);
-}
-static int t2_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('2', t, o, e);
-}
-static int t1x_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *e)
-{
-    return suh_applies('x', t, o, e);
-}
-
-/* Generate after checking preconditions; the schedule is named by which. */
+/* Generate (preconditions checked by the registry); the schedule is named
+ * by which. */
 static int suh_generate(char which, const xchg_topo *t, const xchg_opts *opts,
                         xchg_sched **out, xchg_err *err)
 {
-    int rc = suh_applies(which, t, opts, err);
-    if (rc)
-        return rc;
     int d = suh_dim(t);
     char name[32];
     if (is_paper(which, opts) && d > 9)
@@ -278,7 +266,7 @@ static int suh_generate(char which, const xchg_topo *t, const xchg_opts *opts,
         snprintf(name, sizeof name, "t1.%d", opts->x);
     else
         snprintf(name, sizeof name, "t%c", which);
-    return suh_build(t, depth_of(which, d, opts), name, out, err);
+    return suh_build(entry_of(which), t, depth_of(which, d, opts), name, out, err);
 }
 
 static int t1_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, xchg_err *e)
@@ -299,7 +287,7 @@ static int t1x_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **s, 
 static int suh_formula(char which, const xchg_topo *t, const xchg_opts *opts,
                        xchg_counts *out)
 {
-    if (suh_applies(which, t, opts, NULL))
+    if (xchg_alg_applies(entry_of(which), t, opts, NULL))
         return XCHG_ENOTAPPLIC;
     if (is_paper(which, opts) && suh_dim(t) >= 4)
         return XCHG_ENOTAPPLIC; /* no closed form: measured, docs/torus-suh.md */
@@ -320,6 +308,10 @@ static int t1x_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
     return suh_formula('x', t, o, c);
 }
 
+/* What the family needs: a 2^d x 2^d torus with d >= min_d. */
+#define SUH_NEEDS(min_d, why_text)                                                         \
+    {.kinds = XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2, .square_pow2 = (min_d), .why = (why_text)}
+
 /* t1.1 .. t1.(d-4) on a 2^d torus. */
 static int t1x_variants(const xchg_topo *t, xchg_spec *specs, int max)
 {
@@ -334,12 +326,15 @@ const xchg_alg xchg_alg_t1 = {
     .name = "t1",
     .summary = "Suh-Shin-An T1: few start-ups, 2-step phases on shrinking diagonal groups, "
                "send phase",
-    .source = "seed 000 section 3.1, Table 1 (T1 = T2 for d < 4)",
+    .source = "Suh et al. section 3.1, Table 1 (T1 = T2 for d < 4)",
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "none, or 'paper': the paper's own SG phase pattern, idle nodes keep "
                "their blocks (t1:paper; sizes per node, no closed form)",
+    .needs = SUH_NEEDS(2, NULL),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 0, /* from d = 4 on, concentration phases gather 2^c p blocks */
     .parse = t1_parse,
-    .applies = t1_applies,
+    .applies = NULL,
     .generate = t1_generate,
     .formula = t1_formula,
     .variants = NULL,
@@ -349,11 +344,14 @@ const xchg_alg xchg_alg_t2 = {
     .name = "t2",
     .summary = "Suh-Shin-An T2: every node in every phase, 2^(p-1) steps in phase p, "
                "least volume",
-    .source = "seed 000 section 3.2, Table 1",
+    .source = "Suh et al. section 3.2, Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= 2",
     .options = "",
+    .needs = SUH_NEEDS(2, NULL),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 1, /* every node sends half of its p blocks and gets as many */
     .parse = NULL,
-    .applies = t2_applies,
+    .applies = NULL,
     .generate = t2_generate,
     .formula = t2_formula,
     .variants = NULL,
@@ -363,9 +361,12 @@ const xchg_alg xchg_alg_t1x = {
     .name = "t1.x",
     .summary = "Suh-Shin-An T1.x: between T1 and T2, x concentration phases then T2-like "
                "phases and an x-step send phase",
-    .source = "seed 000 sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
+    .source = "Suh et al. sections 4.1 (T1.1) and 4.2 (T1.x), Table 1",
     .topologies = "torus:NxN with N = 2^d, d >= x+4",
     .options = "x, written t1.N (t1.1, t1.2) or t1.x:N, 1 <= N <= d-4",
+    .needs = SUH_NEEDS(5, "1 <= x <= d-4"),
+    .free_on = XCHG_KINDS_ALL,
+    .in_place = 0, /* x concentration phases gather 2^x p blocks */
     .parse = t1x_parse,
     .applies = t1x_applies,
     .generate = t1x_generate,

@@ -1,5 +1,5 @@
 /*
- * torus_suh.h - what the two files of seed 000's family share
+ * torus_suh.h - what the two files of Suh et al.'s family share
  * (torus_suh.c: t1, t2, t1.x; torus_suh_paper.c: t1:paper): the geometry of
  * a 2^d x 2^d torus as bit masks on node ids (id = y*2^d + x), the diagonal
  * groups G_L(1), G_L(2) and level-L groups, and step building. See the
@@ -105,7 +105,7 @@ static inline uint32_t halving_mask(const suh_geo *g, int level, int shift)
 }
 
 /*
- * Build seed 000's T1 with the paper's own phase pattern (t1:paper, see
+ * Build Suh et al.'s T1 with the paper's own phase pattern (t1:paper, see
  * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4. 0, ENOMEM.
  */
 XCHG_INTERNAL int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err);

@@ -1,6 +1,6 @@
 /*
- * torus_suh_paper.c - seed 000's T1 with the paper's own phase pattern:
- * `t1:paper` (section 3.1), for comparison with `t1` (torus_suh.c), which
+ * torus_suh_paper.c - Suh et al.'s T1 with the paper's own phase pattern:
+ * `t1:paper` (Suh et al. section 3.1), for comparison with `t1` (torus_suh.c), which
  * reaches the same step count and Table 1's volume for d <= 5 by
  * concentrating data instead.
  *
@@ -26,7 +26,8 @@
  * following the blocks of one origin per orbit of the XOR symmetry
  * (x, y) -> (x^v, y^v), which maps the schedule onto itself (N origins
  * instead of p; the verifier then follows all p).
- * Preconditions: torus:NxN, N = 2^d, d >= 4 (via t1's applies).
+ * Preconditions: torus:NxN, N = 2^d, d >= 4 (t1's declared needs; t1
+ * builds the smaller sizes itself).
  * Cost: 3d-3 start-ups; volume has no closed form here. Measured:
  *   see docs/torus-suh.md (below Table 1 at d = 4, 5; above it from d = 6,
  *   where the table's send phase is short).
@@ -102,97 +103,149 @@ static inline int paper_selects(const paper_ctx *c, const paper_step *ps, int s,
     return paper_rule(c, (size_t)s, h, o, t);
 }
 
-int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
+/* Everything t1:paper's builder holds while it works; paper_build_free
+ * releases what has not been handed to the schedule. */
+typedef struct paper_build {
+    suh_geo g;
+    paper_ctx *c;                    /* the rule's context (owned) */
+    paper_step ps[PAPER_MAX_STEPS];  /* the steps, in order */
+    int ns;                          /* steps planned so far */
+    uint8_t *act;                    /* a(v): last phase node v is active in */
+    uint32_t *srv;                   /* v's server (XCHG_NONE: active to the end) */
+} paper_build;
+
+static void paper_build_free(paper_build *b)
 {
-    suh_geo g = suh_geo_of(t);
-    const int d = g.d;
-    const uint32_t p = g.p;
-    paper_step ps[PAPER_MAX_STEPS];
-    int ns = 0;
-    memset(ps, 0, sizeof ps);
-    paper_ctx *c = calloc(1, sizeof *c);
-    uint8_t *act = malloc(p);            /* last active phase a(v) */
-    uint32_t *srv = malloc((size_t)p * sizeof *srv);
-    uint32_t *cnt = NULL, *cur = NULL;
-    uint64_t *orbit = NULL;
-    xchg_sched *s = NULL;
-    int rc = XCHG_ENOMEM;
-    if (d < 4 || 3 * d - 3 > PAPER_MAX_STEPS) {
-        rc = XCHG_EINTERNAL;
-        free(c);
-        free(act);
-        free(srv);
-        return xchg_fail(err, rc, "t1:paper: called with d = %d (needs 4 <= d <= 12)", d);
-    }
-    if (!c || !act || !srv)
-        goto fail;
-    c->d = d;
-    c->n = g.n;
-    for (uint32_t v = 0; v < p; v++) {
-        act[v] = (uint8_t)d;
-        srv[v] = XCHG_NONE;
-        for (int q = 2; q <= d - 2; q++)
-            if (in_g2(&g, v, q)) {
-                act[v] = (uint8_t)q;
-                srv[v] = v ^ xm(q - 1);
+    paper_steps_free(b->ps, 0, b->ns);
+    free(b->act);
+    free(b->srv);
+    paper_ctx_free(b->c);
+}
+
+/*
+ * Who is active how long and who serves whom: a node of SG_q(2), q in
+ * 2..d-2, is idle after phase q and served by its level-(q-1) x mirror; the
+ * others stay active through phase d. 0 or ENOMEM.
+ */
+static int paper_roles(paper_build *b)
+{
+    const suh_geo *g = &b->g;
+    b->act = malloc(g->p);
+    b->srv = malloc((size_t)g->p * sizeof *b->srv);
+    if (!b->act || !b->srv)
+        return XCHG_ENOMEM;
+    for (uint32_t v = 0; v < g->p; v++) {
+        b->act[v] = (uint8_t)g->d;
+        b->srv[v] = XCHG_NONE;
+        for (int q = 2; q <= g->d - 2; q++)
+            if (in_g2(g, v, q)) {
+                b->act[v] = (uint8_t)q;
+                b->srv[v] = v ^ xm(q - 1);
             }
     }
-    c->target = malloc((size_t)p * (size_t)(d + 1) * sizeof *c->target);
-    if (!c->target)
-        goto fail;
-    for (uint32_t v = 0; v < p; v++)
+    return XCHG_OK;
+}
+
+/*
+ * The rule's table T[t][k]: where a block for t that first shares an
+ * aligned 2^k block with its origin is routed in the exchange phases, the
+ * first node of t's server chain active through phase k. 0 or ENOMEM.
+ */
+static int paper_targets(paper_build *b)
+{
+    const int d = b->g.d;
+    uint32_t *target = malloc((size_t)b->g.p * (size_t)(d + 1) * sizeof *target);
+    if (!target)
+        return XCHG_ENOMEM;
+    for (uint32_t v = 0; v < b->g.p; v++)
         for (int k = 0; k <= d; k++) {
             uint32_t w = v;
-            while (act[w] < k)
-                w = srv[w];
-            c->target[(size_t)v * (size_t)(d + 1) + (size_t)k] = w;
+            while (b->act[w] < k)
+                w = b->srv[w];
+            target[(size_t)v * (size_t)(d + 1) + (size_t)k] = w;
         }
+    b->c->target = target;
+    return XCHG_OK;
+}
 
-    /* Partner tables: phase 1, phases 2..d, send phase. */
-    for (int ph = 1; ph <= d; ph++) {
-        int level = ph < d ? ph : d - 1;
-        for (int half = 0; half < 2; half++, ns++) {
-            if (!(ps[ns].part = malloc((size_t)p * sizeof *ps[ns].part)))
-                goto fail;
-            c->fmx[ns] = halving_mask(&g, ph, 0);
-            c->fmy[ns] = halving_mask(&g, ph, d);
-            for (uint32_t v = 0; v < p; v++) {
-                ps[ns].part[v] = XCHG_NONE;
-                if (act[v] < ph)
+/*
+ * Partner tables of the exchange phases 1..d, two steps each: phase 1
+ * every node x_0 then y_0; phase p the nodes of SG_p(1) (level d-1 in phase
+ * d) x then y, the others y then x, while active; with the halving masks the
+ * rule reads. 0 or ENOMEM.
+ */
+static int paper_exchange_steps(paper_build *b)
+{
+    const suh_geo *g = &b->g;
+    for (int ph = 1; ph <= g->d; ph++) {
+        int level = ph < g->d ? ph : g->d - 1;
+        for (int half = 0; half < 2; half++) {
+            paper_step *st = &b->ps[b->ns];
+            if (!(st->part = malloc((size_t)g->p * sizeof *st->part)))
+                return XCHG_ENOMEM;
+            b->c->fmx[b->ns] = halving_mask(g, ph, 0);
+            b->c->fmy[b->ns] = halving_mask(g, ph, g->d);
+            for (uint32_t v = 0; v < g->p; v++) {
+                st->part[v] = XCHG_NONE;
+                if (b->act[v] < ph)
                     continue;
-                int xfirst = ph == 1 || in_g1(&g, v, level);
+                int xfirst = ph == 1 || in_g1(g, v, level);
                 int movex = xfirst ^ half;
-                ps[ns].part[v] = v ^ (movex ? xm(ph) : ym(&g, ph));
+                st->part[v] = v ^ (movex ? xm(ph) : ym(g, ph));
             }
-            c->part[ns] = ps[ns].part;
+            b->c->part[b->ns++] = st->part;
         }
     }
-    for (int sp = 1; sp <= d - 3; sp++, ns++) {
-        int q = d - 1 - sp, lv = q - 1;
-        if (!(ps[ns].part = malloc((size_t)p * sizeof *ps[ns].part)))
-            goto fail;
-        ps[ns].send = 1;
-        ps[ns].emask = (p - 1) & ~xm(lv - 1);
-        ps[ns].eval = 1u << (lv - 1);
-        for (uint32_t v = 0; v < p; v++)
-            ps[ns].part[v] = in_g1(&g, v, q) ? v ^ xm(lv) : XCHG_NONE;
-        c->part[ns] = ps[ns].part;
-    }
+    return XCHG_OK;
+}
 
-    /* Message sizes: follow the origins (x, 0), then sum over each orbit
-     * {z(h) = z}; see the header. */
-    cnt = calloc((size_t)ns * p, sizeof *cnt);
-    cur = malloc((size_t)p * sizeof *cur);
-    orbit = calloc((size_t)ns * g.n, sizeof *orbit);
+/*
+ * Partner tables and linear rules of the send phase s = 1..d-3: every
+ * SG_(d-1-s)(1) node hands its level-(d-2-s) x mirror the blocks for it and
+ * for the nodes it serves. 0 or ENOMEM.
+ */
+static int paper_send_steps(paper_build *b)
+{
+    const suh_geo *g = &b->g;
+    for (int sp = 1; sp <= g->d - 3; sp++) {
+        int q = g->d - 1 - sp, lv = q - 1;
+        paper_step *st = &b->ps[b->ns];
+        if (!(st->part = malloc((size_t)g->p * sizeof *st->part)))
+            return XCHG_ENOMEM;
+        st->send = 1;
+        st->emask = (g->p - 1) & ~xm(lv - 1);
+        st->eval = 1u << (lv - 1);
+        for (uint32_t v = 0; v < g->p; v++)
+            st->part[v] = in_g1(g, v, q) ? v ^ xm(lv) : XCHG_NONE;
+        b->c->part[b->ns++] = st->part;
+    }
+    return XCHG_OK;
+}
+
+/*
+ * Message sizes of every step and node: follow the blocks of the origins
+ * (x, 0), one per orbit of the XOR symmetry, then give every node the sum
+ * over its orbit {z(h) = z} (see the header). 0 or ENOMEM.
+ */
+static int paper_sizes(paper_build *b)
+{
+    const suh_geo *g = &b->g;
+    const uint32_t p = g->p;
+    const int ns = b->ns;
+    const paper_step *ps = b->ps;
+    uint32_t *cnt = calloc((size_t)ns * p, sizeof *cnt);
+    uint32_t *cur = malloc((size_t)p * sizeof *cur);
+    uint64_t *orbit = calloc((size_t)ns * g->n, sizeof *orbit);
+    int rc = XCHG_ENOMEM;
     if (!cnt || !cur || !orbit)
-        goto fail;
-    for (uint32_t o = 0; o < g.n; o++) {
+        goto done;
+    for (uint32_t o = 0; o < g->n; o++) {
         for (uint32_t tt = 0; tt < p; tt++)
             cur[tt] = o;
         for (int st = 0; st < ns; st++)
             for (uint32_t tt = 0; tt < p; tt++) {
                 uint32_t h = cur[tt], to = ps[st].part[h];
-                if (to == XCHG_NONE || !paper_selects(c, ps, st, h, o, tt))
+                if (to == XCHG_NONE || !paper_selects(b->c, ps, st, h, o, tt))
                     continue;
                 cnt[(size_t)st * p + h]++;
                 cur[tt] = to;
@@ -200,60 +253,97 @@ int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
     }
     for (int st = 0; st < ns; st++)
         for (uint32_t h = 0; h < p; h++)
-            orbit[(size_t)st * g.n + suh_z(&g, h)] += cnt[(size_t)st * p + h];
+            orbit[(size_t)st * g->n + suh_z(g, h)] += cnt[(size_t)st * p + h];
     for (int st = 0; st < ns; st++) {
-        if (!(ps[st].blocks = malloc((size_t)p * sizeof *ps[st].blocks)))
-            goto fail;
+        if (!(b->ps[st].blocks = malloc((size_t)p * sizeof *b->ps[st].blocks)))
+            goto done;
         for (uint32_t h = 0; h < p; h++)
-            ps[st].blocks[h] = (uint32_t)orbit[(size_t)st * g.n + suh_z(&g, h)];
+            b->ps[st].blocks[h] = (uint32_t)orbit[(size_t)st * g->n + suh_z(g, h)];
     }
+    rc = XCHG_OK;
+done:
     free(cnt);
     free(cur);
     free(orbit);
-    cnt = cur = NULL;
-    orbit = NULL;
-    free(act);
-    free(srv);
-    act = NULL;
-    srv = NULL;
+    return rc;
+}
 
-    if (!(s = xchg_sched_new(t, "t1:paper", 1)))
-        goto fail;
-    s->ctx = c;
+/*
+ * Hand the planned steps and the rule's context to a new schedule on t.
+ * Whatever happens, b keeps nothing the schedule took: on success *out is
+ * the schedule; on failure everything handed over is freed with it and the
+ * rest stays in b for paper_build_free. 0 or ENOMEM (with a message).
+ */
+static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, xchg_err *err)
+{
+    xchg_sched *s = xchg_sched_new(t, "t1:paper", xchg_alg_claims_free(&xchg_alg_t1, t));
+    if (!s)
+        return xchg_fail(err, XCHG_ENOMEM, "t1:paper: out of memory while building the schedule");
+    s->ctx = b->c;
     s->ctx_free = paper_ctx_free;
-    c = NULL; /* the schedule owns it now */
+    b->c = NULL; /* the schedule owns it now */
+    int ns = b->ns;
+    b->ns = 0; /* each step is the schedule's once added (xchg_alg_add frees it on failure) */
     for (int st = 0; st < ns; st++) {
+        paper_step *ps = &b->ps[st];
         xchg_step step;
         memset(&step, 0, sizeof step);
         step.partner = XCHG_PARTNER_TABLE;
-        step.partner_table = ps[st].part;
-        step.blocks_table = ps[st].blocks;
+        step.partner_table = ps->part;
+        step.blocks_table = ps->blocks;
         step.route_policy = XCHG_ROUTE_SHORTEST;
-        if (ps[st].send) {
+        if (ps->send) {
             step.rule = xchg_rule_rel_linear();
-            step.rule.lemask[0] = ps[st].emask;
-            step.rule.leval[0] = ps[st].eval;
+            step.rule.lemask[0] = ps->emask;
+            step.rule.leval[0] = ps->eval;
         } else {
             step.rule = xchg_rule_fn(paper_rule);
         }
-        ps[st].part = NULL;
-        ps[st].blocks = NULL;
-        if ((rc = xchg_alg_add(s, &step, err))) {
-            paper_steps_free(ps, st + 1, ns);
+        ps->part = NULL;
+        ps->blocks = NULL;
+        int rc = xchg_alg_add(s, &step, err);
+        if (rc) {
+            paper_steps_free(b->ps, st + 1, ns);
             return rc;
         }
     }
     *out = s;
     return XCHG_OK;
+}
 
-fail:
-    paper_steps_free(ps, 0, ns);
-    free(cnt);
-    free(cur);
-    free(orbit);
-    free(act);
-    free(srv);
-    paper_ctx_free(c);
-    xchg_sched_free(s);
-    return xchg_fail(err, rc, "t1:paper: out of memory while building the schedule");
+/*
+ * Build t1:paper on the 2^d x 2^d torus t, d >= 4, in named steps: roles
+ * (who is active how long, who serves whom), the rule's target table, the
+ * exchange and send steps' partners, the message sizes, then the schedule.
+ * 0, ENOMEM, or EINTERNAL for a d the caller should not have passed.
+ */
+int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
+{
+    paper_build b;
+    memset(&b, 0, sizeof b);
+    b.g = suh_geo_of(t);
+    if (b.g.d < 4 || 3 * b.g.d - 3 > PAPER_MAX_STEPS)
+        return xchg_fail(err, XCHG_EINTERNAL, "t1:paper: called with d = %d (needs 4 <= d <= 12)",
+                         b.g.d);
+    int rc = XCHG_ENOMEM;
+    if ((b.c = calloc(1, sizeof *b.c))) {
+        b.c->d = b.g.d;
+        b.c->n = b.g.n;
+        rc = paper_roles(&b);
+    }
+    if (rc == XCHG_OK)
+        rc = paper_targets(&b);
+    if (rc == XCHG_OK)
+        rc = paper_exchange_steps(&b);
+    if (rc == XCHG_OK)
+        rc = paper_send_steps(&b);
+    if (rc == XCHG_OK)
+        rc = paper_sizes(&b);
+    if (rc != XCHG_OK) {
+        paper_build_free(&b);
+        return xchg_fail(err, rc, "t1:paper: out of memory while building the schedule");
+    }
+    rc = paper_assemble(&b, t, out, err);
+    paper_build_free(&b);
+    return rc;
 }
