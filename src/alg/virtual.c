@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/links.h"
 #include "sched/sched_internal.h"
 #include "alg/virtual.h"
 
@@ -217,27 +218,18 @@ static int cmp_size(const void *a, const void *b)
     return cmp_pair(a, b);
 }
 
-/* Directed links of the route from -> to (shortest, dimension-ordered), as
- * the verifier numbers them; writes at most max ids, returns how many. */
-static size_t route_links(const xchg_topo *t, uint32_t from, uint32_t to, uint32_t *ids,
+/* Directed links of the route from -> to (shortest, dimension-ordered),
+ * numbered by src/sched/links.h; writes at most max ids, returns how many.
+ * Routes between real nodes stay in the network, so a route that leaves it
+ * (none does) just ends there. */
+static size_t route_links(const xchg_topo *t, uint32_t from, uint32_t to, size_t *ids,
                           size_t max)
 {
-    xchg_seg segs[XCHG_MAX_DIMS];
-    int ns = 0;
-    xchg_topo_route(t, from, to, XCHG_ROUTE_SHORTEST, segs, &ns);
-    int wraps = t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS;
-    size_t n = 0;
-    uint32_t at = from;
-    for (int i = 0; i < ns; i++)
-        for (uint32_t h = 0; h < segs[i].hops; h++) {
-            int dim = segs[i].dim, dir = segs[i].dir;
-            int key = (wraps && t->size[dim] == 2) ? 1 : (dir > 0);
-            if (n < max)
-                ids[n++] = (at * (uint32_t)t->ndims + (uint32_t)dim) * 2 + (uint32_t)key;
-            at = xchg_topo_neighbor(t, at, dim, dir);
-            if (at == XCHG_NONE)
-                return n;
-        }
+    xchg_link_walk lw;
+    size_t n = 0, id;
+    xchg_link_walk_start(&lw, t, from, to, XCHG_ROUTE_SHORTEST);
+    while (n < max && xchg_link_walk_next(&lw, &id))
+        ids[n++] = id;
     return n;
 }
 
@@ -250,7 +242,7 @@ typedef struct packing {
 
 /* Index of a sub-step free for (from, to, links), adding one if needed;
  * -1 when out of memory. Marks it taken. */
-static long pack_one(packing *pk, uint32_t p, uint32_t from, uint32_t to, const uint32_t *links,
+static long pack_one(packing *pk, uint32_t p, uint32_t from, uint32_t to, const size_t *links,
                      size_t nl)
 {
     for (size_t k = 0;; k++) {
@@ -335,7 +327,7 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
     xchg_sched *s = xchg_sched_new(real, name, 1);
     int64_t *cnt = NULL;
     rmsg *msgs = NULL;
-    uint32_t *links = NULL;
+    size_t *links = NULL;
     packing pk = {0, 0, NULL, 0};
     if (!c || !s) {
         xchg_sched_free(vs);
@@ -349,7 +341,7 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
     c->locate = locate ? locate : xchg_virtual_locate_sim;
     s->ctx = c;
     s->ctx_free = vctx_free;
-    size_t nlinks = (size_t)p * (size_t)real->ndims * 2;
+    size_t nlinks = xchg_link_count(real);
     size_t maxhops = 0;
     for (int k = 0; k < real->ndims; k++)
         maxhops += real->size[k];

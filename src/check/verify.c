@@ -15,11 +15,8 @@
  *               stays in the network and ends at the partner;
  *   contention  no directed link carries two messages in a step; a failure
  *               only when the schedule claims to be contention-free,
- *               otherwise counted. Link ids: node*ndims*2 + dim*2 + (dir>0);
- *               on a hypercube the link across bit b leaving n is one (keyed
- *               by n, b); on a wrapped dimension of size 2, +1 and -1 from a
- *               node reach the same neighbour over the same physical link.
- *               A complete topology has no links.
+ *               otherwise counted. Links are numbered and routes walked
+ *               by src/sched/links.h. A complete topology has no links.
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
@@ -46,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/links.h"
 #include "sched/sched_internal.h"
 
 #if defined(__GNUC__)
@@ -318,19 +316,6 @@ static void flush_counts(wstate *w)
 /* Per-step message checks                                             */
 /* ------------------------------------------------------------------ */
 
-/* Directed link leaving node along dim in direction dir (see the header). */
-static size_t link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
-{
-    int up;
-    if (t->kind == XCHG_TOPO_HYPERCUBE)
-        up = 0;
-    else if (t->size[dim] == 2 && (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS))
-        up = 1;
-    else
-        up = dir > 0;
-    return ((size_t)node * (size_t)t->ndims + (size_t)dim) * 2 + (size_t)up;
-}
-
 /* Partner of node at step s from its plan. */
 static uint32_t plan_partner(const plan *pl, uint32_t node)
 {
@@ -385,43 +370,29 @@ static void check_step(wstate *w, size_t s, xchg_verify_report *rep, stepres *ou
                 r.link_max_blocks = b;
             continue;
         }
-        xchg_seg segs[XCHG_MAX_DIMS];
-        int nsegs = 0;
-        xchg_topo_route(t, n, to, st->route_policy, segs, &nsegs);
-        uint32_t at = n;
-        uint64_t hops = 0;
-        int broken = 0;
-        for (int k = 0; k < nsegs && !broken; k++) {
-            for (uint32_t h = 0; h < segs[k].hops; h++) {
-                uint32_t nx = xchg_topo_neighbor(t, at, segs[k].dim, segs[k].dir);
-                if (nx == XCHG_NONE || nx >= p) {
-                    r.route++;
-                    report_add(rep,
-                               "step %zu route %u->%u leaves the network at node %u "
-                               "(dim %d, dir %+d)",
-                               s, n, to, at, segs[k].dim, segs[k].dir);
-                    broken = 1;
-                    break;
-                }
-                size_t id = link_id(t, at, segs[k].dim, segs[k].dir);
-                if (w->lmsg[id]++ == 0) {
-                    w->tlinks[ntl++] = (uint32_t)id;
-                    w->lfirst[id] = n;
-                } else if (w->lmsg[id] == 2) {
-                    w->lsecond[id] = n;
-                }
-                w->lblk[id] += b;
-                at = nx;
-                hops++;
+        xchg_link_walk lw;
+        size_t id;
+        xchg_link_walk_start(&lw, t, n, to, st->route_policy);
+        while (xchg_link_walk_next(&lw, &id)) {
+            if (w->lmsg[id]++ == 0) {
+                w->tlinks[ntl++] = (uint32_t)id;
+                w->lfirst[id] = n;
+            } else if (w->lmsg[id] == 2) {
+                w->lsecond[id] = n;
             }
+            w->lblk[id] += b;
         }
-        if (!broken && at != to) {
+        if (lw.left) {
+            r.route++;
+            report_add(rep, "step %zu route %u->%u leaves the network at node %u (dim %d, dir %+d)",
+                       s, n, to, lw.at, lw.dim, lw.dir);
+        } else if (lw.at != to) {
             r.route++;
             report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to,
-                       at, (unsigned long long)hops);
+                       lw.at, (unsigned long long)lw.hops);
         }
-        if (hops > r.hops)
-            r.hops = hops;
+        if (lw.hops > r.hops)
+            r.hops = lw.hops;
     }
 
     for (size_t i = 0; i < ntn; i++) {
@@ -443,14 +414,14 @@ static void check_step(wstate *w, size_t s, xchg_verify_report *rep, stepres *ou
         if (m >= 2) {
             r.conflicts++;
             if (S->contention_free) {
-                uint32_t node = (uint32_t)(id / ((size_t)t->ndims * 2));
-                int dim = (int)(id / 2 % (size_t)t->ndims);
-                int dir = (id & 1) ? 1 : -1;
+                uint32_t node, far;
+                int dim, dir;
+                xchg_link_ends(t, id, &node, &dim, &dir, &far);
                 uint32_t a = w->lfirst[id], b2 = w->lsecond[id];
                 report_add(rep,
                            "step %zu link %u->%u (dim %d) carries %u messages "
                            "(%u->%u, %u->%u%s) in a contention-free schedule",
-                           s, node, xchg_topo_neighbor(t, node, dim, dir), dim, m, a,
+                           s, node, far, dim, m, a,
                            plan_partner(pl, a), b2, plan_partner(pl, b2), m > 2 ? ", ..." : "");
             }
         }
@@ -809,7 +780,7 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
     v.p = p;
     v.nsteps = nsteps;
     v.has_links = xchg_topo_has_links(t);
-    v.nlinks = v.has_links ? (size_t)p * (size_t)t->ndims * 2 : 0;
+    v.nlinks = xchg_link_count(t);
     v.messages_only = messages_only;
 
     int threads = opts && opts->threads > 0 ? opts->threads : xchg_ncpus();
