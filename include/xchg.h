@@ -229,6 +229,55 @@ int xchg_follow_block(const xchg_follower *f, uint32_t origin, uint32_t dest, ui
 int xchg_follow_origin_step(const xchg_follower *f, size_t step, uint32_t origin,
                             uint32_t *pos, uint32_t *sent_per_node);
 
+/* A block: its origin and its final destination. */
+typedef struct xchg_block {
+    uint32_t origin;
+    uint32_t dest;
+} xchg_block;
+
+/* One node's view of one step (xchg_follow_node_next). Every list is in
+ * (origin, dest) order. */
+typedef struct xchg_follow_node_step {
+    size_t step;                  /* 0..nsteps; nsteps: after the last step */
+    uint32_t partner;             /* whom the node sends to; XCHG_NONE when
+                                     idle, and at step nsteps */
+    const xchg_block *held;       /* blocks the node holds before the step */
+    size_t nheld;
+    const xchg_block *sent;       /* blocks it sends: held and selected; they
+                                     leave unless the partner is not a valid
+                                     other node */
+    size_t nsent;
+    const xchg_block *received;   /* blocks that arrive from other nodes */
+    const uint32_t *received_from;/* the sender of each received block */
+    size_t nreceived;
+} xchg_follow_node_step;
+
+/* Iterator over one node's steps. */
+typedef struct xchg_follow_node xchg_follow_node;
+
+/*
+ * Make an iterator over what `node` does, step by step (xchg_follow_node_next),
+ * for a program that runs one node's part of the schedule (an executor's
+ * rank, a simulator's node, a drawing). It follows all p*p blocks origin by
+ * origin once, keeping only those that pass the node: O(p*p*steps) time,
+ * memory O(p + steps) plus 16 bytes for every (block, step) where the node
+ * sends or receives the block. It does not keep f. Returns 0; XCHG_EINVAL
+ * when f or out is NULL or node is not a node; XCHG_ENOMEM. *out is
+ * unchanged on failure; free it with xchg_follow_node_free.
+ */
+int xchg_follow_node_new(const xchg_follower *f, uint32_t node, xchg_follow_node **out,
+                         xchg_err *err);
+
+/*
+ * The next step of the iterator into *out: steps 0..nsteps-1, then one last
+ * record, step nsteps, holding the blocks the node ends with (no partner,
+ * nothing sent or received). Returns 1 while it wrote a record, 0 after the
+ * last one (or when an argument is NULL). The lists in *out belong to the
+ * iterator and stay valid until the next call or xchg_follow_node_free.
+ */
+int xchg_follow_node_next(xchg_follow_node *it, xchg_follow_node_step *out);
+void xchg_follow_node_free(xchg_follow_node *it);
+
 /* ------------------------------------------------------------------ */
 /* Algorithms: the one registry                                        */
 /* ------------------------------------------------------------------ */
