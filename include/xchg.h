@@ -216,7 +216,7 @@ void xchg_follower_free(xchg_follower *f);
 int xchg_follow_block(const xchg_follower *f, uint32_t origin, uint32_t dest, uint32_t *path);
 
 /*
- * Move all of origin's blocks through one step, as the verifier does, in
+ * Move all of origin's blocks through one step (the verifier's inner loop), in
  * O(p): pos[d] (p entries) is the node holding (origin, d) before the step
  * and becomes the node holding it after; sent_per_node[n] (p entries) grows
  * by the number of origin's blocks node n sends at the step (the caller

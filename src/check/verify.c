@@ -11,12 +11,14 @@
  *   one-port    per step no node receives two messages; a message's partner
  *               is a node (< p) other than the sender (a bad partner counts as
  *               a port violation); a message declaring 0 blocks is idle;
- *   routes      xchg_topo_route walked hop by hop with xchg_topo_neighbor
- *               stays in the network and ends at the partner;
+ *   routes      the route, walked hop by hop, stays in the network and
+ *               ends at the partner;
  *   contention  no directed link carries two messages in a step; a failure
  *               only when the schedule claims to be contention-free,
- *               otherwise counted. Links are numbered and routes walked
- *               by src/sched/links.h. A complete topology has no links.
+ *               otherwise counted. A complete topology has no links.
+ * Which blocks move where is the block follower's rule (src/sched/follow.h);
+ * links are numbered and routes walked by src/sched/links.h. This file only
+ * checks.
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
