@@ -123,7 +123,8 @@ static int collect_events(const xchg_follower *f, xchg_follow_node *it, uint32_t
  * from is not NULL), step k's being [off[k], off[k+1]). */
 static void cut_by_step(nevents *e, size_t nsteps, xchg_block *blk, uint32_t *from, size_t *off)
 {
-    qsort(e->v, e->n, sizeof *e->v, nevent_cmp);
+    if (e->n) /* e->v is NULL when nothing was noted */
+        qsort(e->v, e->n, sizeof *e->v, nevent_cmp);
     size_t i = 0;
     for (size_t k = 0; k <= nsteps; k++) {
         off[k] = i;
