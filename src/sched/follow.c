@@ -32,6 +32,8 @@ uint64_t xchg_follower_bytes(const xchg_sched *s)
             total += 8 * p; /* partner and target tables */
         if (st->rule.kind == XCHG_RULE_REL_DIGIT)
             total += p;     /* selection per (dest - origin) mod p */
+        if (st->rule.kind == XCHG_RULE_CLASS_DIST)
+            total += XCHG_RULE_CDIST_CLASSES * sizeof(xchg_cdclass);
     }
     return total + p * 4 * (uint64_t)s->topo.ndims; /* coordinate tables */
 }
@@ -154,19 +156,13 @@ static int check_classes(const xchg_follower *f, size_t s, int nclasses, const c
     return XCHG_OK;
 }
 
-/* REL_LINEAR: the masks and values per class. EINVAL for a class out of
- * range. */
+/* REL_LINEAR: the class table, and the rule for its masks and values per
+ * class. EINVAL for a class out of range. */
 static int compile_linear(xchg_follower *f, size_t s, xchg_cstep *cs, xchg_err *err)
 {
     const xchg_step *st = &f->s->steps[s];
-    const xchg_rule *ru = &st->rule;
     cs->cls = st->class_table;
-    for (int c = 0; c < XCHG_RULE_CLASSES; c++) {
-        cs->lpm[c] = ru->lpmask[c];
-        cs->lpv[c] = ru->lpval[c];
-        cs->lem[c] = ru->lemask[c];
-        cs->lev[c] = ru->leval[c];
-    }
+    cs->lin = &st->rule;
     return check_classes(f, s, XCHG_RULE_CLASSES, "linear rule", err);
 }
 
@@ -181,6 +177,8 @@ static int compile_class_dist(xchg_follower *f, size_t s, xchg_cstep *cs, xchg_e
     int rc = check_classes(f, s, XCHG_RULE_CDIST_CLASSES, "class-dist rule", err);
     if (rc)
         return rc;
+    if (!(cs->cd = calloc(XCHG_RULE_CDIST_CLASSES, sizeof *cs->cd)))
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory preparing step %zu", s);
     for (int c = 0; c < XCHG_RULE_CDIST_CLASSES; c++) {
         const xchg_cdist *q = &st->rule.cdist[c];
         xchg_cdclass *k = &cs->cd[c];
@@ -282,6 +280,7 @@ static void cstep_free(xchg_cstep *cs)
     free(cs->part);
     free(cs->tgt);
     free(cs->relsel);
+    free(cs->cd);
 }
 
 /* ------------------------------------------------------------------ */

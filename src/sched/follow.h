@@ -62,7 +62,10 @@ typedef struct xchg_cdclass {
     int dir;
 } xchg_cdclass;
 
-/* One step, compiled for the inner loop (read-only once built). */
+/* One step, compiled for the inner loop (read-only once built). It is kept
+ * small (class tables are behind pointers) because the inner loop copies it
+ * into a local: then the compiler knows no store of the loop can change it
+ * and keeps its fields in registers. */
 typedef struct xchg_cstep {
     xchg_cpartner pk;
     xchg_rule_kind rk;
@@ -77,9 +80,9 @@ typedef struct xchg_cstep {
     uint8_t *relsel;       /* REL_DIGIT: selected, per (dest - origin) mod p (owned) */
     const uint8_t *cls;    /* REL_LINEAR, CLASS_DIST: class of each node, or
                               NULL (class 0); the step's class_table */
-    uint32_t lpm[XCHG_RULE_CLASSES], lpv[XCHG_RULE_CLASSES]; /* REL_LINEAR */
-    uint32_t lem[XCHG_RULE_CLASSES], lev[XCHG_RULE_CLASSES]; /* REL_LINEAR */
-    xchg_cdclass cd[XCHG_RULE_CDIST_CLASSES];                /* CLASS_DIST */
+    const xchg_rule *lin;  /* REL_LINEAR: the step's rule, for its per-class
+                              masks and values (not owned) */
+    xchg_cdclass *cd;      /* CLASS_DIST: XCHG_RULE_CDIST_CLASSES classes (owned) */
     int active;            /* some node has a partner */
 } xchg_cstep;
 
@@ -156,8 +159,9 @@ static XCHG_FOLLOW_INLINE int xchg_follow_select(const xchg_follower *f, const x
     case XCHG_RULE_REL_LINEAR: {
         unsigned c = cs->cls ? cs->cls[pos] : 0;
         uint32_t w = d ^ pos;
-        return ((unsigned)__builtin_parity(w & cs->lpm[c]) == cs->lpv[c]) &
-               ((w & cs->lem[c]) == cs->lev[c]);
+        const xchg_rule *r = cs->lin;
+        return ((unsigned)__builtin_parity(w & r->lpmask[c]) == r->lpval[c]) &
+               ((w & r->lemask[c]) == r->leval[c]);
     }
     case XCHG_RULE_CLASS_DIST: {
         const xchg_cdclass *q = &cs->cd[cs->cls ? cs->cls[pos] : 0];
@@ -183,24 +187,28 @@ static XCHG_FOLLOW_INLINE int xchg_follow_select(const xchg_follower *f, const x
 
 /* Move origin o's blocks through step s (compiled as cs): cur[d] is where
  * block (o, d) is; each block its holder sends goes to the holder's target,
- * and cnt[holder] grows by one. pk and rk are constants at every call site. */
+ * and cnt[holder] grows by one. pk and rk are constants at every call site.
+ * The step is read from a local copy, whose fields the compiler can keep in
+ * registers across the stores to cur and cnt (restrict alone does not get
+ * GCC there). */
 static XCHG_FOLLOW_INLINE void xchg_follow_run(const xchg_follower *f, const xchg_cstep *cs,
                                                xchg_cpartner pk, xchg_rule_kind rk, size_t s,
                                                uint32_t p, uint32_t o,
                                                uint32_t *restrict cur, uint32_t *restrict cnt)
 {
+    const xchg_cstep c = *cs;
     for (uint32_t d = 0; d < p; d++) {
         uint32_t pos = cur[d], to, tg;
         if (pk == XCHG_CPARTNER_XOR) {
-            to = pos ^ cs->xmask;
+            to = pos ^ c.xmask;
             tg = to;
         } else {
-            to = cs->part[pos];
+            to = c.part[pos];
             if (to == XCHG_NONE)
                 continue;
-            tg = cs->tgt[pos];
+            tg = c.tgt[pos];
         }
-        if (xchg_follow_select(f, cs, rk, s, p, pos, to, o, d)) {
+        if (xchg_follow_select(f, &c, rk, s, p, pos, to, o, d)) {
             cnt[pos]++;
             cur[d] = tg;
         }
