@@ -50,7 +50,6 @@ typedef enum xchg_cpartner {
     XCHG_CPARTNER_XOR,  /* node ^ xmask: always a valid other node */
     XCHG_CPARTNER_TABLE /* part[node] (XCHG_NONE idle); sent blocks go to tgt[node] */
 } xchg_cpartner;
-#define XCHG_CPARTNER_KINDS 2
 
 /* One class of a class-dist rule, compiled: the logical coordinate of every
  * node (a shared table), the modulus, the ranges and the direction. */
@@ -104,8 +103,8 @@ struct xchg_follower {
     int nlct;
 };
 
-/* Bytes xchg_follower_new allocates for s, at most (the partner, target
- * and rel-digit tables it will make, and a coordinate table per
+/* Bytes xchg_follower_new allocates for s, about (the partner, target,
+ * rel-digit and class-dist tables it will make, and a coordinate table per
  * dimension), so a caller can refuse before compiling. */
 XCHG_INTERNAL uint64_t xchg_follower_bytes(const xchg_sched *s);
 
