@@ -76,6 +76,7 @@ typedef struct wstate {
     uint32_t *lmsg, *lfirst, *lsecond; /* nlinks: messages per link, senders */
     uint64_t *lblk;         /* nlinks: declared blocks per link */
     uint32_t *tlinks;       /* nlinks: links touched this step */
+    size_t ntn, ntl;        /* entries of tnodes, tlinks this step */
     uint64_t undelivered;
     miss misses[XCHG_VERIFY_MAX_REPORTED];
     int nmiss;
@@ -165,6 +166,122 @@ static void flush_counts(wstate *w)
 /* Per-step message checks                                             */
 /* ------------------------------------------------------------------ */
 
+/* Is node n's message to `to` (b blocks) at step s to a valid other node?
+ * If not, count a port violation and report it. */
+static int valid_partner(const shared *v, size_t s, uint32_t n, uint32_t to, uint64_t b,
+                         xchg_verify_report *rep, stepres *r)
+{
+    if (to < v->p && to != n)
+        return 1;
+    r->port++;
+    if (to == n)
+        report_add(rep, "step %zu node %u sends %llu blocks to itself", s, n,
+                   (unsigned long long)b);
+    else
+        report_add(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)", s, n,
+                   (unsigned long long)b, to, v->p);
+    return 0;
+}
+
+/* Note that `to` receives a message from n (the first two senders kept). */
+static void note_receiver(wstate *w, uint32_t n, uint32_t to)
+{
+    if (w->recv_n[to]++ == 0) {
+        w->tnodes[w->ntn++] = to;
+        w->recv_a[to] = n;
+    } else if (w->recv_n[to] == 2) {
+        w->recv_b[to] = n;
+    }
+}
+
+/* Walk the route of n's message to `to` (b blocks) at step s: add it to
+ * the load of every link it crosses, check it stays in the network and
+ * ends at `to`, and keep the longest route in r->hops. */
+static void walk_route(wstate *w, size_t s, uint32_t n, uint32_t to, uint64_t b,
+                       xchg_verify_report *rep, stepres *r)
+{
+    const shared *v = w->v;
+    if (!v->has_links) { /* a switch: one hop, no link to share */
+        if (r->hops < 1)
+            r->hops = 1;
+        if (b > r->link_max_blocks)
+            r->link_max_blocks = b;
+        return;
+    }
+    xchg_link_walk lw;
+    size_t id;
+    xchg_link_walk_start(&lw, v->t, n, to, v->s->steps[s].route_policy);
+    while (xchg_link_walk_next(&lw, &id)) {
+        if (w->lmsg[id]++ == 0) {
+            w->tlinks[w->ntl++] = (uint32_t)id;
+            w->lfirst[id] = n;
+        } else if (w->lmsg[id] == 2) {
+            w->lsecond[id] = n;
+        }
+        w->lblk[id] += b;
+    }
+    if (lw.left) {
+        r->route++;
+        report_add(rep, "step %zu route %u->%u leaves the network at node %u (dim %d, dir %+d)",
+                   s, n, to, lw.at, lw.dim, lw.dir);
+    } else if (lw.at != to) {
+        r->route++;
+        report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, lw.at,
+                   (unsigned long long)lw.hops);
+    }
+    if (lw.hops > r->hops)
+        r->hops = lw.hops;
+}
+
+/* One-port receive: every node noted twice or more is a violation. Zeroes
+ * the receive counts. */
+static void close_receivers(wstate *w, size_t s, xchg_verify_report *rep, stepres *r)
+{
+    for (size_t i = 0; i < w->ntn; i++) {
+        uint32_t x = w->tnodes[i];
+        if (w->recv_n[x] >= 2) {
+            r->port++;
+            report_add(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
+                       w->recv_n[x], w->recv_a[x], w->recv_b[x], w->recv_n[x] > 2 ? ", ..." : "");
+        }
+        w->recv_n[x] = 0;
+    }
+    w->ntn = 0;
+}
+
+/* Link loads of step s: the busiest link, and every link with two or more
+ * messages (reported when the schedule claims contention-free). Zeroes the
+ * link counts. */
+static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r)
+{
+    const shared *v = w->v;
+    const xchg_cstep *cs = &v->f->steps[s];
+    for (size_t i = 0; i < w->ntl; i++) {
+        size_t id = w->tlinks[i];
+        uint32_t m = w->lmsg[id];
+        if (m > r->max_link_msgs)
+            r->max_link_msgs = m;
+        if (w->lblk[id] > r->link_max_blocks)
+            r->link_max_blocks = w->lblk[id];
+        if (m >= 2) {
+            r->conflicts++;
+            if (v->s->contention_free) {
+                uint32_t node, far, a = w->lfirst[id], b = w->lsecond[id];
+                int dim, dir;
+                xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
+                report_add(rep,
+                           "step %zu link %u->%u (dim %d) carries %u messages "
+                           "(%u->%u, %u->%u%s) in a contention-free schedule",
+                           s, node, far, dim, m, a, xchg_cstep_partner(cs, a), b,
+                           xchg_cstep_partner(cs, b), m > 2 ? ", ..." : "");
+            }
+        }
+        w->lmsg[id] = 0;
+        w->lblk[id] = 0;
+    }
+    w->ntl = 0;
+}
+
 /*
  * Check the messages of step s: partners, one-port receive, routes, link
  * loads. Fills *out. When rep is non-NULL, failure messages are appended to
@@ -174,103 +291,20 @@ static void flush_counts(wstate *w)
 static void check_step(wstate *w, size_t s, xchg_verify_report *rep, stepres *out)
 {
     const shared *v = w->v;
-    const xchg_sched *S = v->s;
-    const xchg_topo *t = v->t;
-    const xchg_step *st = &S->steps[s];
+    const xchg_step *st = &v->s->steps[s];
     const xchg_cstep *cs = &v->f->steps[s];
-    uint32_t p = v->p;
-    size_t ntn = 0, ntl = 0;
     stepres r;
     memset(&r, 0, sizeof r);
-
-    for (uint32_t n = 0; n < p && cs->active; n++) {
+    for (uint32_t n = 0; n < v->p && cs->active; n++) {
         uint32_t to = xchg_cstep_partner(cs, n);
-        if (to == XCHG_NONE)
-            continue;
-        uint64_t b = xchg_step_blocks(st, n);
-        if (b == 0)
-            continue;
-        if (to >= p || to == n) {
-            r.port++;
-            if (to == n)
-                report_add(rep, "step %zu node %u sends %llu blocks to itself", s, n,
-                           (unsigned long long)b);
-            else
-                report_add(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)",
-                           s, n, (unsigned long long)b, to, p);
-            continue;
-        }
-        if (w->recv_n[to]++ == 0) {
-            w->tnodes[ntn++] = to;
-            w->recv_a[to] = n;
-        } else if (w->recv_n[to] == 2) {
-            w->recv_b[to] = n;
-        }
-        if (!v->has_links) {
-            if (r.hops < 1)
-                r.hops = 1;
-            if (b > r.link_max_blocks)
-                r.link_max_blocks = b;
-            continue;
-        }
-        xchg_link_walk lw;
-        size_t id;
-        xchg_link_walk_start(&lw, t, n, to, st->route_policy);
-        while (xchg_link_walk_next(&lw, &id)) {
-            if (w->lmsg[id]++ == 0) {
-                w->tlinks[ntl++] = (uint32_t)id;
-                w->lfirst[id] = n;
-            } else if (w->lmsg[id] == 2) {
-                w->lsecond[id] = n;
-            }
-            w->lblk[id] += b;
-        }
-        if (lw.left) {
-            r.route++;
-            report_add(rep, "step %zu route %u->%u leaves the network at node %u (dim %d, dir %+d)",
-                       s, n, to, lw.at, lw.dim, lw.dir);
-        } else if (lw.at != to) {
-            r.route++;
-            report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to,
-                       lw.at, (unsigned long long)lw.hops);
-        }
-        if (lw.hops > r.hops)
-            r.hops = lw.hops;
+        uint64_t b = to == XCHG_NONE ? 0 : xchg_step_blocks(st, n);
+        if (b == 0 || !valid_partner(v, s, n, to, b, rep, &r))
+            continue; /* idle, or counted as a port violation */
+        note_receiver(w, n, to);
+        walk_route(w, s, n, to, b, rep, &r);
     }
-
-    for (size_t i = 0; i < ntn; i++) {
-        uint32_t x = w->tnodes[i];
-        if (w->recv_n[x] >= 2) {
-            r.port++;
-            report_add(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
-                       w->recv_n[x], w->recv_a[x], w->recv_b[x], w->recv_n[x] > 2 ? ", ..." : "");
-        }
-        w->recv_n[x] = 0;
-    }
-    for (size_t i = 0; i < ntl; i++) {
-        size_t id = w->tlinks[i];
-        uint32_t m = w->lmsg[id];
-        if (m > r.max_link_msgs)
-            r.max_link_msgs = m;
-        if (w->lblk[id] > r.link_max_blocks)
-            r.link_max_blocks = w->lblk[id];
-        if (m >= 2) {
-            r.conflicts++;
-            if (S->contention_free) {
-                uint32_t node, far;
-                int dim, dir;
-                xchg_link_ends(t, id, &node, &dim, &dir, &far);
-                uint32_t a = w->lfirst[id], b2 = w->lsecond[id];
-                report_add(rep,
-                           "step %zu link %u->%u (dim %d) carries %u messages "
-                           "(%u->%u, %u->%u%s) in a contention-free schedule",
-                           s, node, far, dim, m, a,
-                           xchg_cstep_partner(cs, a), b2, xchg_cstep_partner(cs, b2), m > 2 ? ", ..." : "");
-            }
-        }
-        w->lmsg[id] = 0;
-        w->lblk[id] = 0;
-    }
+    close_receivers(w, s, rep, &r);
+    close_links(w, s, rep, &r);
     *out = r;
 }
 
