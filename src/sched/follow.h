@@ -197,19 +197,17 @@ static XCHG_FOLLOW_INLINE void xchg_follow_run(const xchg_follower *f, const xch
 {
     const xchg_cstep c = *cs;
     for (uint32_t d = 0; d < p; d++) {
-        uint32_t pos = cur[d], to, tg;
+        uint32_t pos = cur[d], to;
         if (pk == XCHG_CPARTNER_XOR) {
             to = pos ^ c.xmask;
-            tg = to;
         } else {
             to = c.part[pos];
             if (to == XCHG_NONE)
                 continue;
-            tg = c.tgt[pos];
         }
         if (xchg_follow_select(f, &c, rk, s, p, pos, to, o, d)) {
             cnt[pos]++;
-            cur[d] = tg;
+            cur[d] = pk == XCHG_CPARTNER_XOR ? to : c.tgt[pos];
         }
     }
 }
