@@ -171,6 +171,114 @@ uint64_t xchg_sched_copy_blocks(const xchg_sched *s, size_t step);
 uint64_t xchg_sched_step_max_blocks(const xchg_sched *s, size_t step);
 
 /* ------------------------------------------------------------------ */
+/* Block follower                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Where the blocks go. A schedule stores rules, not blocks; a follower
+ * compiles every step of one schedule once and then says, for a block, for
+ * all blocks of an origin, or for a node, where blocks are and which ones
+ * each message carries. It is the one definition of how blocks move: the
+ * verifier, the exporter and virtual-node hosting all follow blocks with it.
+ *
+ * The rule: block (origin, dest) starts at origin. Before step k it is at
+ * one node, its holder. When the holder has a partner (xchg_sched_message
+ * gives to != XCHG_NONE) and its rule selects the block (xchg_sched_selects),
+ * the holder sends it: the block moves to the partner when the partner is a
+ * valid other node (< p and not the holder), and otherwise stays where it is
+ * (such schedules fail xchg_verify, which counts the block as sent).
+ *
+ * A follower keeps a pointer to its schedule, which must outlive it. It
+ * holds O(p * steps) memory, never one entry per block, and is read-only
+ * once made: any number of threads may use one at once (a schedule's
+ * callback rules then run concurrently, as in xchg_verify).
+ */
+typedef struct xchg_follower xchg_follower;
+
+/*
+ * Compile every step of s into *out (free it with xchg_follower_free).
+ * Returns 0; XCHG_EINVAL when s or out is NULL, the topology has no nodes,
+ * or a step is malformed (a rule or shift naming a missing dimension, a
+ * zero radix, a missing table or callback, a node class out of range, an
+ * unknown kind), with the message xchg_verify gives for it; XCHG_ENOMEM.
+ * *out is unchanged on failure.
+ */
+int xchg_follower_new(const xchg_sched *s, xchg_follower **out, xchg_err *err);
+void xchg_follower_free(xchg_follower *f);
+
+/*
+ * The path of block (origin, dest): path[k] = the node holding it before
+ * step k, for k = 0..nsteps, so path[0] = origin and path[nsteps] is where
+ * it ends (dest, in a correct schedule). path has xchg_sched_nsteps() + 1
+ * entries. O(steps). Returns 0, or XCHG_EINVAL (path unchanged) when f or
+ * path is NULL or origin or dest is not a node.
+ */
+int xchg_follow_block(const xchg_follower *f, uint32_t origin, uint32_t dest, uint32_t *path);
+
+/*
+ * Move all of origin's blocks through one step (the verifier's inner loop), in
+ * O(p): pos[d] (p entries) is the node holding (origin, d) before the step
+ * and becomes the node holding it after; sent_per_node[n] (p entries) grows
+ * by the number of origin's blocks node n sends at the step (the caller
+ * zeroes the counters and keeps them below 2^32). Starting from pos[d] =
+ * origin and calling this for steps 0, 1, ... follows every block of
+ * origin through the schedule with p entries of memory. Returns 0, or
+ * XCHG_EINVAL (nothing changed) when an argument is NULL, step >= nsteps,
+ * origin is not a node, or some pos[d] is not a node.
+ */
+int xchg_follow_origin_step(const xchg_follower *f, size_t step, uint32_t origin,
+                            uint32_t *pos, uint32_t *sent_per_node);
+
+/* A block: its origin and its final destination. */
+typedef struct xchg_block {
+    uint32_t origin;
+    uint32_t dest;
+} xchg_block;
+
+/* One node's view of one step (xchg_follow_node_next). Every list is in
+ * (origin, dest) order. */
+typedef struct xchg_follow_node_step {
+    size_t step;                  /* 0..nsteps; nsteps: after the last step */
+    uint32_t partner;             /* whom the node sends to; XCHG_NONE when
+                                     idle, and at step nsteps */
+    const xchg_block *held;       /* blocks the node holds before the step */
+    size_t nheld;
+    const xchg_block *sent;       /* blocks it sends: held and selected; they
+                                     leave unless the partner is not a valid
+                                     other node */
+    size_t nsent;
+    const xchg_block *received;   /* blocks that arrive from other nodes */
+    const uint32_t *received_from;/* the sender of each received block */
+    size_t nreceived;
+} xchg_follow_node_step;
+
+/* Iterator over one node's steps. */
+typedef struct xchg_follow_node xchg_follow_node;
+
+/*
+ * Make an iterator over what `node` does, step by step (xchg_follow_node_next),
+ * for a program that runs one node's part of the schedule (an executor's
+ * rank, a simulator's node, a drawing). It follows all p*p blocks origin by
+ * origin once, keeping only those that pass the node: O(p*p*steps) time,
+ * memory O(p + steps) plus 16 bytes for every (block, step) where the node
+ * sends or receives the block. It does not keep f. Returns 0; XCHG_EINVAL
+ * when f or out is NULL or node is not a node; XCHG_ENOMEM. *out is
+ * unchanged on failure; free it with xchg_follow_node_free.
+ */
+int xchg_follow_node_new(const xchg_follower *f, uint32_t node, xchg_follow_node **out,
+                         xchg_err *err);
+
+/*
+ * The next step of the iterator into *out: steps 0..nsteps-1, then one last
+ * record, step nsteps, holding the blocks the node ends with (no partner,
+ * nothing sent or received). Returns 1 while it wrote a record, 0 after the
+ * last one (or when an argument is NULL). The lists in *out belong to the
+ * iterator and stay valid until the next call or xchg_follow_node_free.
+ */
+int xchg_follow_node_next(xchg_follow_node *it, xchg_follow_node_step *out);
+void xchg_follow_node_free(xchg_follow_node *it);
+
+/* ------------------------------------------------------------------ */
 /* Algorithms: the one registry                                        */
 /* ------------------------------------------------------------------ */
 

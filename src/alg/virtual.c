@@ -4,7 +4,8 @@
  *
  * Building goes virtual step by virtual step:
  *   1. real sizes: how many real blocks each virtual node's message carries
- *      (follow blocks through the virtual schedule, see real_counts);
+ *      (follow blocks through the virtual schedule with its compiled block
+ *      follower, see real_counts);
  *   2. messages: each virtual message with real blocks becomes a real
  *      message host(u) -> host(w), or a local move when both are one node;
  *      messages between the same two real nodes are merged;
@@ -12,11 +13,16 @@
  *      its sender and receiver are free and no link of its route is taken.
  * The real step's rule (a callback) asks: does the block sit, before this
  * virtual step, on a virtual node hosted here whose message went into this
- * sub-step, and does that virtual node's rule select it?
+ * sub-step, and does that virtual node send it? The follower answers both
+ * (or the generator's own locate the first). The verifier calls that rule
+ * from several threads at once, so the context, follower included, is
+ * read-only once built.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/follow.h"
+#include "sched/links.h"
 #include "sched/sched_internal.h"
 #include "alg/virtual.h"
 
@@ -25,8 +31,9 @@
 /* Callback context of a hosted schedule (read-only once built). */
 typedef struct vctx {
     xchg_sched *vs;               /* the virtual schedule (owned) */
+    xchg_follower *vf;            /* vs compiled (owned) */
     xchg_topo real, virt;
-    xchg_virtual_locate_fn locate;
+    xchg_virtual_locate_fn locate; /* NULL: ask vf */
     uint32_t *host;               /* p' entries: host of each virtual node */
     uint32_t *prim;               /* p entries: primary virtual node */
     uint16_t *sub;                /* vsteps*p': sub-step of u's message, NOSUB */
@@ -40,6 +47,7 @@ static void vctx_free(void *p)
     vctx *c = p;
     if (!c)
         return;
+    xchg_follower_free(c->vf);
     xchg_sched_free(c->vs);
     free(c->host);
     free(c->prim);
@@ -98,36 +106,22 @@ uint32_t xchg_virtual_primary(const xchg_topo *real, const xchg_topo *virt, uint
     return id;
 }
 
-/*
- * Follow virtual block (vo, vd) through steps [0, nsteps) of vs as the
- * verifier does (a selected block moves to a valid partner). When cnt is not
- * NULL, add `sign` to cnt[t * p' + holder] for every step t that selects it.
- * Returns where the block ends.
- */
-static uint32_t follow(const xchg_sched *vs, size_t nsteps, uint32_t vo, uint32_t vd,
-                       int64_t *cnt, int sign)
-{
-    uint32_t u = vo, pv = vs->topo.nodes;
-    for (size_t t = 0; t < nsteps; t++) {
-        const xchg_step *st = &vs->steps[t];
-        uint32_t w = xchg_step_partner(&vs->topo, st, u);
-        if (w == XCHG_NONE)
-            continue;
-        if (!xchg_rule_eval(vs, &st->rule, t, u, w, vo, vd))
-            continue;
-        if (cnt)
-            cnt[t * pv + u] += sign;
-        if (w < pv && w != u)
-            u = w;
-    }
-    return u;
-}
-
 uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vstep, uint32_t vo, uint32_t vd)
 {
-    if (vstep > vs->nsteps)
-        vstep = vs->nsteps;
-    return follow(vs, vstep, vo, vd, NULL, 0);
+    return xchg_follow_sched_block(vs, vstep, vo, vd);
+}
+
+/* Follow block (vo, vd) through every virtual step, adding `sign` to
+ * cnt[t * p' + holder] at each step t whose holder sends it. */
+static void count_block(const xchg_follower *vf, uint32_t vo, uint32_t vd, int64_t *cnt,
+                        int sign)
+{
+    uint32_t u = vo;
+    for (size_t t = 0; t < vf->nsteps; t++) {
+        uint32_t holder = u;
+        if (xchg_follow_block_step(vf, t, vo, vd, &u))
+            cnt[t * vf->p + holder] += sign;
+    }
 }
 
 /*
@@ -135,18 +129,19 @@ uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vstep, uint32_t vo
  * follow every real block (+1), or start from the declared virtual sizes and
  * follow every block with a virtual-only end (-1), whichever follows fewer.
  * Returns 0, or XCHG_EINTERNAL when a count goes negative or past 2^32
- * (the virtual schedule's declared sizes are wrong).
+ * (the virtual schedule's declared sizes are wrong), ENOMEM.
  */
 static int real_counts(const vctx *c, int64_t *cnt, xchg_err *err)
 {
     const xchg_sched *vs = c->vs;
+    const xchg_follower *vf = c->vf;
     uint32_t p = c->real.nodes, pv = c->virt.nodes;
     size_t T = vs->nsteps;
     uint64_t nreal = (uint64_t)p * p, nextra = (uint64_t)pv * pv - nreal;
     if (nreal <= nextra) {
         for (uint32_t o = 0; o < p; o++)
             for (uint32_t d = 0; d < p; d++)
-                follow(vs, T, c->prim[o], c->prim[d], cnt, +1);
+                count_block(vf, c->prim[o], c->prim[d], cnt, +1);
     } else {
         uint8_t *isprim = calloc(pv, 1);
         if (!isprim)
@@ -155,14 +150,13 @@ static int real_counts(const vctx *c, int64_t *cnt, xchg_err *err)
             isprim[c->prim[n]] = 1;
         for (size_t t = 0; t < T; t++)
             for (uint32_t u = 0; u < pv; u++) {
-                const xchg_step *st = &vs->steps[t];
-                uint32_t w = xchg_step_partner(&vs->topo, st, u);
-                cnt[t * pv + u] = w == XCHG_NONE ? 0 : (int64_t)xchg_step_blocks(st, u);
+                uint32_t w = xchg_cstep_partner(&vf->steps[t], u);
+                cnt[t * pv + u] = w == XCHG_NONE ? 0 : (int64_t)xchg_step_blocks(&vs->steps[t], u);
             }
         for (uint32_t vo = 0; vo < pv; vo++)
             for (uint32_t vd = 0; vd < pv; vd++)
                 if (!isprim[vo] || !isprim[vd])
-                    follow(vs, T, vo, vd, cnt, -1);
+                    count_block(vf, vo, vd, cnt, -1);
         free(isprim);
     }
     for (size_t i = 0; i < T * pv; i++)
@@ -181,13 +175,11 @@ static int hosted_rule(const void *ctx, size_t step, uint32_t node, uint32_t ori
     const vctx *c = ctx;
     uint32_t t = c->rv[step];
     uint32_t vo = c->prim[origin], vd = c->prim[dest];
-    uint32_t u = c->locate(c->vs, t, vo, vd);
+    uint32_t u = c->locate ? c->locate(c->vs, t, vo, vd) : xchg_follow_block_at(c->vf, t, vo, vd);
     if (u >= c->virt.nodes || c->host[u] != node ||
         c->sub[(size_t)t * c->virt.nodes + u] != c->rsub[step])
         return 0;
-    const xchg_step *st = &c->vs->steps[t];
-    uint32_t w = xchg_step_partner(&c->vs->topo, st, u);
-    return w != XCHG_NONE && xchg_rule_eval(c->vs, &st->rule, t, u, w, vo, vd);
+    return xchg_follow_sends(c->vf, t, u, vo, vd);
 }
 
 /* One real message of a virtual step. */
@@ -217,27 +209,18 @@ static int cmp_size(const void *a, const void *b)
     return cmp_pair(a, b);
 }
 
-/* Directed links of the route from -> to (shortest, dimension-ordered), as
- * the verifier numbers them; writes at most max ids, returns how many. */
-static size_t route_links(const xchg_topo *t, uint32_t from, uint32_t to, uint32_t *ids,
+/* Directed links of the route from -> to (shortest, dimension-ordered),
+ * numbered by src/sched/links.h; writes at most max ids, returns how many.
+ * Routes between real nodes stay in the network, so a route that leaves it
+ * (none does) just ends there. */
+static size_t route_links(const xchg_topo *t, uint32_t from, uint32_t to, size_t *ids,
                           size_t max)
 {
-    xchg_seg segs[XCHG_MAX_DIMS];
-    int ns = 0;
-    xchg_topo_route(t, from, to, XCHG_ROUTE_SHORTEST, segs, &ns);
-    int wraps = t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS;
-    size_t n = 0;
-    uint32_t at = from;
-    for (int i = 0; i < ns; i++)
-        for (uint32_t h = 0; h < segs[i].hops; h++) {
-            int dim = segs[i].dim, dir = segs[i].dir;
-            int key = (wraps && t->size[dim] == 2) ? 1 : (dir > 0);
-            if (n < max)
-                ids[n++] = (at * (uint32_t)t->ndims + (uint32_t)dim) * 2 + (uint32_t)key;
-            at = xchg_topo_neighbor(t, at, dim, dir);
-            if (at == XCHG_NONE)
-                return n;
-        }
+    xchg_link_walk lw;
+    size_t n = 0, id;
+    xchg_link_walk_start(&lw, t, from, to, XCHG_ROUTE_SHORTEST);
+    while (n < max && xchg_link_walk_next(&lw, &id))
+        ids[n++] = id;
     return n;
 }
 
@@ -250,7 +233,7 @@ typedef struct packing {
 
 /* Index of a sub-step free for (from, to, links), adding one if needed;
  * -1 when out of memory. Marks it taken. */
-static long pack_one(packing *pk, uint32_t p, uint32_t from, uint32_t to, const uint32_t *links,
+static long pack_one(packing *pk, uint32_t p, uint32_t from, uint32_t to, const size_t *links,
                      size_t nl)
 {
     for (size_t k = 0;; k++) {
@@ -321,6 +304,204 @@ static uint64_t max_guests(const vctx *c)
     return g;
 }
 
+/* Working memory of one hosting, freed by embed_free. */
+typedef struct embed {
+    const xchg_topo *real;
+    vctx *c;                /* the hosted schedule's ctx (owned by s) */
+    xchg_sched *s;          /* the hosted schedule being built */
+    int64_t *cnt;           /* vsteps*p': real blocks per virtual message */
+    rmsg *msgs;             /* p': real messages of one virtual step */
+    size_t *links;          /* maxlinks: links of one route */
+    size_t maxlinks;
+    packing pk;
+    uint64_t guests;        /* most virtual nodes on one real node */
+} embed;
+
+/* Make the hosted schedule e->s with its ctx (host and primary maps, the
+ * compiled follower of vs) and the working memory. Takes vs over (it is
+ * freed with e->s, or here when e->s could not be made). 0, ENOMEM, or
+ * EINTERNAL when vs is malformed. */
+static int embed_start(embed *e, const xchg_topo *real, xchg_sched *vs,
+                       xchg_virtual_locate_fn locate, const char *name, xchg_err *err)
+{
+    uint32_t p = real->nodes, pv = vs->topo.nodes;
+    size_t T = vs->nsteps;
+    memset(e, 0, sizeof *e);
+    e->real = real;
+    e->c = calloc(1, sizeof *e->c);
+    e->s = xchg_sched_new(real, name, 1);
+    if (!e->c || !e->s) {
+        xchg_sched_free(vs);
+        free(e->c);
+        e->c = NULL;
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+    }
+    vctx *c = e->c;
+    c->vs = vs;
+    c->real = *real;
+    c->virt = vs->topo;
+    c->locate = locate;
+    e->s->ctx = c;
+    e->s->ctx_free = vctx_free;
+    xchg_err why = {{0}};
+    int rc = xchg_follower_new(vs, &c->vf, &why);
+    if (rc)
+        return xchg_fail(err, rc == XCHG_EINVAL ? XCHG_EINTERNAL : rc, "virtual nodes: %s%s",
+                         rc == XCHG_EINVAL ? "the virtual schedule is malformed: " : "",
+                         why.msg);
+    e->maxlinks = 1;
+    for (int k = 0; k < real->ndims; k++)
+        e->maxlinks += real->size[k];
+    c->host = malloc((size_t)pv * sizeof *c->host);
+    c->prim = malloc((size_t)p * sizeof *c->prim);
+    c->sub = malloc((T ? T : 1) * (size_t)pv * sizeof *c->sub);
+    e->cnt = calloc((T ? T : 1) * (size_t)pv, sizeof *e->cnt);
+    e->msgs = malloc((size_t)pv * sizeof *e->msgs);
+    e->links = malloc(e->maxlinks * sizeof *e->links);
+    e->pk.width = 2 * (size_t)p + xchg_link_count(real);
+    if (!c->host || !c->prim || !c->sub || !e->cnt || !e->msgs || !e->links)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+    for (uint32_t v = 0; v < pv; v++)
+        c->host[v] = xchg_virtual_host(real, &vs->topo, v);
+    for (uint32_t n = 0; n < p; n++)
+        c->prim[n] = xchg_virtual_primary(real, &vs->topo, n);
+    e->guests = max_guests(c);
+    return XCHG_OK;
+}
+
+/* Free the working memory, and the hosted schedule (with its ctx and vs)
+ * unless keep. */
+static void embed_free(embed *e, int keep)
+{
+    packing_reset(&e->pk);
+    free(e->pk.busy);
+    free(e->cnt);
+    free(e->msgs);
+    free(e->links);
+    if (!keep)
+        xchg_sched_free(e->s);
+}
+
+/* The virtual node u's message at virtual step t as a real message: 1 with
+ * its ends, or 0 when it carries no real block or stays on one host. */
+static int real_message(const embed *e, size_t t, uint32_t u, uint32_t *from, uint32_t *to)
+{
+    const vctx *c = e->c;
+    uint32_t pv = c->virt.nodes;
+    uint32_t w = xchg_cstep_partner(&c->vf->steps[t], u);
+    if (e->cnt[t * pv + u] == 0 || w == XCHG_NONE || w >= pv || c->host[w] == c->host[u])
+        return 0;
+    *from = c->host[u];
+    *to = c->host[w];
+    return 1;
+}
+
+/* 2. The real messages of virtual step t into e->msgs, merged per (from,
+ * to) and in that order; returns how many. */
+static size_t step_messages(embed *e, size_t t)
+{
+    uint32_t pv = e->c->virt.nodes;
+    rmsg *msgs = e->msgs;
+    size_t nm = 0;
+    for (uint32_t u = 0; u < pv; u++) {
+        uint32_t from, to;
+        if (!real_message(e, t, u, &from, &to))
+            continue;
+        msgs[nm] = (rmsg){from, to, (uint64_t)e->cnt[t * pv + u], 0};
+        nm++;
+    }
+    qsort(msgs, nm, sizeof *msgs, cmp_pair);
+    size_t nmerged = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (nmerged && msgs[nmerged - 1].from == msgs[i].from &&
+            msgs[nmerged - 1].to == msgs[i].to)
+            msgs[nmerged - 1].blocks += msgs[i].blocks;
+        else
+            msgs[nmerged++] = msgs[i];
+    }
+    return nmerged;
+}
+
+/* 3. Pack the n messages, largest first, into sub-steps (e->pk), noting
+ * each one's sub-step; they are left in (from, to) order. 0, ENOMEM, or
+ * ETOOBIG for a message of 2^32 blocks or more, or too many sub-steps. */
+static int pack_messages(embed *e, size_t n, xchg_err *err)
+{
+    rmsg *msgs = e->msgs;
+    uint32_t p = e->real->nodes;
+    qsort(msgs, n, sizeof *msgs, cmp_size);
+    for (size_t i = 0; i < n; i++) {
+        if (msgs[i].blocks > UINT32_MAX)
+            return xchg_fail(err, XCHG_ETOOBIG,
+                             "virtual nodes: a real message of more than 2^32 blocks");
+        size_t nl = route_links(e->real, msgs[i].from, msgs[i].to, e->links, e->maxlinks);
+        long k = pack_one(&e->pk, p, msgs[i].from, msgs[i].to, e->links, nl);
+        if (k < 0)
+            return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+        if (k >= NOSUB)
+            return xchg_fail(err, XCHG_ETOOBIG, "virtual nodes: too many sub-steps in one step");
+        msgs[i].sub = (uint16_t)k;
+    }
+    qsort(msgs, n, sizeof *msgs, cmp_pair);
+    return XCHG_OK;
+}
+
+/* Which sub-step each virtual node's message of step t went into (NOSUB:
+ * none). 0, or EINTERNAL when a message is missing from the n packed. */
+static int note_subs(embed *e, size_t t, size_t n, xchg_err *err)
+{
+    vctx *c = e->c;
+    uint32_t pv = c->virt.nodes;
+    uint16_t *sub = &c->sub[t * pv];
+    for (uint32_t u = 0; u < pv; u++) {
+        sub[u] = NOSUB;
+        rmsg key = {0, 0, 0, 0};
+        if (!real_message(e, t, u, &key.from, &key.to))
+            continue;
+        rmsg *m = bsearch(&key, e->msgs, n, sizeof *e->msgs, cmp_pair);
+        if (!m)
+            return xchg_fail(err, XCHG_EINTERNAL, "virtual nodes: lost a message");
+        sub[u] = m->sub;
+    }
+    return XCHG_OK;
+}
+
+/* The real steps of virtual step t: one per sub-step (an idle one when
+ * there are none but the step copies), each with a partner table, the
+ * merged sizes and the hosted rule. 0 or ENOMEM. */
+static int add_real_steps(embed *e, size_t t, size_t n, xchg_err *err)
+{
+    vctx *c = e->c;
+    const xchg_step *vst = &c->vs->steps[t];
+    uint32_t p = e->real->nodes;
+    size_t nsub = e->pk.nsub;
+    if (nsub == 0 && vst->copy_blocks == 0)
+        return XCHG_OK;
+    for (size_t k = 0; k < (nsub ? nsub : 1); k++) {
+        xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(hosted_rule), 0);
+        st.partner = XCHG_PARTNER_TABLE;
+        st.partner_table = malloc((size_t)p * sizeof *st.partner_table);
+        st.blocks_table = calloc(p, sizeof *st.blocks_table);
+        if (!st.partner_table || !st.blocks_table || note_real(c, (uint32_t)t, (uint16_t)k)) {
+            free(st.partner_table);
+            free(st.blocks_table);
+            return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+        }
+        for (uint32_t i = 0; i < p; i++)
+            st.partner_table[i] = XCHG_NONE;
+        for (size_t i = 0; i < n; i++)
+            if (e->msgs[i].sub == k) {
+                st.partner_table[e->msgs[i].from] = e->msgs[i].to;
+                st.blocks_table[e->msgs[i].from] = (uint32_t)e->msgs[i].blocks;
+            }
+        if (k == 0)
+            st.copy_blocks = vst->copy_blocks * e->guests;
+        if (xchg_sched_add(e->s, &st)) /* frees the tables */
+            return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+    }
+    return XCHG_OK;
+}
+
 int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locate_fn locate,
                        const char *name, xchg_sched **out, xchg_err *err)
 {
@@ -329,158 +510,22 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
         xchg_sched_free(vs);
         return rc;
     }
-    uint32_t p = real->nodes, pv = vs->topo.nodes;
-    size_t T = vs->nsteps;
-    vctx *c = calloc(1, sizeof *c);
-    xchg_sched *s = xchg_sched_new(real, name, 1);
-    int64_t *cnt = NULL;
-    rmsg *msgs = NULL;
-    uint32_t *links = NULL;
-    packing pk = {0, 0, NULL, 0};
-    if (!c || !s) {
-        xchg_sched_free(vs);
-        free(c);
-        xchg_sched_free(s);
-        return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
+    embed e;
+    rc = embed_start(&e, real, vs, locate, name, err);
+    if (rc == XCHG_OK)
+        rc = real_counts(e.c, e.cnt, err);
+    for (size_t t = 0; rc == XCHG_OK && t < vs->nsteps; t++) {
+        size_t n = step_messages(&e, t);
+        rc = pack_messages(&e, n, err);
+        if (rc == XCHG_OK)
+            rc = note_subs(&e, t, n, err);
+        if (rc == XCHG_OK)
+            rc = add_real_steps(&e, t, n, err);
+        packing_reset(&e.pk);
     }
-    c->vs = vs;
-    c->real = *real;
-    c->virt = vs->topo;
-    c->locate = locate ? locate : xchg_virtual_locate_sim;
-    s->ctx = c;
-    s->ctx_free = vctx_free;
-    size_t nlinks = (size_t)p * (size_t)real->ndims * 2;
-    size_t maxhops = 0;
-    for (int k = 0; k < real->ndims; k++)
-        maxhops += real->size[k];
-    c->host = malloc((size_t)pv * sizeof *c->host);
-    c->prim = malloc((size_t)p * sizeof *c->prim);
-    c->sub = malloc((T ? T : 1) * (size_t)pv * sizeof *c->sub);
-    cnt = calloc((T ? T : 1) * (size_t)pv, sizeof *cnt);
-    msgs = malloc((size_t)pv * sizeof *msgs);
-    links = malloc((maxhops + 1) * sizeof *links);
-    pk.width = 2 * (size_t)p + nlinks;
-    rc = XCHG_ENOMEM;
-    if (!c->host || !c->prim || !c->sub || !cnt || !msgs || !links)
-        goto fail;
-    for (uint32_t v = 0; v < pv; v++)
-        c->host[v] = xchg_virtual_host(real, &vs->topo, v);
-    for (uint32_t n = 0; n < p; n++)
-        c->prim[n] = xchg_virtual_primary(real, &vs->topo, n);
-    if ((rc = real_counts(c, cnt, err)))
-        goto done;
-    rc = XCHG_ENOMEM;
-    uint64_t guests = max_guests(c);
-    for (size_t t = 0; t < T; t++) {
-        const xchg_step *vst = &vs->steps[t];
-        uint16_t *sub = &c->sub[t * pv];
-        /* 2. real messages of this virtual step, merged per (from, to) */
-        size_t nm = 0;
-        for (uint32_t u = 0; u < pv; u++) {
-            sub[u] = NOSUB;
-            int64_t b = cnt[t * pv + u];
-            uint32_t w = xchg_step_partner(&vs->topo, vst, u);
-            if (b == 0 || w == XCHG_NONE || w >= pv || c->host[w] == c->host[u])
-                continue;
-            msgs[nm].from = c->host[u];
-            msgs[nm].to = c->host[w];
-            msgs[nm].blocks = (uint64_t)b;
-            nm++;
-        }
-        qsort(msgs, nm, sizeof *msgs, cmp_pair);
-        size_t nmerged = 0;
-        for (size_t i = 0; i < nm; i++) {
-            if (nmerged && msgs[nmerged - 1].from == msgs[i].from &&
-                msgs[nmerged - 1].to == msgs[i].to)
-                msgs[nmerged - 1].blocks += msgs[i].blocks;
-            else
-                msgs[nmerged++] = msgs[i];
-        }
-        /* 3. packing, largest first */
-        qsort(msgs, nmerged, sizeof *msgs, cmp_size);
-        for (size_t i = 0; i < nmerged; i++) {
-            if (msgs[i].blocks > UINT32_MAX) {
-                rc = xchg_fail(err, XCHG_ETOOBIG, "virtual nodes: a real message of more "
-                                                  "than 2^32 blocks");
-                goto done;
-            }
-            size_t nl = route_links(real, msgs[i].from, msgs[i].to, links, maxhops + 1);
-            long k = pack_one(&pk, p, msgs[i].from, msgs[i].to, links, nl);
-            if (k < 0 || k >= NOSUB) {
-                rc = k < 0 ? XCHG_ENOMEM : XCHG_ETOOBIG;
-                goto fail;
-            }
-            msgs[i].sub = (uint16_t)k;
-        }
-        /* which sub-step each virtual node's message went into */
-        qsort(msgs, nmerged, sizeof *msgs, cmp_pair);
-        for (uint32_t u = 0; u < pv; u++) {
-            uint32_t w = xchg_step_partner(&vs->topo, vst, u);
-            if (cnt[t * pv + u] == 0 || w == XCHG_NONE || w >= pv ||
-                c->host[w] == c->host[u])
-                continue;
-            rmsg key = {c->host[u], c->host[w], 0, 0};
-            rmsg *m = bsearch(&key, msgs, nmerged, sizeof *msgs, cmp_pair);
-            if (!m) {
-                rc = xchg_fail(err, XCHG_EINTERNAL, "virtual nodes: lost a message");
-                goto done;
-            }
-            sub[u] = m->sub;
-        }
-        /* the real steps: one per sub-step (an idle one keeps copies) */
-        size_t nsub = pk.nsub;
-        if (nsub == 0 && vst->copy_blocks == 0) {
-            packing_reset(&pk);
-            continue;
-        }
-        for (size_t k = 0; k < (nsub ? nsub : 1); k++) {
-            xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(hosted_rule), 0);
-            st.partner = XCHG_PARTNER_TABLE;
-            st.partner_table = malloc((size_t)p * sizeof *st.partner_table);
-            st.blocks_table = calloc(p, sizeof *st.blocks_table);
-            if (!st.partner_table || !st.blocks_table) {
-                free(st.partner_table);
-                free(st.blocks_table);
-                rc = XCHG_ENOMEM;
-                goto fail;
-            }
-            for (uint32_t n = 0; n < p; n++)
-                st.partner_table[n] = XCHG_NONE;
-            for (size_t i = 0; i < nmerged; i++)
-                if (msgs[i].sub == k) {
-                    st.partner_table[msgs[i].from] = msgs[i].to;
-                    st.blocks_table[msgs[i].from] = (uint32_t)msgs[i].blocks;
-                }
-            if (k == 0)
-                st.copy_blocks = vst->copy_blocks * guests;
-            if (note_real(c, (uint32_t)t, (uint16_t)k)) {
-                free(st.partner_table);
-                free(st.blocks_table);
-                rc = XCHG_ENOMEM;
-                goto fail;
-            }
-            if (xchg_sched_add(s, &st)) { /* frees the tables */
-                rc = XCHG_ENOMEM;
-                goto fail;
-            }
-        }
-        packing_reset(&pk);
-    }
-    rc = XCHG_OK;
-    goto done;
-fail:
-    xchg_fail(err, rc, rc == XCHG_ENOMEM ? "out of memory hosting virtual nodes"
-                                         : "virtual nodes: too many sub-steps in one step");
-done:
-    packing_reset(&pk);
-    free(pk.busy);
-    free(cnt);
-    free(msgs);
-    free(links);
-    if (rc) {
-        xchg_sched_free(s); /* frees c and vs */
+    embed_free(&e, rc == XCHG_OK);
+    if (rc)
         return rc;
-    }
-    *out = s;
+    *out = e.s;
     return XCHG_OK;
 }

@@ -30,14 +30,16 @@
  *     return xchg_virtual_embed(real, vs, my_locate_or_NULL, "name:virtual",
  *                               out, err);
  * vs is taken over (freed with the result, or on failure). The locate
- * callback says where a virtual block is before a virtual step; NULL uses
- * xchg_virtual_locate_sim (follows the block from step 0: correct for every
- * schedule, O(step) per call, so slow on large networks).
+ * callback says where a virtual block is before a virtual step; NULL asks
+ * the block follower (src/sched/follow.h) compiled from vs, which the
+ * hosted schedule keeps: correct for every schedule, O(step) per call, so
+ * slow on large networks, where a generator's closed form is better.
  *
  * Cost of building: the real sizes come from following every block that
  * has a real origin and destination (or every block with a virtual-only end
  * and subtracting, whichever is fewer) through the virtual schedule:
- * O(min(p^2, p'^2 - p^2) * steps) rule evaluations, no memory per block.
+ * O(min(p^2, p'^2 - p^2) * steps) rule evaluations; memory O(p' * steps)
+ * (the compiled follower, the sizes), none per block.
  */
 #ifndef XCHG_VIRTUAL_H
 #define XCHG_VIRTUAL_H
@@ -64,7 +66,10 @@ XCHG_INTERNAL uint32_t xchg_virtual_host(const xchg_topo *real, const xchg_topo 
 XCHG_INTERNAL uint32_t xchg_virtual_primary(const xchg_topo *real, const xchg_topo *virt,
                                             uint32_t n);
 
-/* Generic locate: follow (vo, vd) through steps 0..vstep-1 of vs. */
+/* Generic locate: follow (vo, vd) through steps 0..vstep-1 of vs, straight
+ * from its rules (xchg_follow_sched_block; nothing compiled, for one-off
+ * questions). Hosting with a NULL locate uses vs's compiled follower
+ * instead, which gives the same answers faster. */
 XCHG_INTERNAL uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vstep, uint32_t vo,
                                                uint32_t vd);
 
@@ -73,8 +78,9 @@ XCHG_INTERNAL uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vste
  * `real`. Takes vs over in every case. locate may be NULL (see above).
  * The result is named `name`, claims contention-free, and is freed with
  * xchg_sched_free. Returns 0, XCHG_ENOTAPPLIC (topologies do not match),
- * XCHG_ENOMEM, or XCHG_EINTERNAL when vs's declared sizes disagree with what
- * its rules select (vs is broken).
+ * XCHG_ENOMEM, XCHG_ETOOBIG (a real message of 2^32 blocks or more, or more
+ * than 65535 sub-steps in one step), or XCHG_EINTERNAL when vs is malformed
+ * or its declared sizes disagree with what its rules select (vs is broken).
  */
 XCHG_INTERNAL int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs,
                                      xchg_virtual_locate_fn locate, const char *name,

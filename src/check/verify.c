@@ -11,28 +11,26 @@
  *   one-port    per step no node receives two messages; a message's partner
  *               is a node (< p) other than the sender (a bad partner counts as
  *               a port violation); a message declaring 0 blocks is idle;
- *   routes      xchg_topo_route walked hop by hop with xchg_topo_neighbor
- *               stays in the network and ends at the partner;
+ *   routes      the route, walked hop by hop, stays in the network and
+ *               ends at the partner;
  *   contention  no directed link carries two messages in a step; a failure
  *               only when the schedule claims to be contention-free,
- *               otherwise counted. Link ids: node*ndims*2 + dim*2 + (dir>0);
- *               on a hypercube the link across bit b leaving n is one (keyed
- *               by n, b); on a wrapped dimension of size 2, +1 and -1 from a
- *               node reach the same neighbour over the same physical link.
- *               A complete topology has no links.
+ *               otherwise counted. A complete topology has no links.
+ * Which blocks move where is the block follower's rule (src/sched/follow.h);
+ * links are numbered and routes walked by src/sched/links.h. This file only
+ * checks.
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
  * How it goes fast: the work is p*p*nsteps block-steps (3.8e9 for a standard
  * exchange on a 14-cube), so each worker thread takes origins one at a time,
  * keeps cur[d] = where block (o, d) is (p entries per thread, never p*p), and
- * runs the schedule step-major for that origin. The switch over partner kind
- * and rule kind is made once per (origin, step); the loop over d is one of a
- * few specialised loops (the always-inline run_step, instantiated with
- * constant kinds), with xchg_rule_eval as the fallback for callback rules.
- * Per (step, node) counts of selected blocks go into a per-thread uint32 array
- * (nsteps*p) and are merged at the end. The per-step message checks (ports,
- * routes, links) are spread over the same threads, one step at a time, and
+ * runs the schedule step-major for that origin with the block follower's
+ * compiled loop (src/sched/follow.h: one switch per (origin, step), then a
+ * loop specialised for the step's partner and rule kinds). Per (step, node)
+ * counts of selected blocks go into a per-thread uint32 array (nsteps*p)
+ * and are merged at the end. The per-step message checks (ports, routes,
+ * links) are spread over the same threads, one step at a time, and
  * counted only; the few failing steps are re-run serially to write the
  * messages, so the report is the same for any number of threads.
  *
@@ -46,53 +44,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/sched_internal.h"
-
-#if defined(__GNUC__)
-#define VERIFY_INLINE inline __attribute__((always_inline))
-#else
-#define VERIFY_INLINE inline
-#endif
+#include "sched/follow.h"
+#include "sched/links.h"
 
 /* Default limit on p*p*nsteps and on the memory of the count arrays. */
 #define VERIFY_DEFAULT_MAX_WORK 20000000000ull
 #define VERIFY_MAX_BYTES (2048ull << 20)
 #define VERIFY_MAX_THREADS 256
-
-/* Partner kinds of the inner loop: XOR computed inline (only when every
- * node's partner is a valid other node), or looked up in a per-step table. */
-enum { PK_XOR, PK_TAB };
-/* Rule kinds of the inner loop; RK_FN falls back to xchg_rule_eval. */
-enum { RK_IS_TO, RK_MASK, RK_NE, RK_DIST, RK_SIDE, RK_REL, RK_FN, RK_LIN, RK_CD, RK_COUNT };
-
-/* One class of a CLASS_DIST rule, prepared: the logical coordinate of every
- * node (shared table), the modulus, range and direction. */
-typedef struct cdplan {
-    const uint32_t *lc;
-    uint32_t m, lo, hi;
-    uint32_t olo, ohi;     /* origin distance range */
-    int ochk;              /* the origin range is not "any" */
-    int dir;
-} cdplan;
-
-/* One step, prepared for the inner loop (read-only, shared by threads). */
-typedef struct plan {
-    int pk, rk;
-    uint32_t xmask;        /* PK_XOR: partner = node ^ xmask */
-    uint32_t *part;        /* PK_TAB: partner of each node, XCHG_NONE idle */
-    uint32_t *tgt;         /* PK_TAB: where a node's selected blocks go (the
-                              node itself when its partner is not valid) */
-    uint32_t rmask;        /* RK_MASK */
-    const uint32_t *cc;    /* RK_NE/DIST/SIDE: coordinate of each node */
-    uint32_t n, lo, hi;    /* RK_DIST: dimension size and distance range */
-    int dir;               /* RK_DIST, RK_SIDE */
-    uint8_t *relsel;       /* RK_REL: selected, per (dest - origin) mod p */
-    const uint8_t *cls;    /* RK_LIN: class of each node, or NULL (class 0) */
-    uint32_t lpm[XCHG_RULE_CLASSES], lpv[XCHG_RULE_CLASSES]; /* RK_LIN */
-    uint32_t lem[XCHG_RULE_CLASSES], lev[XCHG_RULE_CLASSES]; /* RK_LIN */
-    cdplan cd[XCHG_RULE_CDIST_CLASSES]; /* RK_CD, indexed by cls (or 0) */
-    int active;            /* some node has a partner */
-} plan;
 
 /* Message-check counts of one step. */
 typedef struct stepres {
@@ -118,12 +76,13 @@ typedef struct wstate {
     uint32_t *lmsg, *lfirst, *lsecond; /* nlinks: messages per link, senders */
     uint64_t *lblk;         /* nlinks: declared blocks per link */
     uint32_t *tlinks;       /* nlinks: links touched this step */
+    size_t ntn, ntl;        /* entries of tnodes, tlinks this step */
     uint64_t undelivered;
     miss misses[XCHG_VERIFY_MAX_REPORTED];
     int nmiss;
 } wstate;
 
-/* Everything the threads share. */
+/* Everything the threads share, and the run's memory (freed by verify_free). */
 typedef struct shared {
     int messages_only;      /* no block is followed (xchg_verify_opts) */
     const xchg_sched *s;
@@ -132,14 +91,7 @@ typedef struct shared {
     size_t nsteps;
     size_t nlinks;
     int has_links;
-    plan *plans;
-    uint32_t *coords[XCHG_MAX_DIMS]; /* coordinate tables, made on demand */
-    struct {                /* logical coordinate tables of CLASS_DIST */
-        int dim;
-        uint32_t div, mod;
-        uint32_t *tab;
-    } lct[64];
-    int nlct;
+    xchg_follower *f;       /* the compiled steps (read-only in the threads) */
     stepres *res;
     uint64_t *total;        /* nsteps*p merged counts */
     uint64_t flush_every;   /* origins per thread between flushes */
@@ -147,6 +99,10 @@ typedef struct shared {
     atomic_size_t next_step;
     atomic_uint_fast64_t next_origin;
     pthread_mutex_t lock;
+    int lock_ok;            /* lock was made */
+    int threads;
+    wstate *ws;             /* threads entries */
+    pthread_t *tids;
 } shared;
 
 /* Append a failure message to the report when there is room. */
@@ -170,126 +126,18 @@ static void report_add(xchg_verify_report *r, const char *fmt, ...)
 /* Following blocks                                                    */
 /* ------------------------------------------------------------------ */
 
-/* Does the node at pos, sending to `to` at step s, select block (o, d)?
- * rk is a constant at every call site, so the switch folds away. */
-static VERIFY_INLINE int select_block(const plan *pl, int rk, const xchg_sched *S, size_t s,
-                                      uint32_t p, uint32_t pos, uint32_t to, uint32_t o,
-                                      uint32_t d)
-{
-    switch (rk) {
-    case RK_IS_TO:
-        return d == to;
-    case RK_MASK:
-        return ((d ^ to) & pl->rmask) == 0;
-    case RK_NE:
-        return pl->cc[d] != pl->cc[pos];
-    case RK_DIST: {
-        uint32_t a = pl->cc[pos], b = pl->cc[d];
-        uint32_t x = pl->dir > 0 ? b + pl->n - a : a + pl->n - b;
-        if (x >= pl->n)
-            x -= pl->n;
-        return x >= pl->lo && x <= pl->hi;
-    }
-    case RK_SIDE: {
-        uint32_t a = pl->cc[pos], b = pl->cc[d];
-        return pl->dir > 0 ? b > a : b < a;
-    }
-    case RK_REL:
-        return pl->relsel[d >= o ? d - o : d + p - o];
-    case RK_LIN: {
-        unsigned c = pl->cls ? pl->cls[pos] : 0;
-        uint32_t w = d ^ pos;
-        return ((unsigned)__builtin_parity(w & pl->lpm[c]) == pl->lpv[c]) &
-               ((w & pl->lem[c]) == pl->lev[c]);
-    }
-    case RK_CD: {
-        const cdplan *q = &pl->cd[pl->cls ? pl->cls[pos] : 0];
-        uint32_t a = q->lc[pos], b = q->lc[d];
-        uint32_t x = q->dir > 0 ? b + q->m - a : a + q->m - b;
-        if (x >= q->m)
-            x -= q->m;
-        if (x < q->lo || x > q->hi)
-            return 0;
-        if (!q->ochk)
-            return 1;
-        uint32_t c = q->lc[o];
-        uint32_t y = q->dir > 0 ? a + q->m - c : c + q->m - a;
-        if (y >= q->m)
-            y -= q->m;
-        return y >= q->olo && y <= q->ohi;
-    }
-    default:
-        return xchg_rule_eval(S, &S->steps[s].rule, s, pos, to, o, d);
-    }
-}
-
-/* Move origin o's blocks through step s: each block whose holder sends and
- * selects it goes to the holder's target, and the holder's count grows. */
-static VERIFY_INLINE void run_step(const plan *pl, int pk, int rk, const xchg_sched *S,
-                                   size_t s, uint32_t p, uint32_t o, uint32_t *restrict cur,
-                                   uint32_t *restrict cnt)
-{
-    for (uint32_t d = 0; d < p; d++) {
-        uint32_t pos = cur[d], to, tg;
-        if (pk == PK_XOR) {
-            to = pos ^ pl->xmask;
-            tg = to;
-        } else {
-            to = pl->part[pos];
-            if (to == XCHG_NONE)
-                continue;
-            tg = pl->tgt[pos];
-        }
-        if (select_block(pl, rk, S, s, p, pos, to, o, d)) {
-            cnt[pos]++;
-            cur[d] = tg;
-        }
-    }
-}
-
-#define RUN_CASE(PK, RK)                                                             \
-    case (PK) * RK_COUNT + (RK):                                                     \
-        run_step(pl, PK, RK, S, s, p, o, cur, cnt);                                  \
-        break
-
 /* Follow every block of origin o through the whole schedule, counting
  * selections into w->cnt and noting blocks that end away from their dest. */
 static void follow_origin(wstate *w, uint32_t o)
 {
     const shared *v = w->v;
-    const xchg_sched *S = v->s;
+    const xchg_follower *f = v->f;
     uint32_t p = v->p;
     uint32_t *restrict cur = w->cur;
     for (uint32_t d = 0; d < p; d++)
         cur[d] = o;
-    for (size_t s = 0; s < v->nsteps; s++) {
-        const plan *pl = &v->plans[s];
-        if (!pl->active)
-            continue;
-        uint32_t *restrict cnt = w->cnt + s * (size_t)p;
-        switch (pl->pk * RK_COUNT + pl->rk) {
-            RUN_CASE(PK_XOR, RK_IS_TO);
-            RUN_CASE(PK_XOR, RK_MASK);
-            RUN_CASE(PK_XOR, RK_NE);
-            RUN_CASE(PK_XOR, RK_DIST);
-            RUN_CASE(PK_XOR, RK_SIDE);
-            RUN_CASE(PK_XOR, RK_REL);
-            RUN_CASE(PK_XOR, RK_FN);
-            RUN_CASE(PK_XOR, RK_LIN);
-            RUN_CASE(PK_XOR, RK_CD);
-            RUN_CASE(PK_TAB, RK_IS_TO);
-            RUN_CASE(PK_TAB, RK_MASK);
-            RUN_CASE(PK_TAB, RK_NE);
-            RUN_CASE(PK_TAB, RK_DIST);
-            RUN_CASE(PK_TAB, RK_SIDE);
-            RUN_CASE(PK_TAB, RK_REL);
-            RUN_CASE(PK_TAB, RK_FN);
-            RUN_CASE(PK_TAB, RK_LIN);
-            RUN_CASE(PK_TAB, RK_CD);
-        default:
-            break;
-        }
-    }
+    for (size_t s = 0; s < v->nsteps; s++)
+        xchg_follow_origin_run(f, s, o, cur, w->cnt + s * (size_t)p);
     for (uint32_t d = 0; d < p; d++) {
         if (cur[d] == d)
             continue;
@@ -318,23 +166,120 @@ static void flush_counts(wstate *w)
 /* Per-step message checks                                             */
 /* ------------------------------------------------------------------ */
 
-/* Directed link leaving node along dim in direction dir (see the header). */
-static size_t link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
+/* Is node n's message to `to` (b blocks) at step s to a valid other node?
+ * If not, count a port violation and report it. */
+static int valid_partner(const shared *v, size_t s, uint32_t n, uint32_t to, uint64_t b,
+                         xchg_verify_report *rep, stepres *r)
 {
-    int up;
-    if (t->kind == XCHG_TOPO_HYPERCUBE)
-        up = 0;
-    else if (t->size[dim] == 2 && (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS))
-        up = 1;
+    if (to < v->p && to != n)
+        return 1;
+    r->port++;
+    if (to == n)
+        report_add(rep, "step %zu node %u sends %llu blocks to itself", s, n,
+                   (unsigned long long)b);
     else
-        up = dir > 0;
-    return ((size_t)node * (size_t)t->ndims + (size_t)dim) * 2 + (size_t)up;
+        report_add(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)", s, n,
+                   (unsigned long long)b, to, v->p);
+    return 0;
 }
 
-/* Partner of node at step s from its plan. */
-static uint32_t plan_partner(const plan *pl, uint32_t node)
+/* Note that `to` receives a message from n (the first two senders kept). */
+static void note_receiver(wstate *w, uint32_t n, uint32_t to)
 {
-    return pl->pk == PK_XOR ? node ^ pl->xmask : pl->part[node];
+    if (w->recv_n[to]++ == 0) {
+        w->tnodes[w->ntn++] = to;
+        w->recv_a[to] = n;
+    } else if (w->recv_n[to] == 2) {
+        w->recv_b[to] = n;
+    }
+}
+
+/* Walk the route of n's message to `to` (b blocks) at step s: add it to
+ * the load of every link it crosses, check it stays in the network and
+ * ends at `to`, and keep the longest route in r->hops. */
+static void walk_route(wstate *w, size_t s, uint32_t n, uint32_t to, uint64_t b,
+                       xchg_verify_report *rep, stepres *r)
+{
+    const shared *v = w->v;
+    if (!v->has_links) { /* a switch: one hop, no link to share */
+        if (r->hops < 1)
+            r->hops = 1;
+        if (b > r->link_max_blocks)
+            r->link_max_blocks = b;
+        return;
+    }
+    xchg_link_walk lw;
+    size_t id;
+    xchg_link_walk_start(&lw, v->t, n, to, v->s->steps[s].route_policy);
+    while (xchg_link_walk_next(&lw, &id)) {
+        if (w->lmsg[id]++ == 0) {
+            w->tlinks[w->ntl++] = (uint32_t)id;
+            w->lfirst[id] = n;
+        } else if (w->lmsg[id] == 2) {
+            w->lsecond[id] = n;
+        }
+        w->lblk[id] += b;
+    }
+    if (lw.left) {
+        r->route++;
+        report_add(rep, "step %zu route %u->%u leaves the network at node %u (dim %d, dir %+d)",
+                   s, n, to, lw.at, lw.dim, lw.dir);
+    } else if (lw.at != to) {
+        r->route++;
+        report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, lw.at,
+                   (unsigned long long)lw.hops);
+    }
+    if (lw.hops > r->hops)
+        r->hops = lw.hops;
+}
+
+/* One-port receive: every node noted twice or more is a violation. Zeroes
+ * the receive counts. */
+static void close_receivers(wstate *w, size_t s, xchg_verify_report *rep, stepres *r)
+{
+    for (size_t i = 0; i < w->ntn; i++) {
+        uint32_t x = w->tnodes[i];
+        if (w->recv_n[x] >= 2) {
+            r->port++;
+            report_add(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
+                       w->recv_n[x], w->recv_a[x], w->recv_b[x], w->recv_n[x] > 2 ? ", ..." : "");
+        }
+        w->recv_n[x] = 0;
+    }
+    w->ntn = 0;
+}
+
+/* Link loads of step s: the busiest link, and every link with two or more
+ * messages (reported when the schedule claims contention-free). Zeroes the
+ * link counts. */
+static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r)
+{
+    const shared *v = w->v;
+    const xchg_cstep *cs = &v->f->steps[s];
+    for (size_t i = 0; i < w->ntl; i++) {
+        size_t id = w->tlinks[i];
+        uint32_t m = w->lmsg[id];
+        if (m > r->max_link_msgs)
+            r->max_link_msgs = m;
+        if (w->lblk[id] > r->link_max_blocks)
+            r->link_max_blocks = w->lblk[id];
+        if (m >= 2) {
+            r->conflicts++;
+            if (v->s->contention_free) {
+                uint32_t node, far, a = w->lfirst[id], b = w->lsecond[id];
+                int dim, dir;
+                xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
+                report_add(rep,
+                           "step %zu link %u->%u (dim %d) carries %u messages "
+                           "(%u->%u, %u->%u%s) in a contention-free schedule",
+                           s, node, far, dim, m, a, xchg_cstep_partner(cs, a), b,
+                           xchg_cstep_partner(cs, b), m > 2 ? ", ..." : "");
+            }
+        }
+        w->lmsg[id] = 0;
+        w->lblk[id] = 0;
+    }
+    w->ntl = 0;
 }
 
 /*
@@ -346,117 +291,20 @@ static uint32_t plan_partner(const plan *pl, uint32_t node)
 static void check_step(wstate *w, size_t s, xchg_verify_report *rep, stepres *out)
 {
     const shared *v = w->v;
-    const xchg_sched *S = v->s;
-    const xchg_topo *t = v->t;
-    const xchg_step *st = &S->steps[s];
-    const plan *pl = &v->plans[s];
-    uint32_t p = v->p;
-    size_t ntn = 0, ntl = 0;
+    const xchg_step *st = &v->s->steps[s];
+    const xchg_cstep *cs = &v->f->steps[s];
     stepres r;
     memset(&r, 0, sizeof r);
-
-    for (uint32_t n = 0; n < p && pl->active; n++) {
-        uint32_t to = plan_partner(pl, n);
-        if (to == XCHG_NONE)
-            continue;
-        uint64_t b = xchg_step_blocks(st, n);
-        if (b == 0)
-            continue;
-        if (to >= p || to == n) {
-            r.port++;
-            if (to == n)
-                report_add(rep, "step %zu node %u sends %llu blocks to itself", s, n,
-                           (unsigned long long)b);
-            else
-                report_add(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)",
-                           s, n, (unsigned long long)b, to, p);
-            continue;
-        }
-        if (w->recv_n[to]++ == 0) {
-            w->tnodes[ntn++] = to;
-            w->recv_a[to] = n;
-        } else if (w->recv_n[to] == 2) {
-            w->recv_b[to] = n;
-        }
-        if (!v->has_links) {
-            if (r.hops < 1)
-                r.hops = 1;
-            if (b > r.link_max_blocks)
-                r.link_max_blocks = b;
-            continue;
-        }
-        xchg_seg segs[XCHG_MAX_DIMS];
-        int nsegs = 0;
-        xchg_topo_route(t, n, to, st->route_policy, segs, &nsegs);
-        uint32_t at = n;
-        uint64_t hops = 0;
-        int broken = 0;
-        for (int k = 0; k < nsegs && !broken; k++) {
-            for (uint32_t h = 0; h < segs[k].hops; h++) {
-                uint32_t nx = xchg_topo_neighbor(t, at, segs[k].dim, segs[k].dir);
-                if (nx == XCHG_NONE || nx >= p) {
-                    r.route++;
-                    report_add(rep,
-                               "step %zu route %u->%u leaves the network at node %u "
-                               "(dim %d, dir %+d)",
-                               s, n, to, at, segs[k].dim, segs[k].dir);
-                    broken = 1;
-                    break;
-                }
-                size_t id = link_id(t, at, segs[k].dim, segs[k].dir);
-                if (w->lmsg[id]++ == 0) {
-                    w->tlinks[ntl++] = (uint32_t)id;
-                    w->lfirst[id] = n;
-                } else if (w->lmsg[id] == 2) {
-                    w->lsecond[id] = n;
-                }
-                w->lblk[id] += b;
-                at = nx;
-                hops++;
-            }
-        }
-        if (!broken && at != to) {
-            r.route++;
-            report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to,
-                       at, (unsigned long long)hops);
-        }
-        if (hops > r.hops)
-            r.hops = hops;
+    for (uint32_t n = 0; n < v->p && cs->active; n++) {
+        uint32_t to = xchg_cstep_partner(cs, n);
+        uint64_t b = to == XCHG_NONE ? 0 : xchg_step_blocks(st, n);
+        if (b == 0 || !valid_partner(v, s, n, to, b, rep, &r))
+            continue; /* idle, or counted as a port violation */
+        note_receiver(w, n, to);
+        walk_route(w, s, n, to, b, rep, &r);
     }
-
-    for (size_t i = 0; i < ntn; i++) {
-        uint32_t x = w->tnodes[i];
-        if (w->recv_n[x] >= 2) {
-            r.port++;
-            report_add(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
-                       w->recv_n[x], w->recv_a[x], w->recv_b[x], w->recv_n[x] > 2 ? ", ..." : "");
-        }
-        w->recv_n[x] = 0;
-    }
-    for (size_t i = 0; i < ntl; i++) {
-        size_t id = w->tlinks[i];
-        uint32_t m = w->lmsg[id];
-        if (m > r.max_link_msgs)
-            r.max_link_msgs = m;
-        if (w->lblk[id] > r.link_max_blocks)
-            r.link_max_blocks = w->lblk[id];
-        if (m >= 2) {
-            r.conflicts++;
-            if (S->contention_free) {
-                uint32_t node = (uint32_t)(id / ((size_t)t->ndims * 2));
-                int dim = (int)(id / 2 % (size_t)t->ndims);
-                int dir = (id & 1) ? 1 : -1;
-                uint32_t a = w->lfirst[id], b2 = w->lsecond[id];
-                report_add(rep,
-                           "step %zu link %u->%u (dim %d) carries %u messages "
-                           "(%u->%u, %u->%u%s) in a contention-free schedule",
-                           s, node, xchg_topo_neighbor(t, node, dim, dir), dim, m, a,
-                           plan_partner(pl, a), b2, plan_partner(pl, b2), m > 2 ? ", ..." : "");
-            }
-        }
-        w->lmsg[id] = 0;
-        w->lblk[id] = 0;
-    }
+    close_receivers(w, s, rep, &r);
+    close_links(w, s, rep, &r);
     *out = r;
 }
 
@@ -533,199 +381,8 @@ static int wstate_init(wstate *w, shared *v)
 }
 
 /* ------------------------------------------------------------------ */
-/* Preparing the steps                                                 */
+/* Entry point                                                         */
 /* ------------------------------------------------------------------ */
-
-/* Coordinate table of dim (made once, shared); NULL when out of memory. */
-static const uint32_t *coord_table(shared *v, int dim)
-{
-    if (!v->coords[dim]) {
-        uint32_t *c = malloc((size_t)v->p * sizeof *c);
-        if (!c)
-            return NULL;
-        for (uint32_t i = 0; i < v->p; i++)
-            c[i] = xchg_coord(v->t, i, dim);
-        v->coords[dim] = c;
-    }
-    return v->coords[dim];
-}
-
-/* Table of (coord(id, dim) / div) % mod over every node (made once per
- * (dim, div, mod), shared); NULL when out of memory or out of slots. */
-static const uint32_t *logical_table(shared *v, int dim, uint32_t div, uint32_t mod)
-{
-    for (int i = 0; i < v->nlct; i++)
-        if (v->lct[i].dim == dim && v->lct[i].div == div && v->lct[i].mod == mod)
-            return v->lct[i].tab;
-    if (v->nlct == (int)(sizeof v->lct / sizeof v->lct[0]))
-        return NULL;
-    const uint32_t *c = coord_table(v, dim);
-    uint32_t *tab = c ? malloc((size_t)v->p * sizeof *tab) : NULL;
-    if (!tab)
-        return NULL;
-    for (uint32_t i = 0; i < v->p; i++)
-        tab[i] = c[i] / div % mod;
-    v->lct[v->nlct].dim = dim;
-    v->lct[v->nlct].div = div;
-    v->lct[v->nlct].mod = mod;
-    v->lct[v->nlct].tab = tab;
-    v->nlct++;
-    return tab;
-}
-
-/* Prepare step s for the inner loop. EINVAL on a malformed step (a rule or
- * shift naming a missing dimension, a zero radix, a missing table or
- * callback), ENOMEM. */
-static int plan_step(shared *v, size_t s, plan *pl, xchg_err *err)
-{
-    const xchg_step *st = &v->s->steps[s];
-    const xchg_rule *ru = &st->rule;
-    const xchg_topo *t = v->t;
-    uint32_t p = v->p;
-    memset(pl, 0, sizeof *pl);
-
-    switch (st->partner) {
-    case XCHG_PARTNER_XOR:
-        break;
-    case XCHG_PARTNER_SHIFT:
-        if (st->shift_dim < -1 || st->shift_dim >= t->ndims)
-            return xchg_fail(err, XCHG_EINVAL,
-                             "step %zu shifts along dimension %d; the topology has %d", s,
-                             st->shift_dim, t->ndims);
-        break;
-    case XCHG_PARTNER_TABLE:
-        if (!st->partner_table)
-            return xchg_fail(err, XCHG_EINVAL, "step %zu has a partner table kind but no table",
-                             s);
-        break;
-    default:
-        return xchg_fail(err, XCHG_EINVAL, "step %zu has unknown partner kind %d", s,
-                         (int)st->partner);
-    }
-
-    switch (ru->kind) {
-    case XCHG_RULE_DEST_IS_TO:
-        pl->rk = RK_IS_TO;
-        break;
-    case XCHG_RULE_DEST_MASK_TO:
-        pl->rk = RK_MASK;
-        pl->rmask = ru->mask;
-        break;
-    case XCHG_RULE_COORD_NE:
-    case XCHG_RULE_COORD_DIST:
-    case XCHG_RULE_COORD_SIDE:
-        if (ru->dim < 0 || ru->dim >= t->ndims)
-            return xchg_fail(err, XCHG_EINVAL,
-                             "step %zu rule reads dimension %d; the topology has %d", s, ru->dim,
-                             t->ndims);
-        if (!(pl->cc = coord_table(v, ru->dim)))
-            return xchg_fail(err, XCHG_ENOMEM, "out of memory preparing step %zu", s);
-        pl->rk = ru->kind == XCHG_RULE_COORD_NE     ? RK_NE
-                 : ru->kind == XCHG_RULE_COORD_DIST ? RK_DIST
-                                                    : RK_SIDE;
-        pl->n = t->size[ru->dim];
-        pl->lo = ru->lo;
-        pl->hi = ru->hi;
-        pl->dir = ru->dir;
-        break;
-    case XCHG_RULE_REL_DIGIT:
-        if (ru->radix == 0 || ru->weight == 0)
-            return xchg_fail(err, XCHG_EINVAL, "step %zu rel-digit rule has radix %u weight %u",
-                             s, ru->radix, ru->weight);
-        pl->rk = RK_REL;
-        if (!(pl->relsel = malloc(p)))
-            return xchg_fail(err, XCHG_ENOMEM, "out of memory preparing step %zu", s);
-        for (uint32_t rel = 0; rel < p; rel++)
-            pl->relsel[rel] = (uint8_t)((rel / ru->weight) % ru->radix == ru->digit);
-        break;
-    case XCHG_RULE_FN:
-        if (!ru->fn)
-            return xchg_fail(err, XCHG_EINVAL, "step %zu has a callback rule without a callback",
-                             s);
-        pl->rk = RK_FN;
-        break;
-    case XCHG_RULE_REL_LINEAR:
-        pl->rk = RK_LIN;
-        pl->cls = st->class_table;
-        for (int c = 0; c < XCHG_RULE_CLASSES; c++) {
-            pl->lpm[c] = ru->lpmask[c];
-            pl->lpv[c] = ru->lpval[c];
-            pl->lem[c] = ru->lemask[c];
-            pl->lev[c] = ru->leval[c];
-        }
-        if (pl->cls)
-            for (uint32_t n = 0; n < p; n++)
-                if (pl->cls[n] >= XCHG_RULE_CLASSES)
-                    return xchg_fail(err, XCHG_EINVAL,
-                                     "step %zu gives node %u class %u; a linear rule has %d", s,
-                                     n, (unsigned)pl->cls[n], XCHG_RULE_CLASSES);
-        break;
-    case XCHG_RULE_CLASS_DIST:
-        pl->rk = RK_CD;
-        pl->cls = st->class_table;
-        if (pl->cls)
-            for (uint32_t n = 0; n < p; n++)
-                if (pl->cls[n] >= XCHG_RULE_CDIST_CLASSES)
-                    return xchg_fail(err, XCHG_EINVAL,
-                                     "step %zu gives node %u class %u; a class-dist rule has %d",
-                                     s, n, (unsigned)pl->cls[n], XCHG_RULE_CDIST_CLASSES);
-        for (int c = 0; c < XCHG_RULE_CDIST_CLASSES; c++) {
-            const xchg_cdist *q = &ru->cdist[c];
-            if (q->dim < 0 || q->dim >= t->ndims || q->div == 0 || q->mod == 0)
-                return xchg_fail(err, XCHG_EINVAL,
-                                 "step %zu class-dist class %d reads dimension %d with div %u "
-                                 "mod %u; the topology has %d dimensions",
-                                 s, c, q->dim, q->div, q->mod, t->ndims);
-            if (!(pl->cd[c].lc = logical_table(v, q->dim, q->div, q->mod)))
-                return xchg_fail(err, XCHG_ENOMEM,
-                                 "out of memory preparing step %zu (or more than %d distinct "
-                                 "class-dist coordinate tables)",
-                                 s, (int)(sizeof v->lct / sizeof v->lct[0]));
-            pl->cd[c].m = q->mod;
-            pl->cd[c].lo = q->lo;
-            pl->cd[c].hi = q->hi;
-            pl->cd[c].dir = q->dir;
-            pl->cd[c].olo = q->olo;
-            pl->cd[c].ohi = q->ohi;
-            pl->cd[c].ochk = !(q->olo == 0 && q->ohi == UINT32_MAX);
-        }
-        break;
-    default:
-        return xchg_fail(err, XCHG_EINVAL, "step %zu has unknown rule kind %d", s,
-                         (int)ru->kind);
-    }
-
-    /* XOR inline only when it always names a valid other node: mask nonzero
-     * and below p, p a power of two. */
-    if (st->partner == XCHG_PARTNER_XOR && st->xor_mask != 0 && st->xor_mask < p &&
-        (p & (p - 1)) == 0) {
-        pl->pk = PK_XOR;
-        pl->xmask = st->xor_mask;
-        pl->active = 1;
-        return XCHG_OK;
-    }
-    pl->pk = PK_TAB;
-    pl->part = malloc((size_t)p * sizeof *pl->part);
-    pl->tgt = malloc((size_t)p * sizeof *pl->tgt);
-    if (!pl->part || !pl->tgt)
-        return xchg_fail(err, XCHG_ENOMEM, "out of memory preparing step %zu", s);
-    for (uint32_t n = 0; n < p; n++) {
-        uint32_t to = xchg_step_partner(t, st, n);
-        pl->part[n] = to;
-        pl->tgt[n] = (to < p && to != n) ? to : n;
-        if (to != XCHG_NONE)
-            pl->active = 1;
-    }
-    return XCHG_OK;
-}
-
-/* Free what plan_step allocated. */
-static void plan_free(plan *pl)
-{
-    free(pl->part);
-    free(pl->tgt);
-    free(pl->relsel);
-}
 
 /* Order undelivered blocks by (origin, dest). */
 static int miss_cmp(const void *a, const void *b)
@@ -738,160 +395,140 @@ static int miss_cmp(const void *a, const void *b)
     return 0;
 }
 
-/* Bytes plan_step allocates for the steps: a partner and a target table of
- * p entries unless the partner is an inline XOR, and p selection bytes for
- * a REL_DIGIT rule (mirrors plan_step's choices). */
-static uint64_t plan_bytes(const shared *v)
-{
-    uint64_t p = v->p, total = 0;
-    int pow2 = (p & (p - 1)) == 0;
-    for (size_t s = 0; s < v->nsteps; s++) {
-        const xchg_step *st = &v->s->steps[s];
-        int inline_xor = st->partner == XCHG_PARTNER_XOR && st->xor_mask != 0 &&
-                         st->xor_mask < p && pow2;
-        if (!inline_xor)
-            total += 8 * p;
-        if (st->rule.kind == XCHG_RULE_REL_DIGIT)
-            total += p;
-    }
-    return total;
-}
-
-/* Bytes the run needs for `threads` workers (counts, scratch, plans). */
+/* Bytes the run needs for `threads` workers (counts, scratch, the compiled
+ * steps). */
 static uint64_t bytes_needed(const shared *v, uint64_t threads)
 {
     uint64_t sp = (uint64_t)v->nsteps * v->p;
     uint64_t counts = v->messages_only ? 0 : sp; /* per-(step,node) counts */
     uint64_t per = counts * 4 + (uint64_t)v->p * 20 + (uint64_t)v->nlinks * 24;
-    return threads * per + counts * 8 + plan_bytes(v) +
-           (uint64_t)v->p * 4 * (uint64_t)v->t->ndims;
+    return threads * per + counts * 8 + xchg_follower_bytes(v->s);
 }
 
-/* ------------------------------------------------------------------ */
-/* Entry point                                                         */
-/* ------------------------------------------------------------------ */
-
-int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
-                xchg_err *err)
+/* ETOOBIG when the work (block-steps, or messages in messages-only mode)
+ * is beyond max_work. */
+static int check_work(const shared *v, uint64_t max_work, xchg_err *err)
 {
-    if (!s || !report)
-        return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
-    const xchg_topo *t = &s->topo;
-    uint32_t p = t->nodes;
-    size_t nsteps = s->nsteps;
-    if (p == 0)
-        return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
-
-    uint64_t max_work = opts && opts->max_work ? opts->max_work : VERIFY_DEFAULT_MAX_WORK;
-    int messages_only = opts && opts->messages_only;
-    uint64_t pp = (uint64_t)p * p;
-    if (messages_only && nsteps > 0 && p > max_work / nsteps) {
-        char spec[64];
+    char spec[64];
+    uint64_t pp = (uint64_t)v->p * v->p;
+    if (v->messages_only && v->nsteps > 0 && v->p > max_work / v->nsteps)
         return xchg_fail(err, XCHG_ETOOBIG,
                          "checking the messages of %s: %u nodes over %zu steps is more than the "
                          "limit of %llu messages (max_work)",
-                         xchg_topo_spec(t, spec, sizeof spec), p, nsteps,
+                         xchg_topo_spec(v->t, spec, sizeof spec), v->p, v->nsteps,
                          (unsigned long long)max_work);
-    }
-    if (!messages_only && nsteps > 0 && pp > max_work / nsteps) {
-        char spec[64];
+    if (!v->messages_only && v->nsteps > 0 && pp > max_work / v->nsteps)
         return xchg_fail(err, XCHG_ETOOBIG,
                          "verifying %s: %llu blocks over %zu steps is more than the limit of "
                          "%llu block-steps (max_work); raise the limit or use a smaller topology",
-                         xchg_topo_spec(t, spec, sizeof spec), (unsigned long long)pp, nsteps,
-                         (unsigned long long)max_work);
-    }
+                         xchg_topo_spec(v->t, spec, sizeof spec), (unsigned long long)pp,
+                         v->nsteps, (unsigned long long)max_work);
+    return XCHG_OK;
+}
 
-    shared v;
-    memset(&v, 0, sizeof v);
-    v.s = s;
-    v.t = t;
-    v.p = p;
-    v.nsteps = nsteps;
-    v.has_links = xchg_topo_has_links(t);
-    v.nlinks = v.has_links ? (size_t)p * (size_t)t->ndims * 2 : 0;
-    v.messages_only = messages_only;
-
+/* Choose v->threads: as asked (0: every core), at most p and
+ * VERIFY_MAX_THREADS, fewer while the memory is over VERIFY_MAX_BYTES.
+ * ETOOBIG when even one thread needs too much. */
+static int choose_threads(shared *v, const xchg_verify_opts *opts, xchg_err *err)
+{
     int threads = opts && opts->threads > 0 ? opts->threads : xchg_ncpus();
     if (threads > VERIFY_MAX_THREADS)
         threads = VERIFY_MAX_THREADS;
-    if ((uint32_t)threads > p)
-        threads = (int)p;
-    while (threads > 1 && bytes_needed(&v, (uint64_t)threads) > VERIFY_MAX_BYTES)
+    if ((uint32_t)threads > v->p)
+        threads = (int)v->p;
+    while (threads > 1 && bytes_needed(v, (uint64_t)threads) > VERIFY_MAX_BYTES)
         threads--;
-    if (bytes_needed(&v, 1) > VERIFY_MAX_BYTES) {
+    if (bytes_needed(v, 1) > VERIFY_MAX_BYTES) {
         char spec[64];
         return xchg_fail(err, XCHG_ETOOBIG,
                          "verifying %s over %zu steps needs %llu MiB of count arrays, more than "
                          "the %llu MiB the verifier allows",
-                         xchg_topo_spec(t, spec, sizeof spec), nsteps,
-                         (unsigned long long)(bytes_needed(&v, 1) >> 20),
+                         xchg_topo_spec(v->t, spec, sizeof spec), v->nsteps,
+                         (unsigned long long)(bytes_needed(v, 1) >> 20),
                          (unsigned long long)(VERIFY_MAX_BYTES >> 20));
     }
+    v->threads = threads;
+    return XCHG_OK;
+}
 
-    int rc = XCHG_OK;
-    wstate *ws = NULL;
-    pthread_t *tids = NULL;
-    int started = 0;
-    int lock_ok = 0;
-    size_t nplanned = 0;
-    v.plans = calloc(nsteps + 1, sizeof *v.plans);
-    v.res = calloc(nsteps + 1, sizeof *v.res);
-    v.total = calloc(messages_only ? 1 : nsteps * (size_t)p + 1, sizeof *v.total);
-    ws = calloc((size_t)threads, sizeof *ws);
-    tids = calloc((size_t)threads, sizeof *tids);
-    if (!v.plans || !v.res || !v.total || !ws || !tids) {
-        rc = xchg_fail(err, XCHG_ENOMEM, "out of memory starting the verifier");
-        goto done;
-    }
-    for (; nplanned < nsteps; nplanned++)
-        if ((rc = plan_step(&v, nplanned, &v.plans[nplanned], err)) != XCHG_OK) {
-            nplanned++; /* its partial tables are freed below */
-            goto done;
-        }
+/* Allocate the run: results, counts, thread states, the compiled steps
+ * (EINVAL on a malformed step), the lock and the work queue. 0, EINVAL or
+ * ENOMEM; whatever was made is freed by verify_free. */
+static int verify_start(shared *v, xchg_err *err)
+{
+    int threads = v->threads;
+    v->res = calloc(v->nsteps + 1, sizeof *v->res);
+    v->total = calloc(v->messages_only ? 1 : v->nsteps * (size_t)v->p + 1, sizeof *v->total);
+    v->ws = calloc((size_t)threads, sizeof *v->ws);
+    v->tids = calloc((size_t)threads, sizeof *v->tids);
+    if (!v->res || !v->total || !v->ws || !v->tids)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory starting the verifier");
+    int rc = xchg_follower_new(v->s, &v->f, err);
+    if (rc)
+        return rc;
     for (int i = 0; i < threads; i++)
-        if (wstate_init(&ws[i], &v) != XCHG_OK) {
-            for (int j = 0; j <= i; j++)
-                wstate_free(&ws[j]);
-            memset(ws, 0, (size_t)threads * sizeof *ws);
-            rc = xchg_fail(err, XCHG_ENOMEM, "out of memory for %d verifier threads", threads);
-            goto done;
-        }
-    if (pthread_mutex_init(&v.lock, NULL) != 0) {
-        rc = xchg_fail(err, XCHG_ENOMEM, "cannot make a mutex for the verifier");
-        goto done;
-    }
-    lock_ok = 1;
-    v.flush_every = UINT32_MAX / p;
-    {
-        uint64_t per_origin = (uint64_t)p * (nsteps ? nsteps : 1);
-        v.chunk = per_origin >= 65536 ? 1 : (uint32_t)(65536 / per_origin);
-        if (v.chunk > p / (uint32_t)threads + 1)
-            v.chunk = p / (uint32_t)threads + 1;
-    }
-    atomic_init(&v.next_step, 0);
-    atomic_init(&v.next_origin, 0);
+        if (wstate_init(&v->ws[i], v) != XCHG_OK)
+            return xchg_fail(err, XCHG_ENOMEM, "out of memory for %d verifier threads",
+                             threads);
+    if (pthread_mutex_init(&v->lock, NULL) != 0)
+        return xchg_fail(err, XCHG_ENOMEM, "cannot make a mutex for the verifier");
+    v->lock_ok = 1;
+    v->flush_every = UINT32_MAX / v->p;
+    uint64_t per_origin = (uint64_t)v->p * (v->nsteps ? v->nsteps : 1);
+    v->chunk = per_origin >= 65536 ? 1 : (uint32_t)(65536 / per_origin);
+    if (v->chunk > v->p / (uint32_t)threads + 1)
+        v->chunk = v->p / (uint32_t)threads + 1;
+    atomic_init(&v->next_step, 0);
+    atomic_init(&v->next_origin, 0);
+    return XCHG_OK;
+}
 
-    /* The calling thread is worker 0; if a thread cannot start, the others
-     * take its share (the work queue is shared). */
-    for (int i = 1; i < threads; i++) {
-        if (pthread_create(&tids[i], NULL, worker, &ws[i]) != 0)
+/* Run the workers: the calling thread is worker 0; if a thread cannot
+ * start, the others take its share (the work queue is shared). Threads that
+ * never started hold zero counts, so nothing is lost. */
+static void run_workers(shared *v)
+{
+    int started = 0;
+    for (int i = 1; i < v->threads; i++) {
+        if (pthread_create(&v->tids[i], NULL, worker, &v->ws[i]) != 0)
             break;
         started = i;
     }
-    worker(&ws[0]);
+    worker(&v->ws[0]);
     for (int i = 1; i <= started; i++)
-        pthread_join(tids[i], NULL);
-    /* Threads that never started still hold zero counts; nothing to flush. */
+        pthread_join(v->tids[i], NULL);
+}
 
-    memset(report, 0, sizeof *report);
-    report->blocks = messages_only ? 0 : pp;
-    report->messages_only = messages_only;
-    report->steps = nsteps;
-    for (size_t st = 0; st < nsteps; st++) {
-        const stepres *r = &v.res[st];
-        const xchg_step *step = &s->steps[st];
-        const plan *pl = &v.plans[st];
+/* Sizes of step st: each node's count of held-and-selected blocks against
+ * its declared size (mismatches into the report); returns the largest
+ * count (the step's volume; 0: nobody sent). */
+static uint64_t report_sizes(const shared *v, size_t st, xchg_verify_report *report)
+{
+    const xchg_step *step = &v->s->steps[st];
+    const xchg_cstep *cs = &v->f->steps[st];
+    const uint64_t *tot = v->total + st * (size_t)v->p;
+    uint64_t big = 0;
+    for (uint32_t n = 0; n < v->p; n++) {
+        uint32_t to = xchg_cstep_partner(cs, n);
+        uint64_t declared = to == XCHG_NONE ? 0 : xchg_step_blocks(step, n);
+        if (tot[n] > big)
+            big = tot[n];
+        if (tot[n] != declared) {
+            report->size_mismatches++;
+            report_add(report, "step %zu node %u declares %llu blocks but holds and selects %llu",
+                       st, n, (unsigned long long)declared, (unsigned long long)tot[n]);
+        }
+    }
+    return big;
+}
+
+/* Fill the report step by step: the message checks' counts (re-running a
+ * failing step serially for its messages), then sizes, start-ups and
+ * volume (declared ones in messages-only mode). */
+static void report_steps(shared *v, xchg_verify_report *report)
+{
+    for (size_t st = 0; st < v->nsteps; st++) {
+        const stepres *r = &v->res[st];
         report->port_violations += r->port;
         report->route_failures += r->route;
         report->link_conflicts += r->conflicts;
@@ -900,68 +537,86 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
         report->link_volume_blocks += r->link_max_blocks;
         if (r->hops > report->max_hops)
             report->max_hops = r->hops;
-        if ((r->port || r->route || (s->contention_free && r->conflicts)) &&
+        if ((r->port || r->route || (v->s->contention_free && r->conflicts)) &&
             report->reported < XCHG_VERIFY_MAX_REPORTED) {
             stepres again;
-            check_step(&ws[0], st, report, &again);
+            check_step(&v->ws[0], st, report, &again);
         }
-        if (messages_only) { /* trust the declared sizes: nothing was followed */
-            if (step->max_blocks > 0)
-                report->startups++;
-            report->volume_blocks += step->max_blocks;
-            continue;
-        }
-        const uint64_t *tot = v.total + st * (size_t)p;
-        uint64_t big = 0;
-        for (uint32_t n = 0; n < p; n++) {
-            uint32_t to = plan_partner(pl, n);
-            uint64_t declared = to == XCHG_NONE ? 0 : xchg_step_blocks(step, n);
-            if (tot[n] > big)
-                big = tot[n];
-            if (tot[n] != declared) {
-                report->size_mismatches++;
-                report_add(report, "step %zu node %u declares %llu blocks but holds and selects %llu",
-                           st, n, (unsigned long long)declared, (unsigned long long)tot[n]);
-            }
-        }
+        /* messages only: nothing was followed, so trust the declared sizes */
+        uint64_t big = v->messages_only ? v->s->steps[st].max_blocks
+                                        : report_sizes(v, st, report);
         if (big > 0)
             report->startups++;
         report->volume_blocks += big;
     }
-    {
-        miss all[XCHG_VERIFY_MAX_REPORTED * VERIFY_MAX_THREADS];
-        int nall = 0;
-        for (int i = 0; i < threads; i++) {
-            report->undelivered += ws[i].undelivered;
-            for (int k = 0; k < ws[i].nmiss; k++)
-                all[nall++] = ws[i].misses[k];
-        }
-        qsort(all, (size_t)nall, sizeof all[0], miss_cmp);
-        for (int k = 0; k < nall; k++)
-            report_add(report, "block (%u,%u) ended at node %u", all[k].o, all[k].d, all[k].at);
-    }
-    report->failures = report->undelivered + report->size_mismatches + report->port_violations +
-                       report->route_failures +
-                       (s->contention_free ? report->link_conflicts : 0);
-    report->ok = report->failures == 0;
+}
 
-done:
-    if (lock_ok)
-        pthread_mutex_destroy(&v.lock);
-    if (ws)
-        for (int i = 0; i < threads; i++)
-            wstate_free(&ws[i]);
-    free(ws);
-    free(tids);
-    if (v.plans)
-        for (size_t i = 0; i < nplanned; i++)
-            plan_free(&v.plans[i]);
-    free(v.plans);
-    free(v.res);
-    free(v.total);
-    for (int k = 0; k < XCHG_MAX_DIMS; k++)
-        free(v.coords[k]);
-    for (int k = 0; k < v.nlct; k++)
-        free(v.lct[k].tab);
+/* The undelivered blocks of every thread, in (origin, dest) order. */
+static void report_misses(const shared *v, xchg_verify_report *report)
+{
+    miss all[XCHG_VERIFY_MAX_REPORTED * VERIFY_MAX_THREADS];
+    int nall = 0;
+    for (int i = 0; i < v->threads; i++) {
+        report->undelivered += v->ws[i].undelivered;
+        for (int k = 0; k < v->ws[i].nmiss; k++)
+            all[nall++] = v->ws[i].misses[k];
+    }
+    qsort(all, (size_t)nall, sizeof all[0], miss_cmp);
+    for (int k = 0; k < nall; k++)
+        report_add(report, "block (%u,%u) ended at node %u", all[k].o, all[k].d, all[k].at);
+}
+
+/* Free what verify_start made (any part of it). */
+static void verify_free(shared *v)
+{
+    if (v->lock_ok)
+        pthread_mutex_destroy(&v->lock);
+    if (v->ws)
+        for (int i = 0; i < v->threads; i++)
+            wstate_free(&v->ws[i]);
+    free(v->ws);
+    free(v->tids);
+    xchg_follower_free(v->f);
+    free(v->res);
+    free(v->total);
+}
+
+int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
+                xchg_err *err)
+{
+    if (!s || !report)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
+    if (s->topo.nodes == 0)
+        return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
+
+    shared v;
+    memset(&v, 0, sizeof v);
+    v.s = s;
+    v.t = &s->topo;
+    v.p = s->topo.nodes;
+    v.nsteps = s->nsteps;
+    v.has_links = xchg_topo_has_links(v.t);
+    v.nlinks = xchg_link_count(v.t);
+    v.messages_only = opts && opts->messages_only;
+    uint64_t max_work = opts && opts->max_work ? opts->max_work : VERIFY_DEFAULT_MAX_WORK;
+    int rc = check_work(&v, max_work, err);
+    if (rc == XCHG_OK)
+        rc = choose_threads(&v, opts, err);
+    if (rc == XCHG_OK)
+        rc = verify_start(&v, err);
+    if (rc == XCHG_OK) {
+        run_workers(&v);
+        memset(report, 0, sizeof *report);
+        report->blocks = v.messages_only ? 0 : (uint64_t)v.p * v.p;
+        report->messages_only = v.messages_only;
+        report->steps = v.nsteps;
+        report_steps(&v, report);
+        report_misses(&v, report);
+        report->failures = report->undelivered + report->size_mismatches +
+                           report->port_violations + report->route_failures +
+                           (s->contention_free ? report->link_conflicts : 0);
+        report->ok = report->failures == 0;
+    }
+    verify_free(&v);
     return rc;
 }

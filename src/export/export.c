@@ -2,14 +2,15 @@
  * export.c - write a whole schedule, every block of every message, as
  * "xchg-schedule/1" JSON or as readable text (docs/export-format.md).
  *
- * A schedule only stores rules, so listing blocks means following them:
- * the exporter keeps the holder of each of the p*p blocks (one uint32 each)
- * and, step by step, evaluates the step's rule for every block at its
- * holder, groups the blocks that move by sender (a counting sort, so
- * senders come out in id order and each sender's blocks in (origin,
- * destination) order), writes them, and moves them. Memory is about 8
- * bytes per block; work is p*p rule evaluations per step, which is why the
- * caller sets a limit (max_work) and very large networks are refused.
+ * A schedule only stores rules, so listing blocks means following them,
+ * with the block follower (src/sched/follow.h): the exporter keeps the
+ * holder of each of the p*p blocks (one uint32 each) and, step by step,
+ * asks the follower which blocks each holder sends, groups them by sender
+ * (a counting sort, so senders come out in id order and each sender's
+ * blocks in (origin, destination) order), writes them, and moves them where
+ * the follower says. Memory is about 8 bytes per block; work is p*p rule
+ * evaluations per step, which is why the caller sets a limit (max_work)
+ * and very large networks are refused.
  *
  * Output goes through the caller's write callback in chunks of at most
  * EXPORT_BUF bytes; nothing is built as one string.
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/sched_internal.h"
+#include "sched/follow.h"
 
 /* Default limit on p*p*steps block-steps when the caller passes 0. */
 #define EXPORT_DEFAULT_WORK UINT64_C(2000000000)
@@ -132,8 +133,7 @@ static void put_json_topo(sink *o, const xchg_topo *t)
 typedef struct work {
     uint32_t *pos;     /* p*p: holder of block origin*p+dest */
     uint32_t *list;    /* p*p: moving blocks, grouped by sender */
-    uint64_t *sel;     /* bitmap over p*p: moves this step */
-    uint32_t *partner; /* p: partner of each node this step */
+    uint64_t *sel;     /* bitmap over p*p: sent this step */
     size_t *start;     /* p+1: first list index of each sender */
 } work;
 
@@ -142,7 +142,6 @@ static void work_free(work *w)
     free(w->pos);
     free(w->list);
     free(w->sel);
-    free(w->partner);
     free(w->start);
 }
 
@@ -205,29 +204,28 @@ static void put_message(sink *o, int json, const xchg_topo *t, uint32_t from, ui
 }
 
 /*
- * Follow step `i` from the positions in w->pos: find the blocks that move,
- * write the step's messages (senders in id order), then move the blocks.
+ * Follow step `i` from the positions in w->pos: find the blocks that are
+ * sent, write the step's messages (senders in id order), then move the
+ * blocks to where the follower f says.
  */
-static void export_step(const xchg_sched *s, size_t i, work *w, sink *o, int json)
+static void export_step(const xchg_follower *f, size_t i, work *w, sink *o, int json)
 {
+    const xchg_sched *s = f->s;
     const xchg_topo *t = &s->topo;
     const xchg_step *st = &s->steps[i];
+    const xchg_cstep *cs = &f->steps[i];
     uint32_t p = t->nodes;
     uint64_t nb = (uint64_t)p * p;
 
-    for (uint32_t h = 0; h < p; h++) {
-        w->partner[h] = xchg_step_partner(t, st, h);
-        w->start[h] = 0;
-    }
-    w->start[p] = 0;
+    memset(w->start, 0, ((size_t)p + 1) * sizeof *w->start);
     memset(w->sel, 0, (size_t)((nb + 63) / 64) * sizeof *w->sel);
 
-    /* Pass 1: which blocks move, and how many per sender. */
+    /* Pass 1: which blocks are sent, and how many per sender. */
     uint64_t b = 0;
     for (uint32_t origin = 0; origin < p; origin++) {
         for (uint32_t dest = 0; dest < p; dest++, b++) {
-            uint32_t h = w->pos[b], to = w->partner[h];
-            if (to == XCHG_NONE || !xchg_rule_eval(s, &st->rule, i, h, to, origin, dest))
+            uint32_t h = w->pos[b];
+            if (!xchg_follow_sends(f, i, h, origin, dest))
                 continue;
             w->sel[b >> 6] |= UINT64_C(1) << (b & 63);
             w->start[h + 1]++;
@@ -264,9 +262,11 @@ static void export_step(const xchg_sched *s, size_t i, work *w, sink *o, int jso
             if (json && !first)
                 put(o, ",", 1);
             first = 0;
-            put_message(o, json, t, h, w->partner[h], st->route_policy, w->list, lo, hi);
+            put_message(o, json, t, h, xchg_cstep_partner(cs, h), st->route_policy, w->list,
+                        lo, hi);
+            uint32_t to = xchg_cstep_target(cs, h);
             for (size_t k = lo; k < hi; k++)
-                w->pos[w->list[k]] = w->partner[h];
+                w->pos[w->list[k]] = to;
         }
         lo = hi;
         if (o->rc)
@@ -280,8 +280,9 @@ static void export_step(const xchg_sched *s, size_t i, work *w, sink *o, int jso
  * Write schedule s in `format` ("json": xchg-schedule/1, "text": one line
  * per message) through write(ctx, data, len), every block of every message.
  * max_work bounds p*p*steps (0: 2e9). Returns 0; XCHG_EINVAL for a NULL
- * argument or an unknown format (message lists json|text) or when write
- * returns nonzero (the export stops there; output is then incomplete);
+ * argument, an unknown format (message lists json|text), a malformed step
+ * (the block follower's message), or when write returns nonzero (the
+ * export stops there; output is then incomplete);
  * XCHG_ETOOBIG when p*p*steps exceeds the limit or p*p exceeds 2^27 blocks
  * (positions would not fit memory sensibly); XCHG_ENOMEM. Nothing is written
  * before the limits are checked and the memory is allocated.
@@ -321,6 +322,10 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
                          (unsigned long long)EXPORT_MAX_BLOCKS);
     }
 
+    xchg_follower *f = NULL;
+    int rc = xchg_follower_new(s, &f, err);
+    if (rc)
+        return rc;
     work w;
     memset(&w, 0, sizeof w);
     sink *o = malloc(sizeof *o);
@@ -328,12 +333,12 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
         w.pos = malloc((size_t)nb * sizeof *w.pos);
         w.list = malloc((size_t)nb * sizeof *w.list);
         w.sel = malloc((size_t)((nb + 63) / 64) * sizeof *w.sel);
-        w.partner = malloc((size_t)p * sizeof *w.partner);
         w.start = malloc(((size_t)p + 1) * sizeof *w.start);
     }
-    if (!o || (nsteps && (!w.pos || !w.list || !w.sel || !w.partner || !w.start))) {
+    if (!o || (nsteps && (!w.pos || !w.list || !w.sel || !w.start))) {
         work_free(&w);
         free(o);
+        xchg_follower_free(f);
         return xchg_fail(err, XCHG_ENOMEM, "export: out of memory for %llu blocks",
                          (unsigned long long)nb);
     }
@@ -371,16 +376,17 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
     for (size_t i = 0; i < nsteps && !o->rc; i++) {
         if (json)
             puts_(o, i ? ",[" : "[");
-        export_step(s, i, &w, o, json);
+        export_step(f, i, &w, o, json);
         if (json)
             put(o, "]", 1);
     }
     if (json)
         puts_(o, "]}\n");
     sink_flush(o);
-    int rc = o->rc;
+    rc = o->rc;
     work_free(&w);
     free(o);
+    xchg_follower_free(f);
     if (rc)
         return xchg_fail(err, XCHG_EINVAL,
                          "export: the write callback failed (returned %d); output is "

@@ -1,6 +1,7 @@
 /*
  * sched_internal.h - the schedule's inside, for generators and for the
- * modules that read schedules fast (verifier, cost, export).
+ * modules that read schedules fast (the block follower in follow.h, which
+ * the verifier, the exporter and virtual-node hosting use; the cost model).
  *
  * A step holds one partner rule and one block rule for every node:
  *   partner: who node i sends to (XOR a mask, shift along a dimension or
@@ -54,6 +55,10 @@ typedef enum xchg_rule_kind {
                                  segment length) that may differ per node, as
                                  the seed 001 k-D algorithms need */
 } xchg_rule_kind;
+
+/* Number of rule kinds: they run 0..XCHG_RULE_CLASS_DIST (keep it last);
+ * the block follower's specialised loops are indexed by kind. */
+#define XCHG_RULE_KINDS ((int)XCHG_RULE_CLASS_DIST + 1)
 
 /* Node classes an XCHG_RULE_REL_LINEAR rule distinguishes. */
 #define XCHG_RULE_CLASSES 4

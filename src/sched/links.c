@@ -1,0 +1,60 @@
+/*
+ * links.c - directed-link numbering and the route walker (see links.h for
+ * the numbering rule, which the verifier's contention check and the
+ * packing of virtual nodes share).
+ */
+#include <string.h>
+
+#include "sched/links.h"
+
+size_t xchg_link_count(const xchg_topo *t)
+{
+    return xchg_topo_has_links(t) ? (size_t)t->nodes * (size_t)t->ndims * 2 : 0;
+}
+
+void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int *dir,
+                    uint32_t *to)
+{
+    size_t per = (size_t)t->ndims * 2;
+    uint32_t n = (uint32_t)(id / per);
+    int k = (int)(id / 2 % (size_t)t->ndims);
+    int d = (id & 1) ? 1 : -1;
+    *from = n;
+    *dim = k;
+    *dir = d;
+    *to = xchg_topo_neighbor(t, n, k, d);
+}
+
+void xchg_link_walk_start(xchg_link_walk *w, const xchg_topo *t, uint32_t from, uint32_t to,
+                          int policy)
+{
+    memset(w, 0, sizeof *w);
+    w->t = t;
+    w->at = from;
+    xchg_topo_route(t, from, to, policy, w->segs, &w->nsegs);
+}
+
+int xchg_link_walk_next(xchg_link_walk *w, size_t *id)
+{
+    if (w->left)
+        return 0;
+    while (w->seg < w->nsegs && w->hop >= w->segs[w->seg].hops) {
+        w->seg++;
+        w->hop = 0;
+    }
+    if (w->seg >= w->nsegs)
+        return 0;
+    const xchg_seg *g = &w->segs[w->seg];
+    uint32_t nx = xchg_topo_neighbor(w->t, w->at, g->dim, g->dir);
+    if (nx == XCHG_NONE || nx >= w->t->nodes) {
+        w->left = 1;
+        w->dim = g->dim;
+        w->dir = g->dir;
+        return 0;
+    }
+    *id = xchg_link_id(w->t, w->at, g->dim, g->dir);
+    w->at = nx;
+    w->hop++;
+    w->hops++;
+    return 1;
+}
