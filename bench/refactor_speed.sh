@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # refactor_speed.sh - is the verifier as fast as it was before a change?
-# Builds bench_verify from a base revision (default: the last commit before
+# Builds the xchg CLI from a base revision (default: the last commit before
 # issue 8 moved the block follower into src/sched/) and from the working
 # tree, both Release with the repo's CMake, then times the same schedules
 # with each, interleaved (base, current, base, current, ...) so both see the
 # same load on this shared machine:
 #   hc-standard on hypercube:14   (2.7e8 blocks, 14 steps)
 #   t2 on torus:128x128           (2.7e8 blocks, 96 steps)
-# Each timing is one run of xchg_verify on every online core (schedule
-# generation not timed). Reports the median time of each build, the ratio
+# Each timing is one `xchg verify` on every online core, the verify call
+# alone as the CLI's "time taken" line reports it (schedule generation not
+# timed); --max-work lets t2's 2.6e10 block-steps through on both builds. Reports the median time of each build, the ratio
 # current / base of the medians, and the spread of the per-round ratios.
 #
 # Usage: bench/refactor_speed.sh [OUTPUT]
@@ -35,7 +36,7 @@ for side in base cur; do
     src=$repo
     [ "$side" = base ] && src=$work/base-src
     cmake -S "$src" -B "$work/$side" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$work/$side" --target bench_verify -j2 >/dev/null
+    cmake --build "$work/$side" --target xchg_cli -j2 >/dev/null
 done
 base_desc=$(git -C "$repo" log -1 --format='%h %s' "$base" | cut -c1-70)
 cur_desc="$(git -C "$repo" log -1 --format='%h' HEAD)$(git -C "$repo" diff --quiet HEAD -- src include || echo ' + uncommitted changes')"
@@ -47,13 +48,15 @@ for c in $cases; do
     alg=${c#*/}
     for r in $(seq 1 "$rounds"); do
         for side in base cur; do
-            line=$("$work/$side/bench_verify" "$topo" "$alg" 0 1)
-            set -- $line
-            if [ "$5" != 1 ]; then
+            rep=$("$work/$side/xchg" verify --topo "$topo" --alg "$alg" --max-work 100000000000)
+            if ! grep -q '^result *ok' <<<"$rep"; then
                 echo "refactor_speed: $alg on $topo did not verify with the $side build" >&2
                 exit 1
             fi
-            echo "$topo $alg $r $side $4 $2 $3" >>"$raw"
+            secs=$(awk '/^time taken/ { print $3 }' <<<"$rep")
+            blocks=$(awk '/^blocks/ { print $2 }' <<<"$rep")
+            steps=$(awk '/^steps/ { print $2 }' <<<"$rep")
+            echo "$topo $alg $r $side $secs $blocks $steps" >>"$raw"
         done
     done
 done

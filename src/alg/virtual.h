@@ -1,6 +1,6 @@
 /*
  * virtual.h - hosting a schedule made for a larger "virtual" network on the
- * real one (seed 001, conclusion: "by adding virtual nodes the algorithms
+ * real one (Liu et al., conclusion: "by adding virtual nodes the algorithms
  * work for any number of nodes per dimension").
  *
  * Mapping, per dimension: a real dimension of n nodes stands for a virtual

@@ -8,8 +8,8 @@
  *
  * Routes are dimension-ordered with the fastest-varying dimension first: on
  * a 2-D mesh that is along the row first, then along the column (the
- * Paragon's row-column rule, seed 002 section 3.1); on a hypercube the lowest
- * bit first, which is e-cube routing (seed 004 section 4.5.3).
+ * Paragon's row-column rule, Bokhari section 3.1); on a hypercube the lowest
+ * bit first, which is e-cube routing (Grama et al. section 4.5.3).
  */
 #include <stdio.h>
 #include <string.h>

@@ -43,7 +43,7 @@ typedef enum xchg_rule_kind {
                                  lpval[c] and (w & lemask[c]) == leval[c].
                                  Linear tests on the destination relative to
                                  the holder (node ids as bit vectors), as the
-                                 halving/concentration steps of seed 000 use */
+                                 halving/concentration steps of Suh et al. use */
     XCHG_RULE_CLASS_DIST      /* c = class_table[node] (0 without a table),
                                  q = cdist[c]: with L(id) = (coord(id, q.dim)
                                  / q.div) % q.mod, the distance from L(node)
@@ -53,7 +53,7 @@ typedef enum xchg_rule_kind {
                                  [q.olo, q.ohi]. COORD_DIST on a logical ring
                                  (every div-th node, or coordinates mod a
                                  segment length) that may differ per node, as
-                                 the seed 001 k-D algorithms need */
+                                 the k-D algorithms of Liu et al. need */
 } xchg_rule_kind;
 
 /* Number of rule kinds: they run 0..XCHG_RULE_CLASS_DIST (keep it last);
