@@ -208,29 +208,42 @@ static void walk_route(wstate *w, size_t s, uint32_t n, uint32_t to, uint64_t b,
             r->link_max_blocks = b;
         return;
     }
-    xchg_link_walk lw;
-    size_t id;
-    xchg_link_walk_start(&lw, v->t, n, to, v->s->steps[s].route_policy);
-    while (xchg_link_walk_next(&lw, &id)) {
-        if (w->lmsg[id]++ == 0) {
-            w->tlinks[w->ntl++] = (uint32_t)id;
-            w->lfirst[id] = n;
-        } else if (w->lmsg[id] == 2) {
-            w->lsecond[id] = n;
+    xchg_seg segs[XCHG_MAX_DIMS];
+    int nsegs = 0;
+    xchg_topo_route(v->t, n, to, v->s->steps[s].route_policy, segs, &nsegs);
+    uint32_t at = n;
+    uint64_t hops = 0;
+    for (int k = 0; k < nsegs; k++) {
+        for (uint32_t h = 0; h < segs[k].hops; h++) {
+            size_t id;
+            uint32_t nx = xchg_link_hop(v->t, at, segs[k].dim, segs[k].dir, &id);
+            if (nx == XCHG_NONE) {
+                r->route++;
+                report_add(rep,
+                           "step %zu route %u->%u leaves the network at node %u (dim %d, "
+                           "dir %+d)",
+                           s, n, to, at, segs[k].dim, segs[k].dir);
+                goto done;
+            }
+            if (w->lmsg[id]++ == 0) {
+                w->tlinks[w->ntl++] = (uint32_t)id;
+                w->lfirst[id] = n;
+            } else if (w->lmsg[id] == 2) {
+                w->lsecond[id] = n;
+            }
+            w->lblk[id] += b;
+            at = nx;
+            hops++;
         }
-        w->lblk[id] += b;
     }
-    if (lw.left) {
+    if (at != to) {
         r->route++;
-        report_add(rep, "step %zu route %u->%u leaves the network at node %u (dim %d, dir %+d)",
-                   s, n, to, lw.at, lw.dim, lw.dir);
-    } else if (lw.at != to) {
-        r->route++;
-        report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, lw.at,
-                   (unsigned long long)lw.hops);
+        report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, at,
+                   (unsigned long long)hops);
     }
-    if (lw.hops > r->hops)
-        r->hops = lw.hops;
+done:
+    if (hops > r->hops)
+        r->hops = hops;
 }
 
 /* One-port receive: every node noted twice or more is a violation. Zeroes

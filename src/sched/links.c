@@ -45,14 +45,13 @@ int xchg_link_walk_next(xchg_link_walk *w, size_t *id)
     if (w->seg >= w->nsegs)
         return 0;
     const xchg_seg *g = &w->segs[w->seg];
-    uint32_t nx = xchg_topo_neighbor(w->t, w->at, g->dim, g->dir);
-    if (nx == XCHG_NONE || nx >= w->t->nodes) {
+    uint32_t nx = xchg_link_hop(w->t, w->at, g->dim, g->dir, id);
+    if (nx == XCHG_NONE) {
         w->left = 1;
         w->dim = g->dim;
         w->dir = g->dir;
         return 0;
     }
-    *id = xchg_link_id(w->t, w->at, g->dim, g->dir);
     w->at = nx;
     w->hop++;
     w->hops++;

@@ -46,6 +46,25 @@ XCHG_INTERNAL void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from,
                                   int *dir, uint32_t *to);
 
 /*
+ * One hop: the link leaving `at` along dim in direction dir (a segment of
+ * xchg_topo_route). Returns the node at its far end and the link's id in
+ * *id, or XCHG_NONE when the hop leaves the network (a mesh or array edge,
+ * or a route that is wrong for the topology). The walker below is built on
+ * it; the verifier's message check, which crosses up to 1e9 links, loops
+ * over a route's segments and calls this directly so that its own counters
+ * stay in registers.
+ */
+static inline uint32_t xchg_link_hop(const xchg_topo *t, uint32_t at, int dim, int dir,
+                                     size_t *id)
+{
+    uint32_t nx = xchg_topo_neighbor(t, at, dim, dir);
+    if (nx == XCHG_NONE || nx >= t->nodes)
+        return XCHG_NONE;
+    *id = xchg_link_id(t, at, dim, dir);
+    return nx;
+}
+
+/*
  * A walk along the links of a route, hop by hop (no allocation):
  *     xchg_link_walk w;
  *     size_t id;
