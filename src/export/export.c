@@ -276,6 +276,77 @@ static void export_step(const xchg_follower *f, size_t i, work *w, sink *o, int 
         puts_(o, "  (no messages)\n");
 }
 
+/* Refuse an export that would follow more than `limit` block-steps or keep
+ * more block positions than EXPORT_MAX_BLOCKS: XCHG_ETOOBIG, else 0. */
+static int check_limits(uint32_t p, size_t nsteps, uint64_t limit, xchg_err *err)
+{
+    uint64_t nb = (uint64_t)p * p;
+    if (nsteps && nb > limit / nsteps)
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "export follows every block: p*p*steps = %llu*%zu block-steps is "
+                         "above the limit of %llu; use a smaller network or raise the limit",
+                         (unsigned long long)nb, nsteps, (unsigned long long)limit);
+    if (nb > EXPORT_MAX_BLOCKS)
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "export keeps the position of every block: %llu blocks (p = %u) "
+                         "would need about %llu MiB; at most %llu blocks are accepted",
+                         (unsigned long long)nb, p,
+                         (unsigned long long)((nb * 8 + nb / 8 + (1u << 20) - 1) >> 20),
+                         (unsigned long long)EXPORT_MAX_BLOCKS);
+    return XCHG_OK;
+}
+
+/* Allocate the working memory for p nodes (none when there are no steps)
+ * with every block at its origin; 0 or XCHG_ENOMEM (w then holds nothing). */
+static int work_alloc(work *w, uint32_t p, size_t nsteps)
+{
+    uint64_t nb = (uint64_t)p * p;
+    memset(w, 0, sizeof *w);
+    if (!nsteps)
+        return XCHG_OK;
+    w->pos = malloc((size_t)nb * sizeof *w->pos);
+    w->list = malloc((size_t)nb * sizeof *w->list);
+    w->sel = malloc((size_t)((nb + 63) / 64) * sizeof *w->sel);
+    w->start = malloc(((size_t)p + 1) * sizeof *w->start);
+    if (!w->pos || !w->list || !w->sel || !w->start) {
+        work_free(w);
+        memset(w, 0, sizeof *w);
+        return XCHG_ENOMEM;
+    }
+    uint64_t b = 0;
+    for (uint32_t origin = 0; origin < p; origin++)
+        for (uint32_t dest = 0; dest < p; dest++)
+            w->pos[b++] = origin;
+    return XCHG_OK;
+}
+
+/* The schedule's header: the JSON object's opening fields up to the steps
+ * array, or the text format's comment line. */
+static void put_header(sink *o, const xchg_sched *s, int json)
+{
+    const xchg_topo *t = &s->topo;
+    if (json) {
+        puts_(o, "{\"format\":\"xchg-schedule/1\",\"topology\":");
+        put_json_topo(o, t);
+        puts_(o, ",\"algorithm\":");
+        put_json_string(o, s->algorithm);
+        puts_(o, ",\"nodes\":");
+        putu(o, t->nodes);
+        puts_(o, ",\"steps\":[");
+        return;
+    }
+    char spec[128];
+    puts_(o, "# xchg-schedule/1 topology ");
+    puts_(o, xchg_topo_spec(t, spec, sizeof spec));
+    puts_(o, " algorithm ");
+    puts_(o, s->algorithm);
+    puts_(o, " nodes ");
+    putu(o, t->nodes);
+    puts_(o, " steps ");
+    putu(o, s->nsteps);
+    put(o, "\n", 1);
+}
+
 /*
  * Write schedule s in `format` ("json": xchg-schedule/1, "text": one line
  * per message) through write(ctx, data, len), every block of every message.
@@ -301,78 +372,29 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
     else
         return xchg_fail(err, XCHG_EINVAL, "unknown export format '%s'; accepted: json|text",
                          format);
-
-    const xchg_topo *t = &s->topo;
-    uint32_t p = t->nodes;
-    uint64_t nb = (uint64_t)p * p;
-    uint64_t limit = max_work ? max_work : EXPORT_DEFAULT_WORK;
+    uint32_t p = s->topo.nodes;
     size_t nsteps = s->nsteps;
-    if (nsteps && nb > limit / nsteps) {
-        return xchg_fail(err, XCHG_ETOOBIG,
-                         "export follows every block: p*p*steps = %llu*%zu block-steps is "
-                         "above the limit of %llu; use a smaller network or raise the limit",
-                         (unsigned long long)nb, nsteps, (unsigned long long)limit);
-    }
-    if (nb > EXPORT_MAX_BLOCKS) {
-        return xchg_fail(err, XCHG_ETOOBIG,
-                         "export keeps the position of every block: %llu blocks (p = %u) "
-                         "would need about %llu MiB; at most %llu blocks are accepted",
-                         (unsigned long long)nb, p,
-                         (unsigned long long)((nb * 8 + nb / 8 + (1u << 20) - 1) >> 20),
-                         (unsigned long long)EXPORT_MAX_BLOCKS);
-    }
-
-    xchg_follower *f = NULL;
-    int rc = xchg_follower_new(s, &f, err);
+    int rc = check_limits(p, nsteps, max_work ? max_work : EXPORT_DEFAULT_WORK, err);
     if (rc)
         return rc;
+
+    xchg_follower *f = NULL;
+    if ((rc = xchg_follower_new(s, &f, err)))
+        return rc;
     work w;
-    memset(&w, 0, sizeof w);
     sink *o = malloc(sizeof *o);
-    if (nsteps) {
-        w.pos = malloc((size_t)nb * sizeof *w.pos);
-        w.list = malloc((size_t)nb * sizeof *w.list);
-        w.sel = malloc((size_t)((nb + 63) / 64) * sizeof *w.sel);
-        w.start = malloc(((size_t)p + 1) * sizeof *w.start);
-    }
-    if (!o || (nsteps && (!w.pos || !w.list || !w.sel || !w.start))) {
-        work_free(&w);
+    if (!o || work_alloc(&w, p, nsteps) != XCHG_OK) {
         free(o);
         xchg_follower_free(f);
         return xchg_fail(err, XCHG_ENOMEM, "export: out of memory for %llu blocks",
-                         (unsigned long long)nb);
+                         (unsigned long long)p * p);
     }
     o->write = write;
     o->ctx = ctx;
     o->rc = 0;
     o->len = 0;
 
-    uint64_t b = 0;
-    for (uint32_t origin = 0; nsteps && origin < p; origin++)
-        for (uint32_t dest = 0; dest < p; dest++)
-            w.pos[b++] = origin;
-
-    char spec[128];
-    xchg_topo_spec(t, spec, sizeof spec);
-    if (json) {
-        puts_(o, "{\"format\":\"xchg-schedule/1\",\"topology\":");
-        put_json_topo(o, t);
-        puts_(o, ",\"algorithm\":");
-        put_json_string(o, s->algorithm);
-        puts_(o, ",\"nodes\":");
-        putu(o, p);
-        puts_(o, ",\"steps\":[");
-    } else {
-        puts_(o, "# xchg-schedule/1 topology ");
-        puts_(o, spec);
-        puts_(o, " algorithm ");
-        puts_(o, s->algorithm);
-        puts_(o, " nodes ");
-        putu(o, p);
-        puts_(o, " steps ");
-        putu(o, nsteps);
-        put(o, "\n", 1);
-    }
+    put_header(o, s, json);
     for (size_t i = 0; i < nsteps && !o->rc; i++) {
         if (json)
             puts_(o, i ? ",[" : "[");
