@@ -128,76 +128,82 @@ static int t1x_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
     return XCHG_OK;
 }
 
-/*
- * Build the schedule of depth c on the 2^d torus t (see the header) for
- * entry a. name goes into the schedule. Returns 0, ENOMEM.
- */
-static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *name,
-                     xchg_sched **out, xchg_err *err)
+/* A new table step of `blocks` blocks in *st (new_step); on failure frees
+ * s, as xchg_alg_add does, and returns ENOMEM with a message. */
+static int suh_new(const suh_geo *g, xchg_step *st, uint64_t blocks, xchg_sched *s,
+                   xchg_err *err)
 {
-    suh_geo g = suh_geo_of(t);
-    const int d = g.d;
-    const uint64_t p = g.p;
-    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(a, t));
-    if (!s)
-        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    if (new_step(g, st, blocks) == XCHG_OK)
+        return XCHG_OK;
+    xchg_sched_free(s);
+    return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+}
+
+/* Concentration phases 1..c: two steps each (x, then y). On failure s is
+ * freed. */
+static int add_concentration(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
+{
+    const uint64_t p = g->p;
     xchg_step st;
     int rc;
-#define SUH_NEW(blocks)                                                                  \
-    do {                                                                                 \
-        if (new_step(&g, &st, (blocks)) != XCHG_OK) {                                    \
-            xchg_sched_free(s);                                                          \
-            return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule"); \
-        }                                                                                \
-    } while (0)
-
-    /* Concentration phases 1..c. */
     for (int q = 1; q <= c; q++) {
-        uint32_t gmask = (3u << (q - 1)) << d;
-        SUH_NEW((p << (q - 1)) / 2);
+        uint32_t gmask = (3u << (q - 1)) << g->d;
+        if ((rc = suh_new(g, &st, (p << (q - 1)) / 2, s, err)))
+            return rc;
         st.rule.lpmask[0] = gmask;
         st.rule.lpval[0] = 1;
         st.rule.lpmask[1] = gmask;
         st.rule.lpval[1] = 0;
-        for (uint32_t i = 0; i < g.p; i++) {
-            if (!in_g1(&g, i, q))
+        for (uint32_t i = 0; i < g->p; i++) {
+            if (!in_g1(g, i, q))
                 continue;
             st.partner_table[i] = i ^ xm(q);
-            st.class_table[i] = in_g1(&g, i, q + 1) ? 0 : 1;
+            st.class_table[i] = in_g1(g, i, q + 1) ? 0 : 1;
         }
         if ((rc = xchg_alg_add(s, &st, err)))
             return rc;
-        SUH_NEW(p << (q - 1));
-        for (uint32_t i = 0; i < g.p; i++)
-            if (in_g2(&g, i, q + 1))
-                st.partner_table[i] = i ^ ym(&g, q);
+        if ((rc = suh_new(g, &st, p << (q - 1), s, err)))
+            return rc;
+        for (uint32_t i = 0; i < g->p; i++)
+            if (in_g2(g, i, q + 1))
+                st.partner_table[i] = i ^ ym(g, q);
         if ((rc = xchg_alg_add(s, &st, err)))
             return rc;
     }
+    return XCHG_OK;
+}
 
-    /* Halving phases c+1..d among G_(c+1)(1). */
-    uint64_t half = (p << c) / 2;
+/* Halving phases c+1..d among G_(c+1)(1): for each active pair of groups
+ * (k, k XOR flip) two half-steps, one group moving in x while the other
+ * moves in y, then the other way. On failure s is freed. */
+static int add_halving(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
+{
+    const int d = g->d;
+    const uint64_t half = ((uint64_t)g->p << c) / 2;
+    xchg_step st;
+    int rc;
     for (int ph = c + 1; ph <= d; ph++) {
         int level = ph < d ? ph : d - 1;
         if (level < 1)
             level = 1;
         uint32_t ngroups = 1u << (level - 1);
         uint32_t flip = ngroups - 1;
-        uint32_t mx = xm(ph), my = ym(&g, ph);
+        uint32_t mx = xm(ph), my = ym(g, ph);
         for (uint32_t k = 0; k < ngroups; k++) {
             uint32_t k2 = k ^ flip;
             if (!group_active(level, c, k) || k2 < k)
                 continue;
             for (int half_step = 0; half_step < 2; half_step++) {
-                SUH_NEW(half);
-                st.rule.lpmask[0] = halving_mask(&g, ph, 0);
+                if ((rc = suh_new(g, &st, half, s, err)))
+                    return rc;
+                st.rule.lpmask[0] = halving_mask(g, ph, 0);
                 st.rule.lpval[0] = 1;
-                st.rule.lpmask[1] = halving_mask(&g, ph, d);
+                st.rule.lpmask[1] = halving_mask(g, ph, d);
                 st.rule.lpval[1] = 1;
-                for (uint32_t i = 0; i < g.p; i++) {
-                    if (!in_g1(&g, i, c + 1))
+                for (uint32_t i = 0; i < g->p; i++) {
+                    if (!in_g1(g, i, c + 1))
                         continue;
-                    uint32_t gi = group_of(&g, i, level);
+                    uint32_t gi = group_of(g, i, level);
                     int xfirst;
                     if (gi == k)
                         xfirst = 1;
@@ -214,20 +220,46 @@ static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *n
             }
         }
     }
+    return XCHG_OK;
+}
 
-    /* Send phase 1..c. */
+/* Send phases 1..c: each mirror level hands its receivers' blocks back
+ * out. On failure s is freed. */
+static int add_sending(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
+{
+    xchg_step st;
+    int rc;
     for (int sp = 1; sp <= c; sp++) {
         int lv = c + 1 - sp; /* mirror level; receivers serve 2^(c-sp) nodes */
-        SUH_NEW(p << (c - sp));
-        st.rule.lemask[0] = ((g.p - 1) & ~xm(lv - 1));
+        if ((rc = suh_new(g, &st, (uint64_t)g->p << (c - sp), s, err)))
+            return rc;
+        st.rule.lemask[0] = ((g->p - 1) & ~xm(lv - 1));
         st.rule.leval[0] = 1u << (lv - 1);
-        for (uint32_t i = 0; i < g.p; i++)
-            if (in_g1(&g, i, lv + 1))
+        for (uint32_t i = 0; i < g->p; i++)
+            if (in_g1(g, i, lv + 1))
                 st.partner_table[i] = i ^ xm(lv);
         if ((rc = xchg_alg_add(s, &st, err)))
             return rc;
     }
-#undef SUH_NEW
+    return XCHG_OK;
+}
+
+/*
+ * Build the schedule of depth c on the 2^d torus t (see the header) for
+ * entry a: concentration, halving, sending. name goes into the schedule.
+ * Returns 0, ENOMEM.
+ */
+static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *name,
+                     xchg_sched **out, xchg_err *err)
+{
+    suh_geo g = suh_geo_of(t);
+    xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(a, t));
+    if (!s)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    int rc;
+    if ((rc = add_concentration(&g, c, s, err)) || (rc = add_halving(&g, c, s, err)) ||
+        (rc = add_sending(&g, c, s, err)))
+        return rc;
     *out = s;
     return XCHG_OK;
 }
