@@ -40,6 +40,17 @@ xchg_topo check_topo(const char *spec)
     return t;
 }
 
+xchg_sched *check_generate(const char *tspec, const char *alg)
+{
+    xchg_topo t = check_topo(tspec);
+    xchg_sched *s = NULL;
+    xchg_err err = {{0}};
+    int rc = xchg_generate(&t, alg, &s, &err);
+    check_record(rc == 0 && s, __FILE__, __LINE__, "generate %s on %s: %d %s", alg, tspec, rc,
+                 err.msg);
+    return rc == 0 ? s : NULL;
+}
+
 int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report *rep)
 {
     xchg_verify_opts vo = {.threads = 0, .max_work = 0};

@@ -31,6 +31,10 @@ int check_finish(const char *suite);
 /* Parse a topology spec the test needs (a failed check when it is bad). */
 xchg_topo check_topo(const char *spec);
 
+/* Generate alg (a spec, "bruck:3") on topology tspec, expecting success:
+ * the schedule (the caller frees it), or NULL and a failed check. */
+xchg_sched *check_generate(const char *tspec, const char *alg);
+
 /* Verify s block by block on every core and check that it passed every
  * check (delivered, sizes, one port, routes, no link conflict) and claims to
  * be contention-free; `what` names the case in failure messages. Fills *rep

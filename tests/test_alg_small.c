@@ -12,18 +12,6 @@
 #include "check.h"
 #include "xchg.h"
 
-
-/* Generate, expecting success; NULL (and a failed check) otherwise. */
-static xchg_sched *gen(const char *tspec, const char *alg)
-{
-    xchg_topo t = check_topo(tspec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, alg, &s, &err);
-    CHECK(rc == 0 && s, "generate %s on %s: %d %s", alg, tspec, rc, err.msg);
-    return rc == 0 ? s : NULL;
-}
-
 /* Expect xchg_generate to fail with code and a message containing needle. */
 static void gen_fails(const char *tspec, const char *alg, int code, const char *needle)
 {
@@ -53,7 +41,7 @@ static uint64_t msg_blocks(const xchg_sched *s, size_t step, uint32_t node)
 
 static void test_ring(void)
 {
-    xchg_sched *s = gen("ring:4", "ring");
+    xchg_sched *s = check_generate("ring:4", "ring");
     if (!s)
         return;
     CHECK_EQ_U64(xchg_sched_nsteps(s), 3, "ring:4 steps");
@@ -78,7 +66,7 @@ static void test_ring(void)
     xchg_sched_free(s);
 
     /* ring-bidir on 5 nodes: h1 = h2 = 2; sizes 2,1 then 2,1 */
-    s = gen("ring:5", "ring-bidir");
+    s = check_generate("ring:5", "ring-bidir");
     if (!s)
         return;
     CHECK_EQ_U64(xchg_sched_nsteps(s), 4, "ring-bidir:5 steps");
@@ -97,14 +85,14 @@ static void test_ring(void)
     xchg_sched_free(s);
 
     /* even p: h1 = 2, h2 = 1 */
-    s = gen("array:4", "ring-bidir");
+    s = check_generate("array:4", "ring-bidir");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 3, "ring-bidir:4 steps");
         CHECK_EQ_U64(xchg_sched_step_max_blocks(s, 2), 1, "ring-bidir:4 last size");
         CHECK(xchg_sched_contention_free(s), "ring-bidir on array claims contention-free");
         xchg_sched_free(s);
     }
-    s = gen("ring:1", "ring");
+    s = check_generate("ring:1", "ring");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 0, "ring:1 has no steps");
         xchg_sched_free(s);
@@ -114,7 +102,7 @@ static void test_ring(void)
 
 static void test_mesh2(void)
 {
-    xchg_sched *s = gen("mesh:2x3", "mesh2");
+    xchg_sched *s = check_generate("mesh:2x3", "mesh2");
     if (!s)
         return;
     /* A = 2 rows, B = 3 columns: 2 row steps of 4, 2 blocks; 1 column step of 3 */
@@ -137,7 +125,7 @@ static void test_mesh2(void)
 
 static void test_hypercube(void)
 {
-    xchg_sched *s = gen("hypercube:3", "hc-standard");
+    xchg_sched *s = check_generate("hypercube:3", "hc-standard");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 3, "hc-standard:3 steps");
         for (uint32_t i = 0; i < 8; i++) {
@@ -154,12 +142,12 @@ static void test_hypercube(void)
         CHECK(xchg_sched_contention_free(s), "hc-standard on hypercube claims free");
         xchg_sched_free(s);
     }
-    s = gen("ring:8", "hc-standard");
+    s = check_generate("ring:8", "hc-standard");
     if (s) {
         CHECK(!xchg_sched_contention_free(s), "hc-standard on ring:8 must not claim free");
         xchg_sched_free(s);
     }
-    s = gen("hypercube:3", "hc-direct");
+    s = check_generate("hypercube:3", "hc-direct");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 7, "hc-direct steps");
         CHECK(partner(s, 4, 3) == (3u ^ 5u), "hc-direct step 5 partner");
@@ -167,7 +155,7 @@ static void test_hypercube(void)
               "hc-direct sends exactly the block for its partner");
         xchg_sched_free(s);
     }
-    s = gen("hypercube:3", "multiphase:1,2");
+    s = check_generate("hypercube:3", "multiphase:1,2");
     if (s) {
         CHECK(strcmp(xchg_sched_algorithm(s), "multiphase:1,2") == 0, "name %s",
               xchg_sched_algorithm(s));
@@ -218,7 +206,7 @@ static void test_hypercube(void)
 
 static void test_bruck(void)
 {
-    xchg_sched *s = gen("ring:5", "bruck");
+    xchg_sched *s = check_generate("ring:5", "bruck");
     if (s) {
         CHECK(strcmp(xchg_sched_algorithm(s), "bruck:2") == 0, "bruck default radix 2: %s",
               xchg_sched_algorithm(s));
@@ -243,7 +231,7 @@ static void test_bruck(void)
         CHECK(!xchg_sched_contention_free(s), "bruck on a ring does not claim free");
         xchg_sched_free(s);
     }
-    s = gen("complete:5", "bruck:3");
+    s = check_generate("complete:5", "bruck:3");
     if (s) {
         /* (w=1,z=1): {1,4}; (1,2): {2}; (3,1): {3,4}; (3,2): 6 >= 5, no step */
         CHECK_EQ_U64(xchg_sched_nsteps(s), 3, "bruck:3 on 5 steps");
@@ -256,7 +244,7 @@ static void test_bruck(void)
         CHECK(xchg_sched_contention_free(s), "bruck on complete claims free");
         xchg_sched_free(s);
     }
-    s = gen("complete:2", "bruck");
+    s = check_generate("complete:2", "bruck");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 1, "bruck on 2");
         CHECK_EQ_U64(xchg_sched_copy_blocks(s, 0), 2 + 2 + 2, "both rotations and pack/unpack 1");
@@ -283,14 +271,14 @@ static void test_bruck(void)
 
 static void test_pairwise(void)
 {
-    xchg_sched *s = gen("ring:6", "pairwise");
+    xchg_sched *s = check_generate("ring:6", "pairwise");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 5, "pairwise on 6");
         CHECK(partner(s, 1, 5) == 1, "pairwise shift: 5 + 2 mod 6");
         CHECK_EQ_U64(msg_blocks(s, 3, 2), 1, "one block a message");
         xchg_sched_free(s);
     }
-    s = gen("hypercube:3", "pairwise");
+    s = check_generate("hypercube:3", "pairwise");
     if (s) {
         CHECK(partner(s, 2, 5) == (5u ^ 3u), "pairwise XOR on 2^D nodes");
         CHECK(xchg_sched_contention_free(s), "pairwise XOR on hypercube claims free");

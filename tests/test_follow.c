@@ -266,12 +266,8 @@ static void check_sched(const xchg_sched *s, int correct, const char *what)
 /* Generate alg on tspec and run every check. */
 static void check_registry(const char *alg, const char *tspec)
 {
-    xchg_topo t = check_topo(tspec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, alg, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: %d %s", alg, tspec, rc, err.msg);
-    if (rc)
+    xchg_sched *s = check_generate(tspec, alg);
+    if (!s)
         return;
     char what[96];
     snprintf(what, sizeof what, "%s on %s", alg, tspec);

@@ -22,17 +22,6 @@
 #include "alg/torus_liu.h"
 #include "check.h"
 
-/* Generate alg on topology spec; NULL (and a failed check) on error. */
-static xchg_sched *gen(const char *tspec, const char *alg)
-{
-    xchg_topo t = check_topo(tspec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, alg, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: %d %s", alg, tspec, rc, err.msg);
-    return rc ? NULL : s;
-}
-
 /* Bisection bound of the cost model for t (seed 001 Lemma 1 on tori). */
 static uint64_t lemma1(const xchg_topo *t)
 {
@@ -105,7 +94,7 @@ static void check_ar1(uint32_t p)
 {
     char tspec[32], what[64];
     snprintf(tspec, sizeof tspec, "ring:%u", p);
-    xchg_sched *s = gen(tspec, "ar1");
+    xchg_sched *s = check_generate(tspec, "ar1");
     if (!s)
         return;
     xchg_verify_report rep;
@@ -130,7 +119,7 @@ static uint64_t check_at2(uint32_t r, uint32_t s, uint64_t *startups)
 {
     char tspec[32], what[80];
     snprintf(tspec, sizeof tspec, "torus:%ux%u", r, s);
-    xchg_sched *sc = gen(tspec, "at2");
+    xchg_sched *sc = check_generate(tspec, "at2");
     if (!sc)
         return 0;
     xchg_verify_report rep;
@@ -187,7 +176,7 @@ int main(void)
     check_ar1(402);
 
     /* The paper's 12-node ring (Figure 3): 4 steps, messages 6, 8, 4, 6. */
-    xchg_sched *s12 = gen("ring:12", "ar1");
+    xchg_sched *s12 = check_generate("ring:12", "ar1");
     if (s12) {
         uint64_t want[4] = {6, 8, 4, 6};
         CHECK_EQ_U64(xchg_sched_nsteps(s12), 4, "ring:12 steps");

@@ -34,12 +34,7 @@
 /* Generate alg on spec; NULL (and a failed check) when it does not. */
 static xchg_sched *gen(const char *alg, const char *spec)
 {
-    xchg_topo t = check_topo(spec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, alg, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: generate %d %s", alg, spec, rc, err.msg);
-    return rc == 0 ? s : NULL;
+    return check_generate(spec, alg);
 }
 
 /* Largest size of t. */

@@ -35,12 +35,7 @@ static xchg_sched *gen(int d, const char *spec)
 {
     char ts[64];
     snprintf(ts, sizeof ts, "torus:%ux%u", 1u << d, 1u << d);
-    xchg_topo t = check_topo(ts);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, spec, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: generate %d %s", spec, ts, rc, err.msg);
-    return rc ? NULL : s;
+    return check_generate(ts, spec);
 }
 
 /* Start-ups and volume from the cost model. */
