@@ -2,9 +2,12 @@
  * xchg.h - public API of xchg: complete exchange (all-to-all personalized
  * communication) on direct networks.
  *
- * Data flow: a topology spec is parsed into an xchg_topo; an algorithm from
- * the registry (xchg_alg) turns a topology and options into an xchg_sched;
- * the verifier, the cost model and the exporter all read that schedule.
+ * Data flow (docs/architecture.md): a topology spec is parsed into an
+ * xchg_topo; an algorithm from the registry (xchg_alg) turns a topology and
+ * options into an xchg_sched; every consumer reads that schedule through
+ * this header: the block follower (where blocks are at each step), the
+ * verifier, the time line (xchg_cost_line), the planner (winners and
+ * crossovers over block sizes) and the exporter.
  *
  * Conventions (see ../shared/DESIGN.md):
  *   - every public symbol has the xchg_ prefix;
