@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# liu_fig7.sh - seed 001 Figure 7 redone with `xchg compare`: complete
+# liu_fig7.sh - Liu et al. Figure 7 redone with `xchg compare`: complete
 # exchange on 16x16, 32x32, 64x64 and 128x128 tori with the paper's Paragon
 # parameters t_s = 75 us, t_w = 0.01111 us/byte, block sizes 8 B .. 64 KiB.
 # For each torus the full `xchg compare` text (every registry algorithm that
 # applies, verified block by block, its start-ups, volume, link volume and
 # link volume over the Lemma 1 bound, predicted times, crossovers), then a
 # compact table of the curves Figure 7 draws: at2 against Suh's t1 and t2
-# (seed 000, where they apply) and the lower bound.
+# (Suh et al., where they apply) and the lower bound.
 # 128x128 is compared with --max-work 4e9: schedules above 4e9 block-steps
 # get compare's message-level check (routes, ports, link contention: their
 # link volume is measured, delivery is not followed) and are marked
@@ -32,7 +32,7 @@ num() {
 
 status=0
 {
-    echo "# seed 001 Figure 7 with xchg compare: tori 16x16 .. 128x128, ts = 75 us, tw = 0.01111 us/B"
+    echo "# Liu et al. Figure 7 with xchg compare: tori 16x16 .. 128x128, ts = 75 us, tw = 0.01111 us/B"
     echo "# command: bash bench/liu_fig7.sh $X"
     echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(uname -sm), $(nproc) cores"
     for n in 16 32 64 128; do

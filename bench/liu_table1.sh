@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# liu_table1.sh - seed 001 Table 1 with `xchg compare`: start-ups and
+# liu_table1.sh - Liu et al. Table 1 with `xchg compare`: start-ups and
 # volume (blocks) of the verified schedules next to Table 1's formulas.
 # 2-D rows: AT2 and Suh's algorithms on 2^d x 2^d tori.
 #   Suh [12] (2^d x 2^d): (3d-3) t_s, (9*2^(3d-4) + (d^2-5d+3)*2^(2d-1)) m t_w;
-#     these are the counts of seed 000's T1 (registry `t1`), so its row is t1.
+#     these are the counts of Suh et al.'s T1 (registry `t1`), so its row is t1.
 #   Suh [13] (r x s): (s/2+2) t_s, (r*s^2/4 + r*s) m t_w; not in the registry
 #     (the paper gives only its cost), so formula only.
 #   AT2 (r x s): (2*ceil(s/8)+4) t_s, (4r*floor(s^2/32) + 2rs) m t_w.
@@ -47,7 +47,7 @@ alg_field() {
 
 status=0
 {
-    echo "# seed 001 Table 1, 2-D rows: verified counts (xchg compare --json) vs the table's formulas"
+    echo "# Liu et al. Table 1, 2-D rows: verified counts (xchg compare --json) vs the table's formulas"
     echo "# command: bash bench/liu_table1.sh $X"
     echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(uname -sm), $(nproc) cores"
     printf '# %-10s %-9s %-10s %10s %10s %12s %12s  %-5s %s\n' "Torus" "Row" "Registry" \
@@ -79,7 +79,7 @@ status=0
 
     # ----- k-D rows -----
     echo "#"
-    echo "# seed 001 Table 1, k-D rows: verified counts (xchg compare --only ptk,mtk,pt4,mt3 --m 1024 --json) vs the table's formulas"
+    echo "# Liu et al. Table 1, k-D rows: verified counts (xchg compare --only ptk,mtk,pt4,mt3 --m 1024 --json) vs the table's formulas"
     echo "# (MTk's volume with prod_{i>=2} Ni as in section 5.3; Suh[13]'s formula evaluated without rounding)"
     printf '# %-10s %-9s %-10s %10s %10s %12s %12s  %-5s %s\n' "Torus" "Row" "Registry" \
         "Start-ups" "Table-st" "Volume" "Table-vol" "Agree" "Verified"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# liu_verify.sh - seed 001's ar1 and at2 on every size the paper allows, up
+# liu_verify.sh - Liu et al.'s ar1 and at2 on every size the paper allows, up
 # to ring:256 and torus:64x64: each schedule verified block by block
 # (`xchg verify --json`: delivery, declared sizes, one-port, routes, no
 # directed link used twice in a step), its counted start-ups and volume next
@@ -28,7 +28,7 @@ field() {
 
 status=0
 {
-    echo "# seed 001 ar1 and at2: verified counts vs the paper's formulas and Lemma 1"
+    echo "# Liu et al. ar1 and at2: verified counts vs the paper's formulas and Lemma 1"
     echo "# command: bash bench/liu_verify.sh $X"
     echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(uname -sm), $(nproc) cores"
     echo "# Topology        Alg  Verified  Start-ups  Paper-st   Volume  Paper-vol  Agree  Lemma1  Vol/Lemma1  Verify(s)"

@@ -7,7 +7,7 @@
 #   - the plain algorithm on the virtual size (what the paper's algorithm
 #     costs there), and the ratio hosted / plain;
 #   - the binding volume lower bound of the REAL network (`xchg cost
-#     --json`: the larger of injection p-1 and the bisection bound, seed 001
+#     --json`: the larger of injection p-1 and the bisection bound, Liu et al.
 #     Lemma 1 on tori) and the ratio volume / bound.
 # Usage: bash bench/liu_virtual.sh [path/to/xchg]
 # Writes bench/results/liu_virtual.txt (and prints it). Exit 1 when a

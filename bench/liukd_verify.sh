@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# liukd_verify.sh - seed 001's k-D torus algorithms (mt3, mtk, pt4, ptk) on
+# liukd_verify.sh - Liu et al.'s k-D torus algorithms (mt3, mtk, pt4, ptk) on
 # every size the paper allows up to the issue's targets, each schedule
 # verified block by block with `xchg verify` (delivery, declared sizes,
 # one-port, routes, no directed link used twice in a step) and its counts
-# held against seed 001's closed forms, computed here independently in awk:
+# held against Liu et al.'s closed forms, computed here independently in awk:
 #   MT_kD: start-ups k*ceil(N1/4k) + k^2,
 #          volume k^2*floor(N1^2/8k^2)*p/N1 + (floor(k^2/4) + k/2)*p blocks;
 #   T_kD (pt4, ptk): start-ups k*(ceil(N1/4k) + log2 k + 1), same volume.
@@ -13,7 +13,7 @@
 # "a" N1 = 2k: AR1 on 2 nodes has no final step, k start-ups fewer, volume
 # equal; docs/mt.md and docs/pt.md work both out. Anything else is "DIFF"
 # and the script fails, as it does on a failed verification.
-# LB = seed 001 Lemma 1, N1*p/8 blocks (from `xchg cost`); Vol/LB = volume/LB.
+# LB = Liu et al., Lemma 1, N1*p/8 blocks (from `xchg cost`); Vol/LB = volume/LB.
 #
 # Sizes: mt3 and mtk on every N1 >= N2 >= N3 in {6,12,18,24} (up to
 # 24x24x24); mtk and ptk on every N1 >= N2, multiples of 4 up to 64 (up to
@@ -108,13 +108,13 @@ for t4 in $sizes4; do
 done
 
 {
-    echo "# seed 001 k-D tori: every schedule verified block by block, counts vs the paper"
+    echo "# Liu et al. k-D tori: every schedule verified block by block, counts vs the paper"
     echo "# command: BUILD_DIR=$build SIZES4=\"$sizes4\" bench/liukd_verify.sh (Release build)"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(uname -m), $(nproc) online cores;" \
          "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared)"
-    echo "# Paper: '=' equals seed 001's formula; '=s' equals it thanks to a split final step"
+    echo "# Paper: '=' equals Liu et al.'s formula; '=s' equals it thanks to a split final step"
     echo "#        (mixed ring lengths); 'a' N1 = 2k (k start-ups fewer); DIFF: none of these"
-    echo "# LB = seed 001 Lemma 1 (N1*p/8 blocks); Vol/LB = verified volume / LB"
+    echo "# LB = Liu et al., Lemma 1 (N1*p/8 blocks); Vol/LB = verified volume / LB"
     printf "%-5s %-14s %7s %5s %5s %8s %12s %8s %12s %-5s %10s %7s %9s\n" "# Alg" "Torus" \
         "Nodes" "Verif" "Steps" "Startups" "Volume" "P-start" "P-volume" "Paper" "LB" \
         "Vol/LB" "Verify(s)"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# liukd_virtual.sh - seed 001's k-D algorithms on sizes the paper does not
+# liukd_virtual.sh - Liu et al.'s k-D algorithms on sizes the paper does not
 # allow (odd, prime, mixed), made to work with virtual nodes (mt3:virtual,
 # mtk:virtual, pt4:virtual, ptk:virtual; src/alg/virtual.h): every size rounded
 # up to a multiple of 2k, the schedule built there and hosted on the real
 # nodes, a host sending for all its virtual nodes. Each hosted schedule is
 # verified block by block with `xchg verify` and costed with `xchg cost`,
 # against the lower bounds the cost model names: start-ups >= ceil(log2 p),
-# volume >= max(injection p-1, torus bisection -- seed 001 Lemma 1, N1*p/8
+# volume >= max(injection p-1, torus bisection -- Liu et al., Lemma 1, N1*p/8
 # for even N1, the exact cut bound for odd N1). For reference, the last
 # columns give the native schedule on the rounded-up torus (what the virtual
 # torus would cost if it were real).
@@ -63,7 +63,7 @@ for c in $cases; do
 done
 
 {
-    echo "# seed 001 k-D algorithms on any size: hosted on virtual nodes, verified block by block"
+    echo "# Liu et al. k-D algorithms on any size: hosted on virtual nodes, verified block by block"
     echo "# command: BUILD_DIR=$build bench/liukd_virtual.sh (Release build)"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(uname -m), $(nproc) online cores;" \
          "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared)"

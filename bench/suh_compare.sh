@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# suh_compare.sh - seed 000's evaluation (section 5, Figures 6 and 7) with
+# suh_compare.sh - Suh et al.'s evaluation (section 5, Figures 6 and 7) with
 # the tool: on torus:64x64 and torus:128x128, a = t_s/t_c = 5000 and 10000,
 # t_c one time unit, block size m in flits:
 #   1. xchg plan --only t1,t1.x,t2 --sweep: the fastest of the family per
 #      block size and the exact crossovers, from our verified schedules'
 #      counts;
-#   2. the same lower envelope computed (awk) from seed 000 Table 1's
+#   2. the same lower envelope computed (awk) from Table 1 of Suh et al.'s
 #      formulas, so the two can be read side by side;
 #   3. xchg compare on the same topology and a (every registry algorithm,
 #      each verified block by block; --max-work 3e10 so t2 on 128x128,
@@ -64,7 +64,7 @@ paper_envelope() {
 }
 
 {
-    echo "# seed 000 section 5 replayed: T1, T1.x, T2 on 2^d x 2^d tori, a = t_s/t_c"
+    echo "# Suh et al. section 5 replayed: T1, T1.x, T2 on 2^d x 2^d tori, a = t_s/t_c"
     echo "# command: BUILD_DIR=$build SIDES=\"$sides\" AS=\"$as\" COMPARE=$compare" \
          "bench/suh_compare.sh"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(uname -m), $(nproc) online cores"
@@ -82,7 +82,7 @@ for n in $sides; do
                  "--only t1,t1.x,t2"
             "$xchg" plan --topo "torus:${n}x${n}" --a "$a" --sweep 0.015625:4096 \
                 --only t1,t1.x,t2
-            echo "## 2. seed 000 Table 1 formulas, same model and range"
+            echo "## 2. Suh et al. Table 1 formulas, same model and range"
             paper_envelope "$d" "$a" 0.015625 4096
         } >>"$tmp"
         if [ "$compare" = 1 ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# suh_draw.sh - text drawings of seed 000 schedules, read back from
+# suh_draw.sh - text drawings of Suh et al. schedules, read back from
 # `xchg export --format json` (so they show what the generator made): for
 # chosen steps, the top-left 8x8 submesh, one character per node:
 #   > sends to a node on its right (+x, same row)   < to its left
@@ -57,7 +57,7 @@ EOF
 }
 
 {
-    echo "# seed 000 schedules drawn from xchg export (top-left 8x8 submesh)"
+    echo "# Suh et al. schedules drawn from xchg export (top-left 8x8 submesh)"
     echo "# command: BUILD_DIR=$build bench/suh_draw.sh"
     echo
 } >"$tmp"

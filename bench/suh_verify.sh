@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# suh_verify.sh - seed 000's t1, t2 and every t1.x on 2^d x 2^d tori:
+# suh_verify.sh - Suh et al.'s t1, t2 and every t1.x on 2^d x 2^d tori:
 #   part 1: `xchg verify` block by block on 4x4 .. 128x128 (all threads),
 #           with the wall time of the whole command (generation included);
 #   part 2: 256x256 (4.3e9 blocks), counts and contention only, with
 #           `xchg verify --messages-only` (routes, one port, no directed link
 #           twice in a step; start-ups and volume from the declared sizes);
-# and Table 1 of seed 000 next to the counts (awk, from the formulas).
+# and Table 1 of Suh et al. next to the counts (awk, from the formulas).
 # Writes bench/results/suh_verify.txt (or $1).
 #
 # Usage: bench/suh_verify.sh [OUTPUT]
@@ -37,7 +37,7 @@ mkdir -p "$(dirname "$out")"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
-# Seed 000 Table 1 (start-ups, blocks) for alg on 2^d; "-" where none.
+# Suh et al. Table 1 (start-ups, blocks) for alg on 2^d; "-" where none.
 table1() {
     awk -v alg="$1" -v d="$2" 'BEGIN {
         p = 2^(2*d)
@@ -57,7 +57,7 @@ algs_for() {
 }
 
 {
-    echo "# seed 000 T1/T2/T1.x on 2^d x 2^d tori"
+    echo "# Suh et al. T1/T2/T1.x on 2^d x 2^d tori"
     echo "# command: BUILD_DIR=$build DMAX=$dmax bench/suh_verify.sh"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  host: $(uname -m), $(nproc) online cores," \
          "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
