@@ -9,7 +9,6 @@
  *     origins those counts are the declared sizes;
  *   - the node iterator's partner, held, sent and received lists are exactly
  *     what the paths say, for every node and step;
- *   - the uncompiled xchg_follow_sched_block agrees with the paths;
  * on registry schedules of every rule and partner kind (callback rules in
  * ar1:virtual, class tables in t1 and mt3, tables and shifts), on a
  * schedule whose partners are not valid nodes (sent blocks stay put), and
@@ -74,9 +73,9 @@ static uint32_t *path_of(const refs *r, uint32_t o, uint32_t d)
 /* The checks                                                           */
 /* ------------------------------------------------------------------ */
 
-/* xchg_follow_block and xchg_follow_sched_block against the reference;
+/* xchg_follow_block and xchg_follow_block_at against the reference;
  * every block must end at its destination when `correct`. */
-static void check_blocks(const xchg_sched *s, const xchg_follower *f, const refs *r,
+static void check_blocks(const xchg_follower *f, const refs *r,
                          int correct, const char *what)
 {
     uint32_t p = r->p;
@@ -89,8 +88,7 @@ static void check_blocks(const xchg_sched *s, const xchg_follower *f, const refs
             CHECK(xchg_follow_block(f, o, d, path) == 0, "%s: follow_block", what);
             bad_path += memcmp(path, want, (T + 1) * sizeof *path) != 0;
             bad_end += correct && path[T] != d;
-            bad_raw += xchg_follow_sched_block(s, T, o, d) != want[T];
-            bad_raw += xchg_follow_sched_block(s, T / 2, o, d) != want[T / 2];
+            bad_raw += xchg_follow_block_at(f, T, o, d) != want[T];
             bad_raw += xchg_follow_block_at(f, T / 2, o, d) != want[T / 2];
         }
     CHECK_EQ_U64(bad_path, 0, what);
@@ -251,7 +249,7 @@ static void check_sched(const xchg_sched *s, int correct, const char *what)
     for (uint32_t o = 0; o < r.p; o++)
         for (uint32_t d = 0; d < r.p; d++)
             ref_path(s, o, d, path_of(&r, o, d));
-    check_blocks(s, f, &r, correct, what);
+    check_blocks(f, &r, correct, what);
     check_origin_steps(s, f, &r, correct, what);
     check_nodes(s, f, &r, what);
     if (correct) {

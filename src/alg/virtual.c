@@ -106,11 +106,6 @@ uint32_t xchg_virtual_primary(const xchg_topo *real, const xchg_topo *virt, uint
     return id;
 }
 
-uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vstep, uint32_t vo, uint32_t vd)
-{
-    return xchg_follow_sched_block(vs, vstep, vo, vd);
-}
-
 /* Follow block (vo, vd) through every virtual step, adding `sign` to
  * cnt[t * p' + holder] at each step t whose holder sends it. */
 static void count_block(const xchg_follower *vf, uint32_t vo, uint32_t vd, int64_t *cnt,

@@ -66,13 +66,6 @@ XCHG_INTERNAL uint32_t xchg_virtual_host(const xchg_topo *real, const xchg_topo 
 XCHG_INTERNAL uint32_t xchg_virtual_primary(const xchg_topo *real, const xchg_topo *virt,
                                             uint32_t n);
 
-/* Generic locate: follow (vo, vd) through steps 0..vstep-1 of vs, straight
- * from its rules (xchg_follow_sched_block; nothing compiled, for one-off
- * questions). Hosting with a NULL locate uses vs's compiled follower
- * instead, which gives the same answers faster. */
-XCHG_INTERNAL uint32_t xchg_virtual_locate_sim(const xchg_sched *vs, size_t vstep, uint32_t vo,
-                                               uint32_t vd);
-
 /*
  * Host schedule vs (made on a virtual topology that `real` can host) on
  * `real`. Takes vs over in every case. locate may be NULL (see above).

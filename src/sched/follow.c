@@ -360,17 +360,3 @@ int xchg_follow_origin_step(const xchg_follower *f, size_t step, uint32_t origin
     xchg_follow_origin_run(f, step, origin, pos, sent_per_node);
     return XCHG_OK;
 }
-
-uint32_t xchg_follow_sched_block(const xchg_sched *s, size_t upto, uint32_t o, uint32_t d)
-{
-    uint32_t pos = o, p = s->topo.nodes;
-    if (upto > s->nsteps)
-        upto = s->nsteps;
-    for (size_t k = 0; k < upto; k++) {
-        const xchg_step *st = &s->steps[k];
-        uint32_t to = xchg_step_partner(&s->topo, st, pos);
-        if (to != XCHG_NONE && xchg_rule_eval(s, &st->rule, k, pos, to, o, d))
-            pos = xchg_follow_target(pos, to, p);
-    }
-    return pos;
-}

@@ -291,13 +291,4 @@ static inline uint32_t xchg_follow_block_at(const xchg_follower *f, size_t upto,
     return pos;
 }
 
-/*
- * The same rule without compiling: where block (o, d) is before step upto
- * of s (upto past the end: where it ends), read straight from the steps
- * (xchg_step_partner, xchg_rule_eval). For one-off questions; steps are
- * not checked, so s must be well formed. O(upto) rule evaluations.
- */
-XCHG_INTERNAL uint32_t xchg_follow_sched_block(const xchg_sched *s, size_t upto, uint32_t o,
-                                               uint32_t d);
-
 #endif /* XCHG_FOLLOW_H */
