@@ -1,0 +1,122 @@
+/*
+ * xchg_mpi.h - run xchg's schedules for real: MPI_Alltoall over MPI
+ * point-to-point messages (docs/mpi.md).
+ *
+ * Every rank derives its own part of one schedule from the registry (what it
+ * sends and receives at each step, and where each block is kept), packs the
+ * blocks a step sends, posts the receive before the send, and unpacks. No
+ * rank builds the whole schedule. Built into libxchg_mpi when CMake finds an
+ * MPI (Open MPI by default, MPICH with -DXCHG_MPI=mpich).
+ *
+ * Errors: every call returns an MPI error code (MPI_SUCCESS or an error class
+ * such as MPI_ERR_ARG). An error inside a call that takes a communicator is
+ * first raised on that communicator's error handler (MPI_Comm_call_errhandler),
+ * so MPI_ERRORS_ARE_FATAL stops the job as MPI_Alltoall would and
+ * MPI_ERRORS_RETURN hands the code back. The library itself never exits,
+ * aborts or prints, except the lines verbose mode asks for (on stderr).
+ *
+ * Anything the executor does not handle (intercommunicators, counts whose
+ * block does not fit in memory, a topology that cannot be mapped) goes to
+ * the MPI library's own PMPI_Alltoall; the plan says so (xchg_mpi_plan_info).
+ */
+#ifndef XCHG_MPI_H
+#define XCHG_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xchg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * How to run an exchange. Zero it (or use xchg_mpi_opts_default) and set what
+ * matters; NULL strings mean "auto".
+ */
+typedef struct xchg_mpi_opts {
+    /* A registry spec ("hc-standard", "bruck:4", "at2:virtual"), "auto"
+     * (pick by the cost model for the block size) or "mpi" (always the MPI
+     * library's own call). NULL: "auto". */
+    const char *alg;
+    /* A topology spec the ranks are laid out on (node id = rank), "auto"
+     * (a Cartesian communicator's torus or mesh, else complete:p), NULL:
+     * "auto". Its node count must equal the communicator's size. */
+    const char *topology;
+    /* Nonzero: rank 0 of the communicator writes one line to stderr when a
+     * plan is made, saying what was chosen and why. */
+    int verbose;
+} xchg_mpi_opts;
+
+/* Defaults: alg auto, topology auto, quiet. */
+void xchg_mpi_opts_default(xchg_mpi_opts *opts);
+
+/*
+ * Fill opts from the environment: XCHG_ALG (a spec, auto or mpi),
+ * XCHG_TOPOLOGY (a topology spec or auto), XCHG_VERBOSE (0 or 1). Unset
+ * variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
+ * naming the variable, its value and what is accepted (opts then unchanged).
+ * The strings point into the environment.
+ */
+int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err);
+
+/*
+ * MPI_Alltoall through xchg, with its arguments (counts as MPI_Count, so
+ * count x extent x p may exceed 2^31 bytes) and an options argument (NULL:
+ * xchg_mpi_opts_from_env over the defaults). sendbuf may be MPI_IN_PLACE
+ * (then sendcount and sendtype are ignored, as in MPI_Alltoall). Collective
+ * over comm. The first call for a (communicator, block size) makes a plan and
+ * caches it on the communicator (an attribute, freed with the communicator);
+ * later calls reuse it.
+ */
+int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      const xchg_mpi_opts *opts);
+
+/* A persistent exchange: made once for (comm, counts, types, in place or
+ * not), run many times, freed. */
+typedef struct xchg_mpi_plan xchg_mpi_plan;
+
+/*
+ * Make a plan (collective over comm). in_place nonzero: runs take MPI_IN_PLACE
+ * as sendbuf. The plan keeps comm and the types (it duplicates neither; they
+ * must outlive it). Returns MPI_SUCCESS and *out, or an MPI error code (raised
+ * on comm's error handler) with *out NULL.
+ */
+int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int in_place, MPI_Comm comm,
+                         const xchg_mpi_opts *opts, xchg_mpi_plan **out);
+
+/* Run the exchange (collective over the plan's comm). sendbuf is MPI_IN_PLACE
+ * for an in-place plan. Returns an MPI error code. */
+int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf);
+
+/* Free a plan (not collective); NULL is fine. */
+void xchg_mpi_plan_free(xchg_mpi_plan *plan);
+
+/* What a plan does, for verbose output and tests. */
+typedef struct xchg_mpi_plan_info {
+    char alg[XCHG_SPEC_MAX];   /* the algorithm run, or "mpi" for the fallback */
+    char topology[64];         /* the topology the ranks were mapped to */
+    char why[256];             /* why this algorithm (and why any fallback) */
+    int fallback;              /* nonzero: runs call PMPI_Alltoall */
+    size_t steps;              /* steps with a message */
+    size_t scratch_bytes;      /* scratch this rank holds for runs */
+    size_t plan_bytes;         /* memory of this rank's lists */
+    double plan_seconds;       /* time this rank spent deriving its lists */
+} xchg_mpi_plan_info;
+
+/* Fill *info; MPI_ERR_ARG on NULL. */
+int xchg_mpi_plan_info_get(const xchg_mpi_plan *plan, xchg_mpi_plan_info *info);
+
+/* Calls of xchg_mpi_alltoall in this process so far: how many xchg carried
+ * and how many it passed to the MPI library. Either pointer may be NULL. */
+void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XCHG_MPI_H */
