@@ -1,0 +1,31 @@
+# lib_mpi.sh - sourced by the MPI tests: start ranks with the launcher of the
+# MPI the build found, oversubscribed (this machine has 2 cores) and allowed
+# to run as root (CI runs as root).
+#
+#   source tests/mpi/lib_mpi.sh LAUNCHER   (the build's XCHG_MPIEXEC)
+#   mpi_run NP PROGRAM [ARGS...]           start NP ranks of PROGRAM
+#   mpi_flavor                             prints openmpi or mpich
+MPI_LAUNCHER=${1:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI's default of no more ranks than cores; and a sanitizer build must
+# not stop on the MPI library's own leaks at exit.
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+
+mpi_flavor() {
+    if "$MPI_LAUNCHER" --version 2>&1 | grep -qi 'open mpi\|open-mpi\|openrte'; then
+        echo openmpi
+    else
+        echo mpich
+    fi
+}
+
+mpi_run() {
+    local np=$1
+    shift
+    if [ "$(mpi_flavor)" = openmpi ]; then
+        "$MPI_LAUNCHER" --oversubscribe -np "$np" "$@"
+    else
+        "$MPI_LAUNCHER" -np "$np" "$@"
+    fi
+}
