@@ -7,9 +7,9 @@
  *       count x extent x p is BYTES (> 2^31), checked against its pattern
  *
  * The matrix, at the communicator's size p: every registry algorithm and
- * variant that applies to complete:p, ring:p, and the tori and hypercube
- * with p nodes (laid out with XCHG_TOPOLOGY-style options, and once through
- * a Cartesian communicator), over block sizes 0, 1, 7, 8, 64, 1000, 4096,
+ * variant that applies to complete:p, ring:p, or the tori and hypercube
+ * with p nodes (each once, on the first of those it applies to; laid out
+ * with the topology option, and once through a Cartesian communicator), over block sizes 0, 1, 7, 8, 64, 1000, 4096,
  * 65536 and 1 MiB bytes (up to --max-bytes), each with MPI_BYTE, MPI_INT,
  * MPI_DOUBLE or a vector type with holes (received as plain ints: different
  * types, one signature), in place and not. Every receive buffer, holes
@@ -166,12 +166,23 @@ static void matrix(long max_bytes, const char *only, dtype *types, int ntypes)
     if ((nranks & (nranks - 1)) == 0)
         snprintf(topos[nt++], 64, "hypercube:%d", __builtin_ctz((unsigned)nranks));
     int cases = 0, rot = 0;
+    /* a spec runs on the first topology it applies to: the block paths of
+     * the algorithms that apply to several (pairwise, bruck, hc-*) depend
+     * on node ids only, so another layout would repeat the same exchange */
+    static xchg_spec done[XCHG_MAX_VARIANTS * 16];
+    int ndone = 0;
     for (int ti = 0; ti < nt; ti++) {
         xchg_spec specs[XCHG_MAX_VARIANTS * 4];
         int ns = specs_on(topos[ti], specs, XCHG_MAX_VARIANTS * 4);
         for (int si = 0; si < ns; si++) {
             if (only && strcmp(only, specs[si]))
                 continue;
+            int seen = 0;
+            for (int i = 0; i < ndone && !seen; i++)
+                seen = !strcmp(done[i], specs[si]);
+            if (seen || ndone == (int)(sizeof done / sizeof *done))
+                continue;
+            memcpy(done[ndone++], specs[si], sizeof(xchg_spec));
             /* every size, the type and in-place turning round */
             for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
                 if (sizes[k] > max_bytes)
