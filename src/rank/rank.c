@@ -455,8 +455,10 @@ int xchg_rank_new(const xchg_sched *s, const xchg_symmetry *sym, uint32_t node,
     int rc = sym->kind == XCHG_SYM_NONE ? events_by_following(s, node, &sends, &recvs, err)
                                         : events_by_symmetry(s, sym, node, &sends, &recvs, err);
     if (!rc) {
-        qsort(sends.v, sends.n, sizeof *sends.v, event_cmp);
-        qsort(recvs.v, recvs.n, sizeof *recvs.v, event_cmp);
+        if (sends.n) /* qsort must not see a NULL array, even an empty one */
+            qsort(sends.v, sends.n, sizeof *sends.v, event_cmp);
+        if (recvs.n)
+            qsort(recvs.v, recvs.n, sizeof *recvs.v, event_cmp);
         rc = gather(r, &sends, 1, err);
     }
     if (!rc)
