@@ -9,7 +9,8 @@
  * handle to PMPI_Alltoall itself. The drop-in calls PMPI_Alltoall only when
  * xchg is off or the environment is invalid, and counts those calls.
  *
- * Environment (read on the first MPI_Alltoall or at MPI_Finalize):
+ * Environment (read on the first MPI_Alltoall or at MPI_Finalize; set but
+ * empty is the same as unset):
  *   XCHG_DISABLE  0 or 1; 1 passes every call to the MPI library
  *   XCHG_ALG, XCHG_TOPOLOGY, XCHG_VERBOSE  as xchg_mpi_opts_from_env reads them
  * A bad value gets one line on stderr (from rank 0 of MPI_COMM_WORLD) naming
@@ -81,12 +82,14 @@ static void read_env(void)
 
     report_totals = verb != NULL && strcmp(verb, "1") == 0;
     xchg_mpi_opts_default(&env_opts);
+    if (dis != NULL && *dis == '\0')
+        dis = NULL; /* set but empty: unset, as xchg_mpi_opts_from_env reads its variables */
     if (dis != NULL && strcmp(dis, "0") != 0 && strcmp(dis, "1") != 0) {
         if (is_printer())
             fprintf(stderr,
-                    "xchg: XCHG_DISABLE=\"%s\" is not accepted (accepted: 0 to run "
-                    "MPI_Alltoall through xchg, 1 to pass it to the MPI library); "
-                    "every MPI_Alltoall goes to the MPI library\n",
+                    "xchg: XCHG_DISABLE=%.64s: expected 0 (run MPI_Alltoall through xchg) or 1 "
+                    "(pass every call to the MPI library); using the MPI library's "
+                    "MPI_Alltoall\n",
                     dis);
         return;
     }
@@ -95,7 +98,7 @@ static void read_env(void)
     err.msg[0] = '\0';
     if (xchg_mpi_opts_from_env(&env_opts, &err) != 0) {
         if (is_printer())
-            fprintf(stderr, "xchg: %s; every MPI_Alltoall goes to the MPI library\n",
+            fprintf(stderr, "xchg: %s; using the MPI library's MPI_Alltoall\n",
                     err.msg[0] ? err.msg : "invalid XCHG_ALG, XCHG_TOPOLOGY or XCHG_VERBOSE");
         xchg_mpi_opts_default(&env_opts);
         return;
