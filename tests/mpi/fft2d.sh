@@ -138,10 +138,11 @@ check_case() {
     else
         bad "$tag: xchg carried no MPI_Alltoall call ($line)"
     fi
-    if [ $((n + m)) -eq "$WANT_CALLS" ]; then
-        ok "$tag: xchg saw all $WANT_CALLS of FFTW's MPI_Alltoall calls"
+    # the line sums over the ranks: every rank makes each collective call
+    if [ $((n + m)) -eq $((WANT_CALLS * np)) ]; then
+        ok "$tag: xchg saw all $WANT_CALLS of FFTW's MPI_Alltoall calls on each of $np ranks"
     else
-        bad "$tag: xchg saw $((n + m)) MPI_Alltoall calls, FFTW makes $WANT_CALLS ($line)"
+        bad "$tag: xchg saw $((n + m)) MPI_Alltoall calls, FFTW makes $WANT_CALLS on each of $np ranks ($line)"
     fi
 }
 
