@@ -9,14 +9,15 @@
  * The matrix, at the communicator's size p: every registry algorithm and
  * variant that applies to complete:p, ring:p, or the tori and hypercube
  * with p nodes (each once, on the first of those it applies to; laid out
- * with the topology option, and once through a Cartesian communicator), over block sizes 0, 1, 7, 8, 64, 1000, 4096,
- * 65536 and 1 MiB bytes (up to --max-bytes), each with MPI_BYTE, MPI_INT,
- * MPI_DOUBLE or a vector type with holes (received as plain ints: different
- * types, one signature), in place and not. Every receive buffer, holes
- * included, must equal the one MPI_Alltoall fills, and the one a plain
- * point-to-point exchange fills (where the two differ, the MPI library is
- * wrong: see run_case). Also: a persistent plan
- * run three times, errors returned through MPI_ERRORS_RETURN, and the
+ * with the topology option, and once through a Cartesian communicator),
+ * over block sizes 0, 1, 7, 8, 64, 1000, 4096, 65536 and 1 MiB (up to
+ * --max-bytes), each with MPI_BYTE, MPI_INT, MPI_DOUBLE, a vector type with
+ * holes received as a resized int (different types, one signature), an
+ * indexed type or a struct with padding, in place and not. Every receive
+ * buffer, holes included, must equal the one MPI_Alltoall fills and the one
+ * a plain point-to-point exchange fills (where those two differ, the MPI
+ * library is wrong: see run_case). Also: a persistent plan run three times,
+ * errors returned through MPI_ERRORS_RETURN, an intercommunicator and the
  * fallbacks (mpi, a topology of the wrong size).
  */
 #include <mpi.h>
@@ -300,6 +301,37 @@ static void errors(void)
     MPI_Comm_free(&c);
 }
 
+/* An intercommunicator goes to the MPI library's own call, and is counted
+ * as passed. */
+static void intercommunicator(void)
+{
+    if (nranks < 2)
+        return;
+    MPI_Comm half, inter;
+    int color = rank % 2;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 5, &inter);
+    int remote;
+    MPI_Comm_remote_size(inter, &remote);
+    int *s = malloc(sizeof(int) * (size_t)remote), *r = malloc(sizeof(int) * (size_t)remote);
+    for (int i = 0; i < remote; i++)
+        s[i] = rank * 1000 + i;
+    uint64_t c0, p0, c1, p1;
+    xchg_mpi_call_counts(&c0, &p0);
+    int rc = xchg_mpi_alltoall(s, 1, MPI_INT, r, 1, MPI_INT, inter, NULL);
+    xchg_mpi_call_counts(&c1, &p1);
+    int local_rank, ok = rc == MPI_SUCCESS && p1 == p0 + 1 && c1 == c0;
+    MPI_Comm_rank(half, &local_rank);
+    for (int i = 0; i < remote; i++) /* remote rank i is world rank 2i + 1 - color */
+        ok &= r[i] == (2 * i + 1 - color) * 1000 + local_rank;
+    check(ok, "an intercommunicator goes to the MPI library %s%s(rc %ld, passed +%ld)", "", "",
+          rc, (long)(p1 - p0));
+    free(s);
+    free(r);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
 /* One exchange of `total` bytes (count x extent x p) through xchg. */
 static int big(long long total)
 {
@@ -357,16 +389,30 @@ int main(int argc, char **argv)
         MPI_Type_commit(&vec);
         MPI_Type_create_resized(MPI_INT, 0, 8, &vec_r); /* an int in 8 bytes */
         MPI_Type_commit(&vec_r);
+        MPI_Datatype idx, st;
+        int lens[2] = {1, 2}, disps[2] = {0, 3};
+        MPI_Type_indexed(2, lens, disps, MPI_INT, &idx); /* 3 ints in 5: holes */
+        MPI_Type_commit(&idx);
+        int blens[2] = {1, 1};
+        MPI_Aint sdisp[2] = {0, 8};
+        MPI_Datatype stypes[2] = {MPI_INT, MPI_DOUBLE};
+        MPI_Type_create_struct(2, blens, sdisp, stypes, &st); /* int, pad, double */
+        MPI_Type_commit(&st);
         dtype types[] = {{"MPI_BYTE", MPI_BYTE, MPI_BYTE, 1, 1},
                          {"MPI_INT", MPI_INT, MPI_INT, 1, 1},
                          {"MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE, 1, 1},
-                         {"vector->resized", vec, vec_r, 1, 2}};
-        matrix(max_bytes, only, types, 4);
+                         {"vector->resized", vec, vec_r, 1, 2},
+                         {"indexed", idx, idx, 1, 1},
+                         {"struct", st, st, 1, 1}};
+        matrix(max_bytes, only, types, 6);
+        intercommunicator();
         cartesian(types);
         persistent();
         errors();
         MPI_Type_free(&vec);
         MPI_Type_free(&vec_r);
+        MPI_Type_free(&idx);
+        MPI_Type_free(&st);
     }
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
