@@ -13,7 +13,9 @@
  * first raised on that communicator's error handler (MPI_Comm_call_errhandler),
  * so MPI_ERRORS_ARE_FATAL stops the job as MPI_Alltoall would and
  * MPI_ERRORS_RETURN hands the code back. The library itself never exits,
- * aborts or prints, except the lines verbose mode asks for (on stderr).
+ * aborts or prints, except on stderr from rank 0: the lines verbose mode
+ * asks for, and one line when a value it was given (an algorithm, a
+ * topology, an environment variable) cannot be honoured.
  *
  * Anything the executor does not handle (intercommunicators, counts whose
  * block does not fit in memory, a topology that cannot be mapped) goes to
@@ -39,14 +41,18 @@ extern "C" {
 typedef struct xchg_mpi_opts {
     /* A registry spec ("hc-standard", "bruck:4", "at2:virtual"), "auto"
      * (pick by the cost model for the block size) or "mpi" (always the MPI
-     * library's own call). NULL: "auto". */
+     * library's own call). NULL: "auto". A spec that does not apply to the
+     * communicator's topology gets the MPI library's call, and rank 0 says
+     * why on stderr. */
     const char *alg;
     /* A topology spec the ranks are laid out on (node id = rank), "auto"
      * (a Cartesian communicator's torus or mesh, else complete:p), NULL:
      * "auto". Its node count must equal the communicator's size. */
     const char *topology;
-    /* Nonzero: rank 0 of the communicator writes one line to stderr when a
-     * plan is made, saying what was chosen and why. */
+    /* Nonzero: rank 0 of the communicator writes one line to stderr saying
+     * what was chosen and why: once per communicator, and again only when
+     * a later block size chooses something else (every persistent plan
+     * says it). */
     int verbose;
 } xchg_mpi_opts;
 

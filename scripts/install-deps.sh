@@ -7,6 +7,14 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
+# MPI: Open MPI (the default) and MPICH, for the executor and its tests;
+# FFTW's MPI interface for the unchanged application (examples/fft2d_mpi.c);
+# gfortran for the Fortran drop-in test; pkg-config for the install test.
+command -v mpicc.openmpi >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
+command -v mpicc.mpich >/dev/null 2>&1 || need+=(mpich libmpich-dev)
+[ -e /usr/include/fftw3-mpi.h ] || need+=(libfftw3-mpi-dev libfftw3-dev)
+command -v gfortran >/dev/null 2>&1 || need+=(gfortran)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

@@ -33,6 +33,9 @@ typedef struct cache_entry {
 typedef struct plan_cache {
     cache_entry e[XCHG_MPI_CACHE_PLANS];
     int n, next;
+    /* what verbose mode last said on this communicator: it speaks again
+     * only when a new plan chooses something else */
+    char said[XCHG_SPEC_MAX + 64];
 } plan_cache;
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
@@ -73,11 +76,20 @@ static int raise_on(MPI_Comm comm, int rc)
 }
 
 /* Rank 0 says what a new plan chose (verbose), or why a value it was given
- * could not be honoured (always). */
-static void say(const xchg_mpi_plan *pl, int verbose)
+ * could not be honoured (always); on a cached communicator only when the
+ * choice differs from what it said last (said: NULL for a persistent plan,
+ * which always speaks). */
+static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t said_len)
 {
     if (pl->rank != 0 || !(verbose || pl->bad_value))
         return;
+    if (said) {
+        char now[XCHG_SPEC_MAX + 64];
+        snprintf(now, sizeof now, "%s %s", pl->info.alg, pl->info.topology);
+        if (!strcmp(now, said))
+            return;
+        snprintf(said, said_len, "%s", now);
+    }
     const xchg_mpi_plan_info *i = &pl->info;
     if (pl->fallback)
         fprintf(stderr, "xchg: %d ranks, %zu-byte blocks: the MPI library's MPI_Alltoall (%s)\n",
@@ -159,7 +171,7 @@ int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count r
     rc = xchg_mpi_plan_make(sendcount, sendtype, recvcount, recvtype, in_place, comm, opts, out);
     if (rc != MPI_SUCCESS)
         return raise_on(comm, rc);
-    say(*out, opts->verbose);
+    say(*out, opts->verbose, NULL, 0);
     return MPI_SUCCESS;
 }
 
@@ -225,7 +237,7 @@ static int cached_plan(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     rc = xchg_mpi_plan_make(scount, stype, rcount, rtype, in_place, comm, opts, &pl);
     if (rc != MPI_SUCCESS)
         return rc;
-    say(pl, opts->verbose);
+    say(pl, opts->verbose, c->said, sizeof c->said);
     cache_entry *e;
     if (c->n < XCHG_MPI_CACHE_PLANS) {
         e = &c->e[c->n++];

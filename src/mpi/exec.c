@@ -128,7 +128,7 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
             rc = post(pl, 0, from, m->send_blocks * B, m->to, &nreq);
         }
         if (nreq) {
-            int wrc = MPI_Waitall((int)nreq, pl->reqs, MPI_STATUSES_IGNORE);
+            int wrc = MPI_Waitall((int)nreq, pl->reqs, pl->statuses);
             if (rc == MPI_SUCCESS)
                 rc = wrc;
         }

@@ -53,6 +53,8 @@ struct xchg_mpi_plan {
      * several runs, and staging for in-place and non-contiguous data */
     unsigned char *scratch, *send_pack, *recv_pack, *stage_send, *stage_recv;
     MPI_Request *reqs;
+    MPI_Status *statuses;      /* one per request (MPI_STATUSES_IGNORE would do,
+                                  but some compilers see it as a zero-size array) */
     size_t max_reqs;
 };
 

@@ -9,7 +9,8 @@
  * dimension: ring or array); else complete:p. Node id = rank in every case
  * (MPI numbers a Cartesian grid row-major, as xchg does).
  *
- * Choice: a forced algorithm when it applies; else "auto": the candidates
+ * Choice: a forced algorithm when it applies (else the MPI library's own
+ * call, and the reason is said); "auto": the candidates
  * that claim to be contention-free on the topology, costed by the planner
  * (xchg_plan) on this machine model at the call's block size. Algorithms
  * with no declared symmetry (whose rank lists need every block followed,
@@ -151,7 +152,7 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
 }
 
 /* The fastest candidate at the block size by the planner (auto). */
-static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, const char *note)
+static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec)
 {
     char list[1024];
     auto_candidates(t, list, sizeof list);
@@ -172,19 +173,20 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, const char *
     }
     snprintf(spec, XCHG_SPEC_MAX, "%s", best.alg);
     snprintf(pl->info.why, sizeof pl->info.why,
-             "%.200sauto: the fastest of %.150s by the cost model (%s: t_s %g us, t_w %g us/B, "
+             "auto: the fastest of %.150s by the cost model (%s: t_s %g us, t_w %g us/B, "
              "t_r %g us/B) at %zu-byte blocks",
-             note, list, mpi_machine.name, mpi_machine.ts, mpi_machine.tw, mpi_machine.tr,
+             list, mpi_machine.name, mpi_machine.ts, mpi_machine.tw, mpi_machine.tr,
              pl->block_bytes);
     return 0;
 }
 
-/* The algorithm: forced, or auto (also when the forced one does not apply). */
+/* The algorithm: forced (the MPI library's call, with the reason, when it
+ * does not apply), or auto. */
 static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, char *spec)
 {
     const char *asked = opts->alg;
     if (!asked || !strcmp(asked, "auto"))
-        return choose_auto(pl, t, spec, "");
+        return choose_auto(pl, t, spec);
     if (!strcmp(asked, "mpi")) {
         fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)%s", NULL);
         return -1;
@@ -211,9 +213,8 @@ static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, ch
                  "every block costs too much above %d ranks",
                  asked, XCHG_MPI_FOLLOW_ALL_MAX);
     }
-    char note[sizeof err.msg + 32];
-    snprintf(note, sizeof note, "%.300s; ", err.msg);
-    return choose_auto(pl, t, spec, note);
+    fall_back(pl, "algorithm %.400s", err.msg);
+    return -1;
 }
 
 /* This rank's program for spec on t, as steps and runs. */
@@ -339,8 +340,9 @@ static int allocate(xchg_mpi_plan *pl, char *why, size_t whylen)
         total += sz == SIZE_MAX ? 0 : sz;
     }
     pl->reqs = malloc(pieces * sizeof *pl->reqs);
+    pl->statuses = malloc(pieces * sizeof *pl->statuses);
     pl->max_reqs = pieces;
-    if (!pl->reqs)
+    if (!pl->reqs || !pl->statuses)
         failed = 1;
     pl->info.scratch_bytes = total;
     if (failed) {
@@ -361,6 +363,8 @@ static void release(xchg_mpi_plan *pl)
     free(pl->stage_send);
     free(pl->stage_recv);
     free(pl->reqs);
+    free(pl->statuses);
+    pl->statuses = NULL;
     pl->steps = NULL;
     pl->runs = NULL;
     pl->scratch = pl->send_pack = pl->recv_pack = pl->stage_send = pl->stage_recv = NULL;

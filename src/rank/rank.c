@@ -149,7 +149,13 @@ static int representatives(const xchg_topo *t, const xchg_symmetry *sym, uint32_
     return XCHG_OK;
 }
 
-/* Every send and receive of node n, from the paths of the representatives. */
+/*
+ * Every send and receive of node n, from the paths of the representatives:
+ * all blocks of one representative c move through a step together
+ * (xchg_follow_origin_step, the verifier's fast loop), and each block that
+ * moves is a send of n when the element taking its holder to n exists, and
+ * a receive of n when the one taking its new holder to n does.
+ */
 static int events_by_symmetry(const xchg_sched *s, const xchg_symmetry *sym, uint32_t n,
                               event_vec *sends, event_vec *recvs, xchg_err *err)
 {
@@ -157,19 +163,25 @@ static int events_by_symmetry(const xchg_sched *s, const xchg_symmetry *sym, uin
     size_t ns = xchg_sched_nsteps(s);
     uint32_t p = t->nodes;
     xchg_follower *f = NULL;
-    uint32_t *reps = NULL, *path = malloc((ns + 1) * sizeof *path);
+    uint32_t *reps = NULL, *pos = malloc(p * sizeof *pos), *prev = malloc(p * sizeof *prev);
+    uint32_t *sent = calloc(p, sizeof *sent);
     size_t nreps = 0;
-    int rc = path ? XCHG_OK : XCHG_ENOMEM;
+    int rc = pos && prev && sent ? XCHG_OK : XCHG_ENOMEM;
     if (!rc)
         rc = xchg_follower_new(s, &f, err);
     if (!rc)
         rc = representatives(t, sym, &reps, &nreps);
     for (size_t r = 0; !rc && r < nreps; r++) {
         uint32_t c = reps[r];
-        for (uint32_t d = 0; !rc && d < p; d++) {
-            rc = xchg_follow_block(f, c, d, path);
-            for (size_t k = 0; !rc && k < ns; k++) {
-                uint32_t from = path[k], to = path[k + 1];
+        for (uint32_t d = 0; d < p; d++)
+            pos[d] = c;
+        for (size_t k = 0; !rc && k < ns; k++) {
+            memcpy(prev, pos, p * sizeof *pos);
+            if (k % 4096 == 0) /* the counters are not used: keep them small */
+                memset(sent, 0, p * sizeof *sent);
+            rc = xchg_follow_origin_step(f, k, c, pos, sent);
+            for (uint32_t d = 0; !rc && d < p; d++) {
+                uint32_t from = prev[d], to = pos[d];
                 if (from == to)
                     continue;
                 uint32_t h = taking(t, sym, from, n);
@@ -185,7 +197,9 @@ static int events_by_symmetry(const xchg_sched *s, const xchg_symmetry *sym, uin
     }
     if (rc == XCHG_ENOMEM)
         xchg_fail(err, rc, "out of memory while deriving node %u's lists", (unsigned)n);
-    free(path);
+    free(pos);
+    free(prev);
+    free(sent);
     free(reps);
     xchg_follower_free(f);
     return rc;
@@ -455,8 +469,10 @@ int xchg_rank_new(const xchg_sched *s, const xchg_symmetry *sym, uint32_t node,
     int rc = sym->kind == XCHG_SYM_NONE ? events_by_following(s, node, &sends, &recvs, err)
                                         : events_by_symmetry(s, sym, node, &sends, &recvs, err);
     if (!rc) {
-        qsort(sends.v, sends.n, sizeof *sends.v, event_cmp);
-        qsort(recvs.v, recvs.n, sizeof *recvs.v, event_cmp);
+        if (sends.n) /* qsort must not see a NULL array, even an empty one */
+            qsort(sends.v, sends.n, sizeof *sends.v, event_cmp);
+        if (recvs.n)
+            qsort(recvs.v, recvs.n, sizeof *recvs.v, event_cmp);
         rc = gather(r, &sends, 1, err);
     }
     if (!rc)

@@ -1,0 +1,174 @@
+/*
+ * dropin.c - the drop-in MPI_Alltoall: LD_PRELOAD=libxchg_mpi.so under an
+ * unmodified MPI program and its MPI_Alltoall runs through xchg (PMPI
+ * interposition; docs/mpi.md).
+ *
+ * This file defines MPI_Alltoall and MPI_Finalize. It holds no algorithm
+ * knowledge: it reads the environment once, then hands each call to
+ * xchg_mpi_alltoall, which picks the algorithm and sends whatever it does not
+ * handle to PMPI_Alltoall itself. The drop-in calls PMPI_Alltoall only when
+ * xchg is off or the environment is invalid, and counts those calls.
+ *
+ * Environment (read on the first MPI_Alltoall or at MPI_Finalize; set but
+ * empty is the same as unset):
+ *   XCHG_DISABLE  0 or 1; 1 passes every call to the MPI library
+ *   XCHG_ALG, XCHG_TOPOLOGY, XCHG_VERBOSE  as xchg_mpi_opts_from_env reads them
+ * A bad value gets one line on stderr (from rank 0 of MPI_COMM_WORLD) naming
+ * the variable, its value and what is accepted, and then every call goes to
+ * the MPI library: a typo never crashes or aborts the program. Every rank must
+ * see the same environment (mpirun gives it to all), or ranks would disagree
+ * on which path a collective call takes.
+ *
+ * XCHG_VERBOSE=1: the executor says once per communicator what it chose and
+ * why; at MPI_Finalize rank 0 writes the totals over all ranks:
+ *   xchg: at MPI_Finalize: N MPI_Alltoall calls carried by xchg, M passed to the MPI library
+ *
+ * Fortran: MPICH's bindings (mpif.h, use mpi, use mpi_f08) call the C
+ * MPI_Alltoall and MPI_Finalize, so this file carries them; Open MPI's call
+ * PMPI_, so dropin_fortran.c defines Open MPI's Fortran symbols and calls
+ * xchg_dropin_alltoall and xchg_dropin_finalize below.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "xchg_mpi.h"
+
+#define XCHG_DROPIN_API __attribute__((visibility("hidden")))
+
+/* Declared here, not in a header: dropin_fortran.c is the only other user. */
+XCHG_DROPIN_API int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         MPI_Count recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+XCHG_DROPIN_API int xchg_dropin_finalize(void);
+
+/* What the environment said, fixed on first use. */
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static int use_xchg;          /* 0: every call goes to PMPI_Alltoall */
+static int report_totals;     /* XCHG_VERBOSE=1: the line at MPI_Finalize */
+static xchg_mpi_opts env_opts;
+/* Calls this file passed to the MPI library itself (the executor counts its own). */
+static atomic_uint_fast64_t passed_here;
+/* Set while this thread is inside xchg_mpi_alltoall: an MPI_Alltoall made
+ * from there (the executor should only call PMPI_Alltoall) goes straight to
+ * the MPI library instead of recursing. */
+static _Thread_local int inside_xchg;
+
+/* Nonzero on the process that should print: rank 0 of MPI_COMM_WORLD, or
+ * every process when the world model is not initialised (MPI sessions). */
+static int is_printer(void)
+{
+    int init = 0, fin = 0, rank = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (init && !fin)
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0;
+}
+
+/* Read the environment once (pthread_once): XCHG_DISABLE, then the
+ * executor's variables. Any bad value: a message and use_xchg = 0. */
+static void read_env(void)
+{
+    const char *dis = getenv("XCHG_DISABLE");
+    const char *verb = getenv("XCHG_VERBOSE");
+    xchg_err err;
+
+    report_totals = verb != NULL && strcmp(verb, "1") == 0;
+    xchg_mpi_opts_default(&env_opts);
+    if (dis != NULL && *dis == '\0')
+        dis = NULL; /* set but empty: unset, as xchg_mpi_opts_from_env reads its variables */
+    if (dis != NULL && strcmp(dis, "0") != 0 && strcmp(dis, "1") != 0) {
+        if (is_printer())
+            fprintf(stderr,
+                    "xchg: XCHG_DISABLE=%.64s: expected 0 (run MPI_Alltoall through xchg) or 1 "
+                    "(pass every call to the MPI library); using the MPI library's "
+                    "MPI_Alltoall\n",
+                    dis);
+        return;
+    }
+    if (dis != NULL && strcmp(dis, "1") == 0)
+        return;
+    err.msg[0] = '\0';
+    if (xchg_mpi_opts_from_env(&env_opts, &err) != 0) {
+        if (is_printer())
+            fprintf(stderr, "xchg: %s; using the MPI library's MPI_Alltoall\n",
+                    err.msg[0] ? err.msg : "invalid XCHG_ALG, XCHG_TOPOLOGY or XCHG_VERBOSE");
+        xchg_mpi_opts_default(&env_opts);
+        return;
+    }
+    use_xchg = 1;
+}
+
+/*
+ * The drop-in's one path for C and Fortran callers: MPI_Alltoall's arguments
+ * (counts widened to MPI_Count), an MPI error code back. Through xchg when
+ * the environment allows, else PMPI_Alltoall (counted as passed).
+ */
+int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm)
+{
+    int rc;
+
+    pthread_once(&env_once, read_env);
+    if (!use_xchg || inside_xchg) {
+        atomic_fetch_add(&passed_here, 1);
+        /* Counts came from an int (C) or an MPI_Fint (Fortran): they fit. */
+        return PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf, (int)recvcount,
+                             recvtype, comm);
+    }
+    inside_xchg = 1;
+    rc = xchg_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                           &env_opts);
+    inside_xchg = 0;
+    return rc;
+}
+
+/*
+ * MPI_Finalize's work before PMPI_Finalize: with XCHG_VERBOSE=1, sum the
+ * carried and passed counts of all ranks on rank 0 of MPI_COMM_WORLD and
+ * print them. Returns PMPI_Finalize's code.
+ */
+int xchg_dropin_finalize(void)
+{
+    uint64_t mine[2] = {0, 0}, sum[2] = {0, 0};
+    int init = 0, fin = 0, rank = 0;
+
+    pthread_once(&env_once, read_env);
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (report_totals && init && !fin) {
+        xchg_mpi_call_counts(&mine[0], &mine[1]);
+        mine[1] += (uint64_t)atomic_load(&passed_here);
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (PMPI_Reduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) ==
+                MPI_SUCCESS &&
+            rank == 0) {
+            fprintf(stderr,
+                    "xchg: at MPI_Finalize: %" PRIu64 " MPI_Alltoall calls carried by xchg, "
+                    "%" PRIu64 " passed to the MPI library\n",
+                    sum[0], sum[1]);
+            fflush(stderr);
+        }
+    }
+    return PMPI_Finalize();
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return xchg_dropin_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                comm);
+}
+
+int MPI_Finalize(void)
+{
+    return xchg_dropin_finalize();
+}

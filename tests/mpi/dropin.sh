@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# dropin.sh - the drop-in library under unmodified MPI programs: LD_PRELOAD
+# libxchg_mpi.so and check that MPI_Alltoall runs through xchg, that the
+# environment turns it off or forces an algorithm, that bad values get a
+# clear message and the MPI library's own call (the program still succeeds),
+# and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
+#
+# Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER
+#   LIB.so    libxchg_mpi.so
+#   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
+#   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
+#   LAUNCHER  the MPI's mpirun (tests/mpi/lib_mpi.sh)
+# Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
+set -u
+if [ $# -ne 4 ]; then
+    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER" >&2
+    exit 2
+fi
+lib=$1 cprog=$2 fprog=$3 launcher=$4
+# shellcheck source=lib_mpi.sh
+source "$(dirname "$0")/lib_mpi.sh" "$launcher"
+
+failed=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A sanitizer build's library needs the ASan runtime loaded before anything
+# else; a program built without ASan does not load it, so preload it first.
+preload=$lib
+asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+if [ -n "$asan" ]; then
+    preload="$asan:$lib"
+fi
+
+# run NAME NP PROG [VAR=VALUE...]: PROG at NP ranks with the library
+# preloaded and the variables set in the ranks' environment only (through
+# env, so the launcher itself loads nothing); stdout in $tmp/NAME.out, stderr
+# in $tmp/NAME.err; returns the launcher's exit code.
+run() {
+    local name=$1 np=$2 prog=$3
+    shift 3
+    timeout 120 bash -c 'source "$1" "$2"; shift 2; mpi_run "$@"' _ \
+        "$(dirname "$0")/lib_mpi.sh" "$launcher" "$np" \
+        env LD_PRELOAD="$preload" "$@" "$prog" >"$tmp/$name.out" 2>"$tmp/$name.err"
+}
+
+# totals NAME: "N M" from the MPI_Finalize line, or nothing.
+totals() {
+    sed -n 's/^xchg: at MPI_Finalize: \([0-9][0-9]*\) MPI_Alltoall calls carried by xchg, \([0-9][0-9]*\) passed to the MPI library$/\1 \2/p' \
+        "$tmp/$1.err" | head -1
+}
+
+# expect NAME WHAT OKLINE CALLS CHECK [GREP...]: the run succeeded and printed
+# OKLINE; the Finalize line exists, its N + M equals CALLS, and CHECK holds
+# (carried: N > 0; passed: N = 0); each GREP pattern is on stderr.
+expect() {
+    local name=$1 what=$2 okline=$3 calls=$4 check=$5 rc=$6
+    shift 6
+    local ok=1 n m t
+    if [ "$rc" -ne 0 ] || ! grep -qx "$okline" "$tmp/$name.out"; then
+        ok=0
+        fail "$what: the program failed (exit $rc)"
+    fi
+    t=$(totals "$name")
+    if [ -z "$t" ]; then
+        [ $ok = 1 ] && fail "$what: no 'xchg: at MPI_Finalize: ...' line on stderr"
+        ok=0
+    else
+        read -r n m <<<"$t"
+        if [ $((n + m)) -ne "$calls" ]; then
+            [ $ok = 1 ] && fail "$what: $n carried + $m passed, want $calls calls in all"
+            ok=0
+        elif [ "$check" = carried ] && [ "$n" -eq 0 ]; then
+            [ $ok = 1 ] && fail "$what: no call carried by xchg ($m passed)"
+            ok=0
+        elif [ "$check" = passed ] && [ "$n" -ne 0 ]; then
+            [ $ok = 1 ] && fail "$what: $n calls carried, want every call passed"
+            ok=0
+        fi
+    fi
+    for pat in "$@"; do
+        if [ $ok = 1 ] && ! grep -q -- "$pat" "$tmp/$name.err"; then
+            fail "$what: stderr does not say '$pat'"
+            ok=0
+        fi
+    done
+    if [ $ok = 1 ]; then
+        pass "$what (${n:-?} carried, ${m:-?} passed)"
+    else
+        sed 's/^/    | /' "$tmp/$name.out" "$tmp/$name.err" | head -20
+    fi
+}
+
+# The C program makes 30 calls per rank (15 on MPI_COMM_WORLD, 15 on its half).
+for np in 4 3; do
+    run "c$np" "$np" "$cprog" XCHG_VERBOSE=1
+    expect "c$np" "C program, p=$np, XCHG_VERBOSE=1: carried" "dropin_prog: OK" \
+        $((30 * np)) carried $?
+done
+
+run off 4 "$cprog" XCHG_DISABLE=1 XCHG_VERBOSE=1
+expect off "XCHG_DISABLE=1: every call passed" "dropin_prog: OK" 120 passed $?
+
+run hc 4 "$cprog" XCHG_ALG=hc-standard XCHG_VERBOSE=1
+expect hc "XCHG_ALG=hc-standard, p=4: carried" "dropin_prog: OK" 120 carried $? hc-standard
+
+run badalg 4 "$cprog" XCHG_ALG=nonsense XCHG_VERBOSE=1
+expect badalg "XCHG_ALG=nonsense: message, every call passed" "dropin_prog: OK" 120 passed $? \
+    "^xchg: .*XCHG_ALG" nonsense hc-standard
+
+run baddis 4 "$cprog" XCHG_DISABLE=maybe XCHG_VERBOSE=1
+expect baddis "XCHG_DISABLE=maybe: message, every call passed" "dropin_prog: OK" 120 passed $? \
+    "^xchg: .*XCHG_DISABLE" maybe "expected 0"
+
+run badtopo 4 "$cprog" XCHG_TOPOLOGY=torus:3x3 XCHG_VERBOSE=1
+expect badtopo "XCHG_TOPOLOGY=torus:3x3 at p=4: message, every call passed" "dropin_prog: OK" \
+    120 passed $? "^xchg: .*torus:3x3"
+
+run badspec 4 "$cprog" XCHG_TOPOLOGY=torus:3y XCHG_VERBOSE=1
+expect badspec "XCHG_TOPOLOGY=torus:3y: message, every call passed" "dropin_prog: OK" 120 passed $? \
+    "^xchg: .*XCHG_TOPOLOGY" "torus:3y"
+
+# Exactly one Finalize line, from one rank; the executor's lines saying what
+# it chose; nothing without XCHG_VERBOSE.
+lines=$(grep -c '^xchg: at MPI_Finalize:' "$tmp/c4.err")
+if [ "$lines" -eq 1 ]; then pass "one Finalize line at p=4"; else fail "$lines Finalize lines at p=4, want 1"; fi
+if grep -v '^xchg: at MPI_Finalize:' "$tmp/c4.err" | grep -q '^xchg: '; then
+    pass "XCHG_VERBOSE=1: the executor says what it chose"
+else
+    fail "XCHG_VERBOSE=1: no line from the executor saying what it chose"
+fi
+run quiet 4 "$cprog"
+rc=$?
+if [ $rc -eq 0 ] && grep -qx "dropin_prog: OK" "$tmp/quiet.out" && ! grep -q '^xchg:' "$tmp/quiet.err"; then
+    pass "quiet without XCHG_VERBOSE"
+else
+    fail "without XCHG_VERBOSE: exit $rc, or xchg printed something"
+    sed 's/^/    | /' "$tmp/quiet.out" "$tmp/quiet.err" | head -20
+fi
+
+# Fortran (use mpi): carried where the binding allows interposition; both
+# bindings built here do (MPICH's through the C MPI_Alltoall, Open MPI's
+# through the Fortran symbols of src/mpi/dropin_fortran.c).
+if [ "$fprog" != none ]; then
+    run f4 4 "$fprog" XCHG_VERBOSE=1
+    expect f4 "Fortran program (use mpi), p=4: carried" "dropin_prog_f: OK" 8 carried $?
+else
+    echo "SKIP: Fortran program (no MPI Fortran compiler in this build)"
+fi
+
+if [ $failed -ne 0 ]; then
+    echo "dropin.sh: $failed check(s) failed"
+    exit 1
+fi
+echo "dropin.sh: all checks passed"
