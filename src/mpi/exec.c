@@ -85,6 +85,44 @@ static int stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *u
     return MPI_SUCCESS;
 }
 
+/*
+ * An independent program (every message one run from the send buffer to
+ * the receive buffer): post the receives, then the sends, of
+ * XCHG_MPI_WINDOW steps at a time, and wait for them together, so the MPI
+ * library moves whichever message is ready instead of holding every rank to
+ * the step order (with more ranks than cores a partner is often not
+ * running). Messages between one pair keep their step order: both sides
+ * post them in it, and MPI does not let them overtake. Staging and
+ * unstaging are done by the caller.
+ */
+static int run_windows(xchg_mpi_plan *pl, unsigned char *S, unsigned char *R)
+{
+    size_t B = pl->block_bytes;
+    int rc = MPI_SUCCESS;
+    for (size_t k0 = 0; k0 < pl->nsteps && rc == MPI_SUCCESS; k0 += XCHG_MPI_WINDOW) {
+        size_t k1 = k0 + XCHG_MPI_WINDOW < pl->nsteps ? k0 + XCHG_MPI_WINDOW : pl->nsteps;
+        size_t nreq = 0;
+        for (size_t k = k0; k < k1 && rc == MPI_SUCCESS; k++) {
+            const xchg_mpi_step *m = &pl->steps[k];
+            const xchg_mpi_run *rr = pl->runs + m->recv_run0;
+            if (m->recv_blocks)
+                rc = post(pl, 1, R + rr->slot * B, m->recv_blocks * B, m->from, &nreq);
+        }
+        for (size_t k = k0; k < k1 && rc == MPI_SUCCESS; k++) {
+            const xchg_mpi_step *m = &pl->steps[k];
+            const xchg_mpi_run *sr = pl->runs + m->send_run0;
+            if (m->send_blocks)
+                rc = post(pl, 0, S + sr->slot * B, m->send_blocks * B, m->to, &nreq);
+        }
+        if (nreq) {
+            int wrc = MPI_Waitall((int)nreq, pl->reqs, pl->statuses);
+            if (rc == MPI_SUCCESS)
+                rc = wrc;
+        }
+    }
+    return rc;
+}
+
 int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
                   const xchg_mpi_layout *slay, const xchg_mpi_layout *rlay)
 {
@@ -109,7 +147,9 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
         return rc;
     memcpy(R + (size_t)pl->rank * B, S + (size_t)pl->rank * B, B);
 
-    for (size_t k = 0; k < pl->nsteps && rc == MPI_SUCCESS; k++) {
+    if (pl->independent)
+        rc = run_windows(pl, S, R);
+    for (size_t k = 0; !pl->independent && k < pl->nsteps && rc == MPI_SUCCESS; k++) {
         const xchg_mpi_step *m = &pl->steps[k];
         const xchg_mpi_run *sr = pl->runs + m->send_run0, *rr = pl->runs + m->recv_run0;
         size_t nreq = 0;

@@ -36,6 +36,7 @@ struct xchg_mpi_plan {
     MPI_Comm user_comm;        /* errors are raised on it */
     MPI_Comm comm;             /* a duplicate: our messages never meet the user's */
     int p, rank;
+    double ranks_per_core;     /* most ranks per core on any node */
     int in_place;
     int fallback;              /* runs call PMPI_Alltoall */
     int bad_value;             /* an option could not be honoured: say so */
@@ -47,6 +48,11 @@ struct xchg_mpi_plan {
 
     size_t nsteps;
     xchg_mpi_step *steps;
+    /* Nonzero when no step depends on another: every block goes straight
+     * from the send buffer to its home in the receive buffer (pairwise,
+     * hc-direct). Then the steps are posted XCHG_MPI_WINDOW at a time and
+     * the MPI library completes them in any order. */
+    int independent;
     xchg_mpi_run *runs;
     size_t nruns;
     /* buffers: scratch (blocks passing through), packing for messages of
@@ -57,6 +63,9 @@ struct xchg_mpi_plan {
                                   but some compilers see it as a zero-size array) */
     size_t max_reqs;
 };
+
+/* Steps of an independent program posted together. */
+#define XCHG_MPI_WINDOW 64
 
 /* Largest piece of one message (bytes): counts are int in MPI calls. */
 #define XCHG_MPI_PIECE ((size_t)1 << 30)
@@ -80,6 +89,11 @@ int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
  * not raised. */
 int xchg_mpi_exec(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf,
                   const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
+
+/* auto.c: the machine model for f ranks per core, and a candidate's
+ * predicted time at block size m under the executor's execution. */
+void xchg_mpi_machine(double f, xchg_machine *out);
+double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m);
 
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);

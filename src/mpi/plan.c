@@ -10,9 +10,9 @@
  * (MPI numbers a Cartesian grid row-major, as xchg does).
  *
  * Choice: a forced algorithm when it applies (else the MPI library's own
- * call, and the reason is said); "auto": the candidates
- * that claim to be contention-free on the topology, costed by the planner
- * (xchg_plan) on this machine model at the call's block size. Algorithms
+ * call, and the reason is said); "auto": the candidates that claim to be
+ * contention-free on the topology, with the planner's lines
+ * (xchg_plan_sweep), timed as the executor runs them (auto.c). Algorithms
  * with no declared symmetry (whose rank lists need every block followed,
  * p*p*steps) are candidates only up to XCHG_MPI_FOLLOW_ALL_MAX ranks.
  *
@@ -28,19 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Largest communicator for which an algorithm without a symmetry may run
  * (its rank lists follow every block: p*p*steps work per rank). */
 #define XCHG_MPI_FOLLOW_ALL_MAX 1024
-
-/*
- * The machine model auto uses: MPI over shared memory on one node, measured
- * on the 2-core machine of bench/results/mpi_alltoall.txt (time per message
- * start-up with ranks oversubscribed, per byte moved, per byte packed or
- * unpacked). A probe (issue 12) will measure it per machine.
- */
-static const xchg_machine mpi_machine = {
-    .name = "mpi-shm", .ts = 20.0, .tw = 0.0004, .tr = 0.0004, .barrier = 0, .units = "us"};
 
 int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
                        size_t *block_bytes)
@@ -138,7 +130,9 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
     list[0] = 0;
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (!xchg_alg_claims_free(a, t) || xchg_alg_applies(a, t, NULL, NULL))
+        xchg_spec variants[XCHG_MAX_VARIANTS];
+        if (!xchg_alg_claims_free(a, t) ||
+            xchg_alg_variants(t, a, variants, XCHG_MAX_VARIANTS, NULL) == 0)
             continue;
         xchg_symmetry sym;
         xchg_alg_symmetry(a, t, NULL, &sym);
@@ -151,7 +145,7 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
     }
 }
 
-/* The fastest candidate at the block size by the planner (auto). */
+/* The candidate auto.c predicts fastest at the block size (auto). */
 static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec)
 {
     char list[1024];
@@ -163,20 +157,37 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec)
         xchg_topo_parse(c, t, NULL);
         auto_candidates(t, list, sizeof list);
     }
+    xchg_machine mach;
+    xchg_mpi_machine(pl->ranks_per_core, &mach);
+    double m = (double)pl->block_bytes;
     xchg_plan_opts po = {.only = list, .threads = 1};
-    xchg_plan_entry best;
+    xchg_sweep *sw = NULL;
     xchg_err err;
-    if (!list[0] || xchg_plan(t, &mpi_machine, (double)pl->block_bytes, &po, &best, NULL, 0,
-                              NULL, &err)) {
+    if (!list[0] || xchg_plan_sweep(t, &mach, m, m, &po, &sw, &err)) {
         fall_back(pl, "no xchg algorithm applies: %.400s", list[0] ? err.msg : "no candidate");
         return -1;
     }
-    snprintf(spec, XCHG_SPEC_MAX, "%s", best.alg);
+    size_t best = XCHG_NO_WINNER;
+    double best_time = 0;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++) {
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, i);
+        double time = e->eligible ? xchg_mpi_predict(&e->line, &mach, m) : 0;
+        if (e->eligible && (best == XCHG_NO_WINNER || time < best_time)) {
+            best = i;
+            best_time = time;
+        }
+    }
+    if (best == XCHG_NO_WINNER) {
+        xchg_sweep_free(sw);
+        fall_back(pl, "no xchg algorithm applies: %s", "no candidate may win");
+        return -1;
+    }
+    snprintf(spec, XCHG_SPEC_MAX, "%s", xchg_sweep_candidate(sw, best)->alg);
+    xchg_sweep_free(sw);
     snprintf(pl->info.why, sizeof pl->info.why,
-             "auto: the fastest of %.150s by the cost model (%s: t_s %g us, t_w %g us/B, "
-             "t_r %g us/B) at %zu-byte blocks",
-             list, mpi_machine.name, mpi_machine.ts, mpi_machine.tw, mpi_machine.tr,
-             pl->block_bytes);
+             "auto: predicted fastest (%.0f us) of %.150s at %zu-byte blocks with %.2g ranks "
+             "per core (t_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
+             best_time, list, pl->block_bytes, pl->ranks_per_core, mach.ts, mach.tw, mach.tr);
     return 0;
 }
 
@@ -283,6 +294,15 @@ static int build_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec
     }
     pl->nsteps = active;
     pl->nruns = used;
+    pl->independent = 1;
+    for (size_t k = 0; k < active; k++) {
+        const xchg_mpi_step *m = &pl->steps[k];
+        for (size_t i = 0; i < m->nsend_runs; i++)
+            pl->independent &= pl->runs[m->send_run0 + i].where == XCHG_LOC_SEND;
+        for (size_t i = 0; i < m->nrecv_runs; i++)
+            pl->independent &= pl->runs[m->recv_run0 + i].where == XCHG_LOC_RECV;
+        pl->independent &= m->nsend_runs <= 1 && m->nrecv_runs <= 1;
+    }
     pl->info.steps = active;
     pl->info.plan_bytes = xchg_rank_bytes(r) + active * sizeof *pl->steps + used * sizeof *pl->runs;
     pl->info.scratch_bytes = xchg_rank_scratch_blocks(r); /* blocks, until sized */
@@ -322,6 +342,8 @@ static int allocate(xchg_mpi_plan *pl, char *why, size_t whylen)
         if (2 * n > pieces)
             pieces = 2 * n;
     }
+    if (pl->independent) /* a window of steps is in flight at once */
+        pieces = times(pieces, XCHG_MPI_WINDOW);
     int failed = 0;
     size_t scratch_blocks = pl->info.scratch_bytes;
     size_t total = 0, sz;
@@ -372,6 +394,24 @@ static void release(xchg_mpi_plan *pl)
     pl->nsteps = pl->nruns = 0;
 }
 
+/*
+ * The most ranks per core on any node of the communicator (collective: every
+ * rank gets the same number, so every rank's auto makes the same choice).
+ */
+static int ranks_per_core(xchg_mpi_plan *pl)
+{
+    MPI_Comm node;
+    int local = 1, rc = MPI_Comm_split_type(pl->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                            &node);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double mine = (double)local / (double)(cores > 0 ? cores : 1);
+    return MPI_Allreduce(&mine, &pl->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, pl->comm);
+}
+
 int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
                        MPI_Datatype rtype, int in_place, MPI_Comm comm,
                        const xchg_mpi_opts *opts, xchg_mpi_plan **out)
@@ -408,6 +448,11 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     pl->block_bytes = sbytes;
 
     double t0 = MPI_Wtime();
+    rc = ranks_per_core(pl);
+    if (rc != MPI_SUCCESS) {
+        xchg_mpi_plan_free(pl);
+        return rc;
+    }
     xchg_topo t;
     char spec[XCHG_SPEC_MAX] = "", why[256] = "";
     /* a block too large to pack with int counts (non-contiguous types) */

@@ -1,0 +1,56 @@
+/*
+ * auto.c - how "auto" picks an algorithm for the MPI executor: the time
+ * each candidate's line predicts when the executor runs it on MPI's shared
+ * memory, with the execution the executor really does.
+ *
+ * The planner (xchg_plan_sweep) gives each candidate's start-ups S and
+ * volume V (blocks). The executor's time for block size m is
+ *     S_eff * t_s  +  V * m * t_w(message)  +  C * m * t_r
+ * where
+ *   - C = 2V: the executor packs every block a step sends and unpacks every
+ *     block it receives (the line's own copy count is the paper's local
+ *     rearrangement, which the executor does not do), except for a direct
+ *     schedule, which copies nothing (C = 0);
+ *   - S_eff = S, except for a direct schedule (one block a step, straight
+ *     home: pairwise, hc-direct), whose steps the executor posts 64 at a
+ *     time (exec.c): they overlap, and each costs about a quarter of a step;
+ *   - t_w is four times larger for messages under 8 KiB, which MPI libraries
+ *     copy twice through shared-memory fragments (Open MPI's vader below its
+ *     single-copy threshold) instead of once;
+ *   - t_s, t_w and t_r grow with f, the ranks per core on the busiest node
+ *     (ranks waiting for a partner that is not running): t_s = 0.8 f^1.44 us,
+ *     t_w = 0.0002 f us/B, t_r = 0.0001 f us/B, fitted to hc-standard and
+ *     pairwise at 16 and 64 ranks on 2 cores, 8 B to 1 MiB (docs/mpi.md,
+ *     bench/results/mpi_alltoall.txt). A machine probe (issue 12) is to
+ *     measure them per machine.
+ */
+#include "xchg.h"
+#include "xchg_mpi.h"
+#include "mpi/mpi_internal.h"
+
+#include <math.h>
+
+/* Messages under this size cost four times as much a byte. */
+#define XCHG_MPI_EAGER_BYTES 8192.0
+
+void xchg_mpi_machine(double f, xchg_machine *out)
+{
+    if (f < 1)
+        f = 1;
+    *out = (xchg_machine){.name = "mpi-shm",
+                          .ts = 0.8 * pow(f, 1.44),
+                          .tw = 0.0002 * f,
+                          .tr = 0.0001 * f,
+                          .barrier = 0,
+                          .units = "us"};
+}
+
+double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m)
+{
+    double S = (double)line->startups, V = (double)line->volume_blocks;
+    int direct = line->startups > 0 && line->volume_blocks == line->startups;
+    double C = direct ? 0 : 2 * V;
+    double msg = S > 0 ? V / S * m : 0; /* a typical message */
+    double tw = msg < XCHG_MPI_EAGER_BYTES ? 4 * mach->tw : mach->tw;
+    return (direct ? S / 4 : S) * mach->ts + V * m * tw + C * m * mach->tr;
+}
