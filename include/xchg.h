@@ -342,6 +342,36 @@ typedef struct xchg_needs {
 } xchg_needs;
 
 /*
+ * Symmetry: a group H of relabellings of node ids under which an
+ * algorithm's block paths are invariant: for every h in H and block
+ * (o, d), path(h.o, h.d)[k] = h.path(o, d)[k] at every step k. One node's
+ * blocks then follow from the paths of a few origins, so a rank can derive
+ * its own lists in about p x steps (xchg_rank_new) without following all
+ * p*p blocks. Declared in the registry (xchg_alg.symmetry) and held to it by
+ * the conformance test.
+ */
+typedef enum xchg_sym_kind {
+    XCHG_SYM_NONE = 0,      /* none claimed                                 */
+    XCHG_SYM_XOR,           /* h.n = n XOR h, every h (p = 2^D)              */
+    XCHG_SYM_CYCLIC,        /* h.n = (n + h) mod p, every h                  */
+    XCHG_SYM_XOR_POW2,      /* declaration only: XOR when p = 2^D, else
+                               CYCLIC (pairwise)                             */
+    XCHG_SYM_TRANSLATE,     /* coordinates translated (mod each size) by any
+                               h whose coordinate k is a multiple of
+                               period[k]                                     */
+    XCHG_SYM_TRANSLATE_2K   /* declaration only: TRANSLATE with every period
+                               2k, k the number of dimensions (Liu et al.'s
+                               node classes repeat every 2k)                 */
+} xchg_sym_kind;
+
+/* A resolved symmetry (xchg_alg_symmetry): kind NONE, XOR, CYCLIC or
+ * TRANSLATE; period[k] (TRANSLATE only) divides size[k]. */
+typedef struct xchg_symmetry {
+    xchg_sym_kind kind;
+    uint32_t period[XCHG_MAX_DIMS];
+} xchg_symmetry;
+
+/*
  * One algorithm. The declarations (needs, free_on, in_place, formula,
  * options) are the algorithm's contract: the registry checks preconditions
  * from needs, the generator takes its contention-freedom claim from free_on,
@@ -363,6 +393,9 @@ typedef struct xchg_alg {
      * scratch. Not for schedules hosted on virtual nodes (a host holds its
      * guests' blocks): see xchg_alg_in_place. */
     int in_place;
+    /* The symmetry its schedules have wherever it applies (XCHG_SYM_*; not
+     * for schedules hosted on virtual nodes): see xchg_alg_symmetry. */
+    xchg_sym_kind symmetry;
     /* Parse the text after "name:" (may be empty) into opts; EINVAL with a
      * message on bad options. NULL: the algorithm takes no options. */
     int (*parse)(const char *args, xchg_opts *opts, xchg_err *err);
@@ -438,6 +471,13 @@ int xchg_alg_claims_free(const xchg_alg *alg, const xchg_topo *t);
 /* Nonzero when alg with opts runs in place (alg->in_place, and not hosted
  * on virtual nodes). */
 int xchg_alg_in_place(const xchg_alg *alg, const xchg_opts *opts);
+
+/* The symmetry of alg's schedules on t with opts, resolved for t: NONE when
+ * none is declared, when hosted on virtual nodes, or when the declared one
+ * does not fit t (XOR needs p = 2^D; TRANSLATE periods must divide the
+ * sizes). Never fails; out must not be NULL. */
+void xchg_alg_symmetry(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                       xchg_symmetry *out);
 
 /* Check preconditions (xchg_alg_applies) once, then alg->generate. On
  * failure *out is untouched. */
@@ -728,6 +768,72 @@ const xchg_crossover *xchg_sweep_crossover(const xchg_sweep *sw, size_t i);
 int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
               const xchg_plan_opts *opts, xchg_plan_entry *best, xchg_plan_entry *all,
               size_t max_all, size_t *n_all, xchg_err *err);
+
+/* ------------------------------------------------------------------ */
+/* One rank's program                                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What one node does in a schedule, as an executor runs it on real buffers:
+ * at each step whom it sends to and receives from, which blocks each
+ * message carries (in (origin, dest) order on both sides, so sender and
+ * receiver agree on the layout) and where each block is kept. Blocks live in
+ * three places: the caller's send buffer (slot d holds block (node, d) until
+ * it leaves), the caller's receive buffer (slot o receives block (o, node))
+ * and scratch (blocks passing through, in slots reused once freed; a slot
+ * freed at a step is reused from the next step on, so a step never receives
+ * into a slot it is still sending from). Block (node, node) never moves: the
+ * executor copies it from send slot node to receive slot node.
+ */
+enum {
+    XCHG_LOC_SEND = 0,      /* the caller's send buffer, slot = dest      */
+    XCHG_LOC_RECV = 1,      /* the caller's receive buffer, slot = origin */
+    XCHG_LOC_SCRATCH = 2    /* scratch, slot = an index                   */
+};
+/* A place: where (XCHG_LOC_*) in the top two bits, the slot below. */
+typedef uint32_t xchg_loc;
+#define XCHG_LOC(where, slot) (((uint32_t)(where) << 30) | (uint32_t)(slot))
+#define XCHG_LOC_WHERE(loc) ((int)((loc) >> 30))
+#define XCHG_LOC_SLOT(loc) ((loc) & 0x3fffffffu)
+
+/* One step of one node. */
+typedef struct xchg_rank_step {
+    uint32_t send_to;          /* XCHG_NONE: the node sends nothing */
+    uint32_t recv_from;        /* XCHG_NONE: it receives nothing */
+    size_t nsend, nrecv;       /* blocks in each message */
+    const xchg_block *send;    /* the blocks sent, in message order */
+    const xchg_loc *send_loc;  /* where each is read from */
+    const xchg_block *recv;    /* the blocks received, in message order */
+    const xchg_loc *recv_loc;  /* where each is written to */
+} xchg_rank_step;
+
+typedef struct xchg_rank xchg_rank;
+
+/*
+ * Derive node's program from schedule s. With a symmetry (xchg_alg_symmetry
+ * of the algorithm that made s; NULL or kind NONE: none) the node's blocks
+ * come from the paths of one origin per class: O(classes * p * steps) time,
+ * classes = 1 for XOR and CYCLIC and the product of the periods for
+ * TRANSLATE. Without one it follows every block (xchg_follow_node_new,
+ * O(p*p*steps)). Memory: about 16 bytes per block the node sends or
+ * receives, plus O(p + steps). Returns 0; XCHG_EINVAL on a NULL argument, a
+ * node out of range or a symmetry that does not fit s's topology;
+ * XCHG_EINTERNAL when the schedule breaks the rules (a node sending to or
+ * receiving from two nodes in one step, sending a block it does not hold,
+ * ending with a block that is not its own); XCHG_ENOMEM.
+ */
+int xchg_rank_new(const xchg_sched *s, const xchg_symmetry *sym, uint32_t node,
+                  xchg_rank **out, xchg_err *err);
+void xchg_rank_free(xchg_rank *r);
+/* The node, the number of steps (the schedule's), and step k (k < nsteps;
+ * the lists belong to r). */
+uint32_t xchg_rank_node(const xchg_rank *r);
+size_t xchg_rank_nsteps(const xchg_rank *r);
+void xchg_rank_step_get(const xchg_rank *r, size_t k, xchg_rank_step *out);
+/* Scratch slots the program uses at most (blocks). */
+size_t xchg_rank_scratch_blocks(const xchg_rank *r);
+/* Bytes the program holds. */
+size_t xchg_rank_bytes(const xchg_rank *r);
 
 /* ------------------------------------------------------------------ */
 /* Export                                                              */

@@ -100,7 +100,7 @@ void xchg_mpi_plan_free(xchg_mpi_plan *plan);
 typedef struct xchg_mpi_plan_info {
     char alg[XCHG_SPEC_MAX];   /* the algorithm run, or "mpi" for the fallback */
     char topology[64];         /* the topology the ranks were mapped to */
-    char why[256];             /* why this algorithm (and why any fallback) */
+    char why[512];             /* why this algorithm (and why any fallback) */
     int fallback;              /* nonzero: runs call PMPI_Alltoall */
     size_t steps;              /* steps with a message */
     size_t scratch_bytes;      /* scratch this rank holds for runs */

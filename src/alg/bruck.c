@@ -141,6 +141,7 @@ const xchg_alg xchg_alg_bruck = {
     .needs = {0},
     .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE),
     .in_place = 1,
+    .symmetry = XCHG_SYM_CYCLIC,
     .parse = bruck_parse,
     .applies = NULL,
     .generate = bruck_generate,

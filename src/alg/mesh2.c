@@ -79,6 +79,7 @@ const xchg_alg xchg_alg_mesh2 = {
     .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2},
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1,
+    .symmetry = XCHG_SYM_TRANSLATE,
     .parse = NULL,
     .applies = NULL,
     .generate = mesh2_generate,

@@ -58,6 +58,7 @@ const xchg_alg xchg_alg_pairwise = {
     /* a hypercube has 2^D nodes, so the XOR form: e-cube routes are free */
     .free_on = XCHG_KIND(XCHG_TOPO_COMPLETE) | XCHG_KIND(XCHG_TOPO_HYPERCUBE),
     .in_place = 1,
+    .symmetry = XCHG_SYM_XOR_POW2,
     .parse = NULL,
     .applies = NULL,
     .generate = pairwise_generate,

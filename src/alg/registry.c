@@ -453,6 +453,36 @@ int xchg_alg_in_place(const xchg_alg *alg, const xchg_opts *opts)
 }
 
 /*
+ * The declared symmetry resolved for t: the declaration-only kinds become
+ * XOR or CYCLIC (XOR_POW2) and TRANSLATE with periods 2k (TRANSLATE_2K);
+ * anything that does not fit t, or a schedule hosted on virtual nodes
+ * (hosting breaks the translations), gives NONE.
+ */
+void xchg_alg_symmetry(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                       xchg_symmetry *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!alg || !t || (opts && opts->virtual_nodes))
+        return;
+    int pow2 = t->nodes > 0 && (t->nodes & (t->nodes - 1)) == 0;
+    xchg_sym_kind k = alg->symmetry;
+    if (k == XCHG_SYM_XOR_POW2)
+        k = pow2 ? XCHG_SYM_XOR : XCHG_SYM_CYCLIC;
+    if (k == XCHG_SYM_XOR && !pow2)
+        return;
+    if (k == XCHG_SYM_TRANSLATE || k == XCHG_SYM_TRANSLATE_2K) {
+        uint32_t period = k == XCHG_SYM_TRANSLATE ? 1 : 2u * (uint32_t)t->ndims;
+        for (int d = 0; d < t->ndims; d++) {
+            if (t->size[d] % period)
+                return;
+            out->period[d] = period;
+        }
+        k = XCHG_SYM_TRANSLATE;
+    }
+    out->kind = k;
+}
+
+/*
  * Check that alg applies to t with opts, then generate: the one place the
  * preconditions are checked before a generator runs (generators do not
  * repeat it). On failure *out is untouched.

@@ -387,6 +387,7 @@ const xchg_alg xchg_alg_ar1 = {
               .why = "Liu et al. section 3"},
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* every step pairs nodes or shifts a whole ring: equal sizes */
+    .symmetry = XCHG_SYM_TRANSLATE_2K,
     .parse = xchg_alg_parse_virtual,
     .applies = NULL,
     .generate = ar1_generate,
@@ -705,6 +706,7 @@ const xchg_alg xchg_alg_at2 = {
                      "Liu et al. section 4"},
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* AR1 steps on every ring, then pairwise swaps: equal sizes */
+    .symmetry = XCHG_SYM_TRANSLATE_2K,
     .parse = xchg_alg_parse_virtual,
     .applies = NULL,
     .generate = at2_generate,

@@ -365,6 +365,7 @@ const xchg_alg xchg_alg_t1 = {
     .needs = SUH_NEEDS(2, NULL),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 0, /* from d = 4 on, concentration phases gather 2^c p blocks */
+    .symmetry = XCHG_SYM_NONE, /* node classes by quadrant: none found */
     .parse = t1_parse,
     .applies = NULL,
     .generate = t1_generate,
@@ -382,6 +383,7 @@ const xchg_alg xchg_alg_t2 = {
     .needs = SUH_NEEDS(2, NULL),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 1, /* every node sends half of its p blocks and gets as many */
+    .symmetry = XCHG_SYM_NONE, /* node classes by quadrant: none found */
     .parse = NULL,
     .applies = NULL,
     .generate = t2_generate,
@@ -399,6 +401,7 @@ const xchg_alg xchg_alg_t1x = {
     .needs = SUH_NEEDS(5, "1 <= x <= d-4"),
     .free_on = XCHG_KINDS_ALL,
     .in_place = 0, /* x concentration phases gather 2^x p blocks */
+    .symmetry = XCHG_SYM_NONE, /* node classes by quadrant: none found */
     .parse = t1x_parse,
     .applies = t1x_applies,
     .generate = t1x_generate,

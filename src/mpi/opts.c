@@ -1,0 +1,88 @@
+/*
+ * opts.c - the executor's options (xchg_mpi_opts): defaults and the
+ * environment variables XCHG_ALG, XCHG_TOPOLOGY and XCHG_VERBOSE.
+ *
+ * Values are checked here only for form (a known algorithm name, a topology
+ * spec that parses, 0 or 1); whether they fit the communicator (the
+ * algorithm applies, the node count is the number of ranks) is known only
+ * when a plan is made (plan.c), which then says why it falls back.
+ */
+#include "xchg.h"
+#include "xchg_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xchg_mpi_opts_default(xchg_mpi_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->alg = "auto";
+    opts->topology = "auto";
+}
+
+/* A spec is "auto", "mpi" or a registry spec that parses. */
+static int check_alg(const char *v, xchg_err *err)
+{
+    if (!strcmp(v, "auto") || !strcmp(v, "mpi"))
+        return XCHG_OK;
+    const xchg_alg *alg;
+    xchg_opts o;
+    xchg_err why;
+    if (xchg_alg_parse(v, &alg, &o, &why) == XCHG_OK)
+        return XCHG_OK;
+    if (err)
+        snprintf(err->msg, sizeof err->msg,
+                 "XCHG_ALG=%.64s: %.300s; also accepted: auto (pick by block size), mpi (the MPI "
+                 "library's own MPI_Alltoall)",
+                 v, why.msg);
+    return XCHG_EINVAL;
+}
+
+static int check_topology(const char *v, xchg_err *err)
+{
+    if (!strcmp(v, "auto"))
+        return XCHG_OK;
+    xchg_topo t;
+    xchg_err why;
+    if (xchg_topo_parse(v, &t, &why) == XCHG_OK)
+        return XCHG_OK;
+    if (err)
+        snprintf(err->msg, sizeof err->msg,
+                 "XCHG_TOPOLOGY=%.64s: %.300s; also accepted: auto (a Cartesian communicator's "
+                 "torus or mesh, else complete:p)",
+                 v, why.msg);
+    return XCHG_EINVAL;
+}
+
+int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err)
+{
+    if (!opts) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "xchg_mpi_opts_from_env: NULL opts");
+        return XCHG_EINVAL;
+    }
+    const char *alg = getenv("XCHG_ALG");
+    const char *topo = getenv("XCHG_TOPOLOGY");
+    const char *verbose = getenv("XCHG_VERBOSE");
+    if (alg && *alg && check_alg(alg, err))
+        return XCHG_EINVAL;
+    if (topo && *topo && check_topology(topo, err))
+        return XCHG_EINVAL;
+    if (verbose && *verbose && strcmp(verbose, "0") && strcmp(verbose, "1")) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "XCHG_VERBOSE=%.64s: expected 0 (quiet) or 1 (say what each plan chose)",
+                     verbose);
+        return XCHG_EINVAL;
+    }
+    if (alg && *alg)
+        opts->alg = alg;
+    if (topo && *topo)
+        opts->topology = topo;
+    if (verbose && *verbose)
+        opts->verbose = !strcmp(verbose, "1");
+    return XCHG_OK;
+}

@@ -1,0 +1,459 @@
+/*
+ * plan.c - make one rank's plan for an exchange (xchg_mpi_plan_make):
+ * map the ranks to a topology, pick the algorithm, derive this rank's
+ * program from the schedule (xchg_rank_new: its own lists only, never the
+ * whole schedule), turn it into runs of bytes, and allocate the buffers.
+ *
+ * Mapping (docs/mpi.md): opts->topology when it names one; else a Cartesian
+ * communicator's grid (all dimensions periodic: torus; else mesh; one
+ * dimension: ring or array); else complete:p. Node id = rank in every case
+ * (MPI numbers a Cartesian grid row-major, as xchg does).
+ *
+ * Choice: a forced algorithm when it applies; else "auto": the candidates
+ * that claim to be contention-free on the topology, costed by the planner
+ * (xchg_plan) on this machine model at the call's block size. Algorithms
+ * with no declared symmetry (whose rank lists need every block followed,
+ * p*p*steps) are candidates only up to XCHG_MPI_FOLLOW_ALL_MAX ranks.
+ *
+ * Every rank decides from the same inputs, and the ranks then agree with
+ * one MPI_Allreduce: if any rank falls back (say it could not allocate),
+ * all do, so no rank waits for a message that never comes.
+ */
+#include "xchg.h"
+#include "xchg_mpi.h"
+#include "mpi/mpi_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest communicator for which an algorithm without a symmetry may run
+ * (its rank lists follow every block: p*p*steps work per rank). */
+#define XCHG_MPI_FOLLOW_ALL_MAX 1024
+
+/*
+ * The machine model auto uses: MPI over shared memory on one node, measured
+ * on the 2-core machine of bench/results/mpi_alltoall.txt (time per message
+ * start-up with ranks oversubscribed, per byte moved, per byte packed or
+ * unpacked). A probe (issue 12) will measure it per machine.
+ */
+static const xchg_machine mpi_machine = {
+    .name = "mpi-shm", .ts = 20.0, .tw = 0.0004, .tr = 0.0004, .barrier = 0, .units = "us"};
+
+int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
+                       size_t *block_bytes)
+{
+    MPI_Count size, lb, extent, tlb, textent;
+    int rc = MPI_Type_size_x(type, &size);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_get_extent_x(type, &lb, &extent);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_get_true_extent_x(type, &tlb, &textent);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0 || extent < 0 || (size > 0 && count > INT64_MAX / size) ||
+        (extent > 0 && count > INT64_MAX / extent))
+        return MPI_ERR_COUNT;
+    out->contiguous = count == 0 || (size == extent && size == textent && lb == 0 && tlb == 0);
+    out->count = count;
+    out->type = type;
+    out->stride = (MPI_Aint)(count * extent);
+    *block_bytes = (size_t)(count * size);
+    return MPI_SUCCESS;
+}
+
+/* Set the plan's fallback with a reason. */
+static void fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg)
+{
+    pl->fallback = 1;
+    snprintf(pl->info.alg, sizeof pl->info.alg, "mpi");
+    snprintf(pl->info.why, sizeof pl->info.why, fmt, arg ? arg : "");
+}
+
+/* The topology the ranks are laid out on (see the top of the file). */
+static int map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t)
+{
+    char spec[64];
+    xchg_err err;
+    const char *asked = opts->topology;
+    if (asked && strcmp(asked, "auto")) {
+        pl->bad_value = 1;
+        if (xchg_topo_parse(asked, t, &err)) {
+            fall_back(pl, "topology %.400s", err.msg);
+            return -1;
+        }
+        if (t->nodes != (uint32_t)pl->p) {
+            char why[200];
+            snprintf(why, sizeof why, "%s has %u nodes but the communicator %d ranks", asked,
+                     (unsigned)t->nodes, pl->p);
+            fall_back(pl, "topology %s: it must have one node per rank", why);
+            return -1;
+        }
+        pl->bad_value = 0;
+        return 0;
+    }
+    int kind = MPI_UNDEFINED, nd = 0;
+    MPI_Topo_test(pl->user_comm, &kind);
+    if (kind == MPI_CART)
+        MPI_Cartdim_get(pl->user_comm, &nd);
+    if (kind == MPI_CART && nd > 0 && nd <= XCHG_MAX_DIMS) {
+        int dims[XCHG_MAX_DIMS], periods[XCHG_MAX_DIMS], coords[XCHG_MAX_DIMS];
+        MPI_Cart_get(pl->user_comm, nd, dims, periods, coords);
+        int kept = 0, all_periodic = 1;
+        size_t len = 0;
+        spec[0] = 0;
+        for (int k = 0; k < nd; k++) {
+            if (dims[k] < 2)
+                continue; /* a dimension of one node has no links */
+            all_periodic &= periods[k] != 0;
+            len += (size_t)snprintf(spec + len, sizeof spec - len, "%s%d", kept ? "x" : "",
+                                    dims[k]);
+            kept++;
+        }
+        char full[80];
+        if (kept == 0)
+            snprintf(full, sizeof full, "ring:1");
+        else if (kept == 1)
+            snprintf(full, sizeof full, "%s:%s", all_periodic ? "ring" : "array", spec);
+        else
+            snprintf(full, sizeof full, "%s:%s", all_periodic ? "torus" : "mesh", spec);
+        if (len < sizeof spec && xchg_topo_parse(full, t, &err) == 0 &&
+            t->nodes == (uint32_t)pl->p)
+            return 0;
+    }
+    snprintf(spec, sizeof spec, "complete:%d", pl->p);
+    if (xchg_topo_parse(spec, t, &err)) {
+        fall_back(pl, "%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Comma-separated names of the algorithms auto may pick on t. */
+static void auto_candidates(const xchg_topo *t, char *list, size_t len)
+{
+    size_t at = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (!xchg_alg_claims_free(a, t) || xchg_alg_applies(a, t, NULL, NULL))
+            continue;
+        xchg_symmetry sym;
+        xchg_alg_symmetry(a, t, NULL, &sym);
+        if (sym.kind == XCHG_SYM_NONE && t->nodes > XCHG_MPI_FOLLOW_ALL_MAX)
+            continue;
+        int n = snprintf(list + at, len - at, "%s%s", at ? "," : "", a->name);
+        if (n < 0 || (size_t)n >= len - at)
+            break;
+        at += (size_t)n;
+    }
+}
+
+/* The fastest candidate at the block size by the planner (auto). */
+static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, const char *note)
+{
+    char list[1024];
+    auto_candidates(t, list, sizeof list);
+    if (!list[0]) {
+        /* nothing fits the topology: lay the ranks out on a switch instead */
+        char c[64];
+        snprintf(c, sizeof c, "complete:%d", pl->p);
+        xchg_topo_parse(c, t, NULL);
+        auto_candidates(t, list, sizeof list);
+    }
+    xchg_plan_opts po = {.only = list, .threads = 1};
+    xchg_plan_entry best;
+    xchg_err err;
+    if (!list[0] || xchg_plan(t, &mpi_machine, (double)pl->block_bytes, &po, &best, NULL, 0,
+                              NULL, &err)) {
+        fall_back(pl, "no xchg algorithm applies: %.400s", list[0] ? err.msg : "no candidate");
+        return -1;
+    }
+    snprintf(spec, XCHG_SPEC_MAX, "%s", best.alg);
+    snprintf(pl->info.why, sizeof pl->info.why,
+             "%.200sauto: the fastest of %.150s by the cost model (%s: t_s %g us, t_w %g us/B, "
+             "t_r %g us/B) at %zu-byte blocks",
+             note, list, mpi_machine.name, mpi_machine.ts, mpi_machine.tw, mpi_machine.tr,
+             pl->block_bytes);
+    return 0;
+}
+
+/* The algorithm: forced, or auto (also when the forced one does not apply). */
+static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, char *spec)
+{
+    const char *asked = opts->alg;
+    if (!asked || !strcmp(asked, "auto"))
+        return choose_auto(pl, t, spec, "");
+    if (!strcmp(asked, "mpi")) {
+        fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)%s", NULL);
+        return -1;
+    }
+    const xchg_alg *alg;
+    xchg_opts o;
+    xchg_err err;
+    pl->bad_value = 1;
+    if (xchg_alg_parse(asked, &alg, &o, &err)) {
+        fall_back(pl, "algorithm %.400s", err.msg);
+        return -1;
+    }
+    if (xchg_alg_applies(alg, t, &o, &err) == 0) {
+        xchg_symmetry sym;
+        xchg_alg_symmetry(alg, t, &o, &sym);
+        if (sym.kind != XCHG_SYM_NONE || t->nodes <= XCHG_MPI_FOLLOW_ALL_MAX) {
+            snprintf(spec, XCHG_SPEC_MAX, "%s", asked);
+            snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+            pl->bad_value = 0;
+            return 0;
+        }
+        snprintf(err.msg, sizeof err.msg,
+                 "%s has no symmetry to derive one rank's lists from, and following "
+                 "every block costs too much above %d ranks",
+                 asked, XCHG_MPI_FOLLOW_ALL_MAX);
+    }
+    char note[sizeof err.msg + 32];
+    snprintf(note, sizeof note, "%.300s; ", err.msg);
+    return choose_auto(pl, t, spec, note);
+}
+
+/* This rank's program for spec on t, as steps and runs. */
+static int build_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec, char *why,
+                         size_t whylen)
+{
+    xchg_sched *s = NULL;
+    xchg_rank *r = NULL;
+    const xchg_alg *alg;
+    xchg_opts o;
+    xchg_err err;
+    xchg_symmetry sym;
+    int rc = xchg_alg_parse(spec, &alg, &o, &err);
+    if (!rc)
+        rc = xchg_alg_generate(alg, t, &o, &s, &err);
+    if (!rc) {
+        xchg_alg_symmetry(alg, t, &o, &sym);
+        rc = xchg_rank_new(s, &sym, (uint32_t)pl->rank, &r, &err);
+    }
+    xchg_sched_free(s);
+    if (rc) {
+        snprintf(why, whylen, "%.250s", err.msg);
+        return -1;
+    }
+    size_t ns = xchg_rank_nsteps(r), nruns = 0;
+    for (size_t k = 0; k < ns; k++) {
+        xchg_rank_step st;
+        xchg_rank_step_get(r, k, &st);
+        nruns += st.nsend + st.nrecv;
+    }
+    pl->steps = calloc(ns ? ns : 1, sizeof *pl->steps);
+    pl->runs = calloc(nruns ? nruns : 1, sizeof *pl->runs);
+    if (!pl->steps || !pl->runs) {
+        xchg_rank_free(r);
+        snprintf(why, whylen, "out of memory for this rank's lists");
+        return -1;
+    }
+    size_t used = 0, active = 0;
+    for (size_t k = 0; k < ns; k++) {
+        xchg_rank_step st;
+        xchg_rank_step_get(r, k, &st);
+        xchg_mpi_step *m = &pl->steps[active];
+        m->to = st.nsend ? (int)st.send_to : MPI_PROC_NULL;
+        m->from = st.nrecv ? (int)st.recv_from : MPI_PROC_NULL;
+        m->send_blocks = st.nsend;
+        m->recv_blocks = st.nrecv;
+        for (int dir = 0; dir < 2; dir++) {
+            const xchg_loc *loc = dir ? st.recv_loc : st.send_loc;
+            size_t n = dir ? st.nrecv : st.nsend, first = used;
+            for (size_t i = 0; i < n; i++) {
+                int where = XCHG_LOC_WHERE(loc[i]);
+                size_t slot = XCHG_LOC_SLOT(loc[i]);
+                xchg_mpi_run *last = used > first ? &pl->runs[used - 1] : NULL;
+                if (last && last->where == where && last->slot + last->count == slot)
+                    last->count++;
+                else
+                    pl->runs[used++] = (xchg_mpi_run){where, slot, 1};
+            }
+            if (dir)
+                m->recv_run0 = first, m->nrecv_runs = used - first;
+            else
+                m->send_run0 = first, m->nsend_runs = used - first;
+        }
+        if (st.nsend || st.nrecv)
+            active++;
+    }
+    pl->nsteps = active;
+    pl->nruns = used;
+    pl->info.steps = active;
+    pl->info.plan_bytes = xchg_rank_bytes(r) + active * sizeof *pl->steps + used * sizeof *pl->runs;
+    pl->info.scratch_bytes = xchg_rank_scratch_blocks(r); /* blocks, until sized */
+    xchg_rank_free(r);
+    return 0;
+}
+
+/* p * bytes without overflow, or SIZE_MAX. */
+static size_t times(size_t a, size_t b)
+{
+    size_t r;
+    return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+static unsigned char *alloc_or_null(size_t n, int *failed)
+{
+    if (n == 0)
+        return NULL;
+    unsigned char *b = n == SIZE_MAX ? NULL : malloc(n);
+    if (!b)
+        *failed = 1;
+    return b;
+}
+
+/* Scratch, packing and staging buffers, and the request array. */
+static int allocate(xchg_mpi_plan *pl, char *why, size_t whylen)
+{
+    size_t B = pl->block_bytes, max_send = 0, max_recv = 0, pieces = 2;
+    for (size_t k = 0; k < pl->nsteps; k++) {
+        const xchg_mpi_step *m = &pl->steps[k];
+        if (m->nsend_runs > 1 && m->send_blocks > max_send)
+            max_send = m->send_blocks;
+        if (m->nrecv_runs > 1 && m->recv_blocks > max_recv)
+            max_recv = m->recv_blocks;
+        size_t most = m->send_blocks > m->recv_blocks ? m->send_blocks : m->recv_blocks;
+        size_t n = times(most, B) / XCHG_MPI_PIECE + 1;
+        if (2 * n > pieces)
+            pieces = 2 * n;
+    }
+    int failed = 0;
+    size_t scratch_blocks = pl->info.scratch_bytes;
+    size_t total = 0, sz;
+    pl->scratch = alloc_or_null(sz = times(scratch_blocks, B), &failed);
+    total += sz == SIZE_MAX ? 0 : sz;
+    pl->send_pack = alloc_or_null(sz = times(max_send, B), &failed);
+    total += sz == SIZE_MAX ? 0 : sz;
+    pl->recv_pack = alloc_or_null(sz = times(max_recv, B), &failed);
+    total += sz == SIZE_MAX ? 0 : sz;
+    if (pl->in_place || !pl->send_layout.contiguous) {
+        pl->stage_send = alloc_or_null(sz = times((size_t)pl->p, B), &failed);
+        total += sz == SIZE_MAX ? 0 : sz;
+    }
+    if (!pl->recv_layout.contiguous) {
+        pl->stage_recv = alloc_or_null(sz = times((size_t)pl->p, B), &failed);
+        total += sz == SIZE_MAX ? 0 : sz;
+    }
+    pl->reqs = malloc(pieces * sizeof *pl->reqs);
+    pl->max_reqs = pieces;
+    if (!pl->reqs)
+        failed = 1;
+    pl->info.scratch_bytes = total;
+    if (failed) {
+        snprintf(why, whylen, "could not allocate %zu bytes of scratch for %zu-byte blocks",
+                 total, B);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(xchg_mpi_plan *pl)
+{
+    free(pl->steps);
+    free(pl->runs);
+    free(pl->scratch);
+    free(pl->send_pack);
+    free(pl->recv_pack);
+    free(pl->stage_send);
+    free(pl->stage_recv);
+    free(pl->reqs);
+    pl->steps = NULL;
+    pl->runs = NULL;
+    pl->scratch = pl->send_pack = pl->recv_pack = pl->stage_send = pl->stage_recv = NULL;
+    pl->reqs = NULL;
+    pl->nsteps = pl->nruns = 0;
+}
+
+int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
+                       MPI_Datatype rtype, int in_place, MPI_Comm comm,
+                       const xchg_mpi_opts *opts, xchg_mpi_plan **out)
+{
+    *out = NULL;
+    xchg_mpi_plan *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return MPI_ERR_NO_MEM;
+    pl->user_comm = comm;
+    pl->comm = MPI_COMM_NULL;
+    pl->in_place = in_place;
+    pl->scount = in_place ? rcount : scount;
+    pl->stype = in_place ? rtype : stype;
+    pl->rcount = rcount;
+    pl->rtype = rtype;
+    size_t sbytes = 0, rbytes = 0;
+    int rc = MPI_Comm_size(comm, &pl->p);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(comm, &pl->rank);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_layout_of(pl->scount, pl->stype, &pl->send_layout, &sbytes);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_layout_of(rcount, rtype, &pl->recv_layout, &rbytes);
+    if (rc == MPI_SUCCESS && sbytes != rbytes)
+        rc = sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_ARG;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_dup(comm, &pl->comm);
+    if (rc == MPI_SUCCESS)
+        MPI_Comm_set_errhandler(pl->comm, MPI_ERRORS_RETURN);
+    if (rc != MPI_SUCCESS) {
+        xchg_mpi_plan_free(pl);
+        return rc;
+    }
+    pl->block_bytes = sbytes;
+
+    double t0 = MPI_Wtime();
+    xchg_topo t;
+    char spec[XCHG_SPEC_MAX] = "", why[256] = "";
+    /* a block too large to pack with int counts (non-contiguous types) */
+    if ((!pl->send_layout.contiguous && pl->scount > INT32_MAX) ||
+        (!pl->recv_layout.contiguous && rcount > INT32_MAX) ||
+        ((!pl->send_layout.contiguous || !pl->recv_layout.contiguous) &&
+         pl->block_bytes > INT32_MAX))
+        fall_back(pl, "%s", "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
+    else if (map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec) == 0) {
+        xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
+        snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
+        if (build_program(pl, &t, spec, why, sizeof why) || allocate(pl, why, sizeof why)) {
+            release(pl);
+            fall_back(pl, "%s", why);
+        }
+    }
+    pl->info.plan_seconds = MPI_Wtime() - t0;
+
+    /* agree: one rank's fallback is everyone's */
+    int mine = pl->fallback, any = 0;
+    rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
+    if (rc != MPI_SUCCESS) {
+        xchg_mpi_plan_free(pl);
+        return rc;
+    }
+    if (any && !pl->fallback) {
+        release(pl);
+        fall_back(pl, "%s", "another rank could not make its part of the plan");
+    }
+    pl->info.fallback = pl->fallback;
+    if (pl->fallback)
+        pl->info.steps = 0;
+    *out = pl;
+    return MPI_SUCCESS;
+}
+
+void xchg_mpi_plan_free(xchg_mpi_plan *pl)
+{
+    if (!pl)
+        return;
+    release(pl);
+    if (pl->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&pl->comm);
+    free(pl);
+}
+
+int xchg_mpi_plan_info_get(const xchg_mpi_plan *plan, xchg_mpi_plan_info *info)
+{
+    if (!plan || !info)
+        return MPI_ERR_ARG;
+    *info = plan->info;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# exec.sh - the executor against MPI_Alltoall, byte for byte, at every
+# process count of the issue's matrix (tests/mpi/test_mpi_exec.c).
+#
+# Usage: tests/mpi/exec.sh TEST_MPI_EXEC LAUNCHER [PS]
+#   PS: the process counts (default "1 2 3 4 5 7 8 12 16 27 32 64"); blocks
+#   up to 1 MiB at p <= 8, 64 KiB at p <= 16, 4 KiB above (memory and time
+#   of 64 oversubscribed ranks on 2 cores).
+set -u
+prog=$1
+source "$(dirname "$0")/lib_mpi.sh" "$2"
+ps=${3:-"1 2 3 4 5 7 8 12 16 27 32 64"}
+failed=0
+for p in $ps; do
+    if [ "$p" -le 8 ]; then max=1048576; elif [ "$p" -le 16 ]; then max=65536; else max=4096; fi
+    start=$(date +%s)
+    if out=$(timeout 900 bash -c 'source "$1" "$2"; shift 2; mpi_run "$@"' _ \
+                 "$(dirname "$0")/lib_mpi.sh" "$MPI_LAUNCHER" "$p" "$prog" --max-bytes "$max" 2>&1); then
+        echo "PASS p=$p ($(( $(date +%s) - start )) s): $(echo "$out" | tail -1)"
+    else
+        echo "FAIL p=$p:"
+        echo "$out" | tail -30
+        failed=$((failed + 1))
+    fi
+done
+[ "$failed" = 0 ]

@@ -1,0 +1,334 @@
+/*
+ * test_mpi_exec.c - the executor against the MPI library's own MPI_Alltoall,
+ * byte for byte (run under mpirun by tests/mpi/exec.sh).
+ *
+ *   test_mpi_exec [--max-bytes N] [--only SPEC]   the matrix (below)
+ *   test_mpi_exec --big BYTES                      one exchange whose
+ *       count x extent x p is BYTES (> 2^31), checked against its pattern
+ *
+ * The matrix, at the communicator's size p: every registry algorithm and
+ * variant that applies to complete:p, ring:p, and the tori and hypercube
+ * with p nodes (laid out with XCHG_TOPOLOGY-style options, and once through
+ * a Cartesian communicator), over block sizes 0, 1, 7, 8, 64, 1000, 4096,
+ * 65536 and 1 MiB bytes (up to --max-bytes), each with MPI_BYTE, MPI_INT,
+ * MPI_DOUBLE or a vector type with holes (received as plain ints: different
+ * types, one signature), in place and not. Every receive buffer, holes
+ * included, must equal the one MPI_Alltoall fills. Also: a persistent plan
+ * run three times, errors returned through MPI_ERRORS_RETURN, and the
+ * fallbacks (mpi, a topology of the wrong size).
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xchg.h"
+#include "xchg_mpi.h"
+
+static int rank, nranks, failures, checks;
+
+static void check(int ok, const char *fmt, const char *a, const char *b, long n, long m)
+{
+    checks++;
+    if (!ok) {
+        failures++;
+        if (failures <= 20) {
+            fprintf(stderr, "FAIL (rank %d): ", rank);
+            fprintf(stderr, fmt, a, b, n, m);
+            fprintf(stderr, "\n");
+        }
+    }
+}
+
+/* One data type of the matrix. */
+typedef struct dtype {
+    const char *name;
+    MPI_Datatype send, recv;
+    int send_per_elem, recv_per_elem; /* recv elements per send element */
+} dtype;
+
+static unsigned char pattern(long r, long i)
+{
+    uint64_t x = (uint64_t)r * 0x9e3779b97f4a7c15ull + (uint64_t)i * 0xbf58476d1ce4e5b9ull;
+    return (unsigned char)(x >> 56);
+}
+
+/*
+ * One case: xchg (spec on topo) against MPI_Alltoall, `bytes` of data per
+ * block in type dt, in place or not. Returns 0 when identical on every rank.
+ */
+static int run_case(const char *spec, const char *topo, MPI_Comm comm, long bytes,
+                    const dtype *dt, int in_place)
+{
+    int ssize, rsize;
+    MPI_Aint lb, sext, rext;
+    MPI_Type_size(dt->send, &ssize);
+    MPI_Type_size(dt->recv, &rsize);
+    MPI_Type_get_extent(dt->send, &lb, &sext);
+    MPI_Type_get_extent(dt->recv, &lb, &rext);
+    long scount = bytes / ssize, rcount = scount * ssize / rsize;
+    if (in_place && dt->send != dt->recv)
+        return 0; /* in place has one type */
+    size_t sbuf = (size_t)nranks * (size_t)scount * (size_t)sext + 1;
+    size_t rbuf = (size_t)nranks * (size_t)rcount * (size_t)rext + 1;
+    unsigned char *send = malloc(sbuf), *mine = malloc(rbuf), *ref = malloc(rbuf);
+    for (size_t i = 0; i < sbuf; i++)
+        send[i] = pattern(rank, (long)i);
+    for (size_t i = 0; i < rbuf; i++)
+        mine[i] = ref[i] = in_place ? pattern(rank, (long)i) : 0xee;
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = spec;
+    o.topology = topo;
+    int rc;
+    if (in_place) {
+        rc = xchg_mpi_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, mine, rcount, dt->recv, comm,
+                               &o);
+        MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ref, (int)rcount, dt->recv, comm);
+    } else {
+        rc = xchg_mpi_alltoall(send, scount, dt->send, mine, rcount, dt->recv, comm, &o);
+        MPI_Alltoall(send, (int)scount, dt->send, ref, (int)rcount, dt->recv, comm);
+    }
+    int ok = rc == MPI_SUCCESS && memcmp(mine, ref, rbuf) == 0, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s %s", dt->name, in_place ? "in place" : "", topo);
+    check(all, "%s on %s: %ld bytes a block, p %ld: differs from MPI_Alltoall", spec, what,
+          bytes, nranks);
+    free(send);
+    free(mine);
+    free(ref);
+    return !all;
+}
+
+/* Every spec of every algorithm applying to topology spec ts. */
+static int specs_on(const char *ts, xchg_spec *out, int max)
+{
+    xchg_topo t;
+    if (xchg_topo_parse(ts, &t, NULL) || t.nodes != (uint32_t)nranks)
+        return 0;
+    int n = 0;
+    for (size_t i = 0; i < xchg_alg_count() && n < max; i++)
+        n += xchg_alg_variants(&t, xchg_alg_at(i), out + n, max - n, NULL);
+    return n;
+}
+
+static void matrix(long max_bytes, const char *only, dtype *types, int ntypes)
+{
+    static const long sizes[] = {0, 1, 7, 8, 64, 1000, 4096, 65536, 1 << 20};
+    char topos[8][64];
+    int nt = 0;
+    snprintf(topos[nt++], 64, "complete:%d", nranks);
+    snprintf(topos[nt++], 64, "ring:%d", nranks);
+    for (int a = 2; a * a <= nranks; a++)
+        if (nranks % a == 0 && nranks / a >= 2) {
+            snprintf(topos[nt++], 64, "torus:%dx%d", a, nranks / a);
+            break;
+        }
+    if (nranks == 27)
+        snprintf(topos[nt++], 64, "torus:3x3x3");
+    if (nranks == 64)
+        snprintf(topos[nt++], 64, "torus:4x4x4");
+    if ((nranks & (nranks - 1)) == 0)
+        snprintf(topos[nt++], 64, "hypercube:%d", __builtin_ctz((unsigned)nranks));
+    int cases = 0, rot = 0;
+    for (int ti = 0; ti < nt; ti++) {
+        xchg_spec specs[XCHG_MAX_VARIANTS * 4];
+        int ns = specs_on(topos[ti], specs, XCHG_MAX_VARIANTS * 4);
+        for (int si = 0; si < ns; si++) {
+            if (only && strcmp(only, specs[si]))
+                continue;
+            /* every size, the type and in-place turning round */
+            for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+                if (sizes[k] > max_bytes)
+                    continue;
+                const dtype *dt = &types[rot % ntypes];
+                long bytes = sizes[k] / 8 * 8 + (dt->send == MPI_BYTE ? sizes[k] % 8 : 0);
+                run_case(specs[si], topos[ti], MPI_COMM_WORLD, bytes, dt, (rot / ntypes) % 2);
+                rot++;
+                cases++;
+            }
+            /* every type, in place and not, at one size */
+            for (int d = 0; d < ntypes; d++)
+                for (int ip = 0; ip < 2; ip++, cases++)
+                    run_case(specs[si], topos[ti], MPI_COMM_WORLD, 64, &types[d], ip);
+        }
+    }
+    if (rank == 0)
+        printf("p %d: %d cases over %d topologies\n", nranks, cases, nt);
+}
+
+/* A Cartesian communicator is laid out as its torus. */
+static void cartesian(dtype *types)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 1};
+    if (nranks < 4)
+        return;
+    MPI_Dims_create(nranks, 2, dims);
+    if (dims[1] < 2)
+        return;
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    run_case("auto", "auto", cart, 64, &types[0], 0);
+    xchg_mpi_plan *pl = NULL;
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    xchg_mpi_plan_create(8, MPI_BYTE, 8, MPI_BYTE, 0, cart, &o, &pl);
+    xchg_mpi_plan_info info;
+    xchg_mpi_plan_info_get(pl, &info);
+    char want[64];
+    snprintf(want, sizeof want, "torus:%dx%d", dims[0], dims[1]);
+    check(!strcmp(info.topology, want), "a Cartesian communicator maps to %s (got %s)%ld%ld",
+          want, info.topology, 0, 0);
+    xchg_mpi_plan_free(pl);
+    MPI_Comm_free(&cart);
+}
+
+/* A persistent plan run three times; fallbacks say why. */
+static void persistent(void)
+{
+    long n = 100;
+    unsigned char *s = malloc((size_t)n * nranks), *a = malloc((size_t)n * nranks),
+                  *b = malloc((size_t)n * nranks);
+    for (long i = 0; i < n * nranks; i++)
+        s[i] = pattern(rank, i);
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    xchg_mpi_plan *pl = NULL;
+    int rc = xchg_mpi_plan_create(n, MPI_BYTE, n, MPI_BYTE, 0, MPI_COMM_WORLD, &o, &pl);
+    MPI_Alltoall(s, (int)n, MPI_BYTE, b, (int)n, MPI_BYTE, MPI_COMM_WORLD);
+    for (int it = 0; it < 3 && rc == MPI_SUCCESS; it++) {
+        memset(a, 0, (size_t)n * nranks);
+        rc = xchg_mpi_plan_run(pl, s, a);
+        check(rc == MPI_SUCCESS && !memcmp(a, b, (size_t)n * nranks),
+              "persistent plan run %s%s %ld of p %ld", "", "", it, nranks);
+    }
+    xchg_mpi_plan_info info;
+    xchg_mpi_plan_info_get(pl, &info);
+    check(!info.fallback && info.alg[0], "auto plans an xchg algorithm (%s; %s)%ld%ld", info.alg,
+          info.why, 0, 0);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = xchg_mpi_plan_run(pl, MPI_IN_PLACE, a);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    check(rc == MPI_ERR_ARG,
+          "an in-place run of a plan made not in place is refused%s%s%ld%ld", "", "", 0, 0);
+    xchg_mpi_plan_free(pl);
+
+    /* the wrong number of nodes and "mpi" fall back, and still exchange */
+    const char *topo_bad = nranks == 9 ? "torus:2x2" : "torus:3x3";
+    o.topology = topo_bad;
+    xchg_mpi_plan_create(n, MPI_BYTE, n, MPI_BYTE, 0, MPI_COMM_WORLD, &o, &pl);
+    xchg_mpi_plan_info_get(pl, &info);
+    check(info.fallback && strstr(info.why, "ranks"), "%s falls back and says why: %s%ld%ld",
+          topo_bad, info.why, 0, 0);
+    memset(a, 0, (size_t)n * nranks);
+    rc = xchg_mpi_plan_run(pl, s, a);
+    check(rc == MPI_SUCCESS && !memcmp(a, b, (size_t)n * nranks),
+          "a fallback plan still exchanges%s%s%ld%ld", "", "", 0, 0);
+    xchg_mpi_plan_free(pl);
+    free(s);
+    free(a);
+    free(b);
+}
+
+/* Errors come back through the error handler (MPI_ERRORS_RETURN). */
+static void errors(void)
+{
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    char s[64] = {0}, r[64];
+    int cls;
+    int rc = xchg_mpi_alltoall(s, -1, MPI_BYTE, r, 1, MPI_BYTE, c, NULL);
+    MPI_Error_class(rc, &cls);
+    check(cls == MPI_ERR_COUNT, "count -1 returns MPI_ERR_COUNT%s%s (got %ld)%ld", "", "", cls, 0);
+    rc = xchg_mpi_alltoall(s, 1, MPI_DATATYPE_NULL, r, 1, MPI_BYTE, c, NULL);
+    MPI_Error_class(rc, &cls);
+    check(cls == MPI_ERR_TYPE, "a null type returns MPI_ERR_TYPE%s%s (got %ld)%ld", "", "", cls,
+          0);
+    if (nranks * 2 <= 64) {
+        rc = xchg_mpi_alltoall(s, 2, MPI_BYTE, r, 1, MPI_BYTE, c, NULL);
+        MPI_Error_class(rc, &cls);
+        check(cls == MPI_ERR_TRUNCATE, "more sent than received returns MPI_ERR_TRUNCATE%s%s "
+              "(got %ld)%ld", "", "", cls, 0);
+    }
+    MPI_Comm_free(&c);
+}
+
+/* One exchange of `total` bytes (count x extent x p) through xchg. */
+static int big(long long total)
+{
+    size_t block = (size_t)(total / nranks) / 4 * 4;
+    size_t n = block * (size_t)nranks;
+    uint32_t *s = malloc(n), *r = malloc(n);
+    if (!s || !r) {
+        fprintf(stderr, "rank %d: cannot allocate 2 x %zu bytes\n", rank, n);
+        return 1;
+    }
+    size_t per = block / 4;
+    for (size_t d = 0; d < (size_t)nranks; d++)
+        for (size_t i = 0; i < per; i++)
+            s[d * per + i] = (uint32_t)(rank * 1000003u + d * 7919u + i);
+    memset(r, 0, n);
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    int rc = xchg_mpi_alltoall(s, (MPI_Count)per, MPI_INT, r, (MPI_Count)per, MPI_INT,
+                               MPI_COMM_WORLD, &o);
+    size_t bad = 0;
+    for (size_t src = 0; src < (size_t)nranks; src++)
+        for (size_t i = 0; i < per; i++)
+            bad += r[src * per + i] != (uint32_t)(src * 1000003u + (size_t)rank * 7919u + i);
+    check(rc == MPI_SUCCESS && bad == 0, "exchange of %s%s%ld bytes in all: %ld words wrong", "",
+          "", (long)n, (long)bad);
+    if (rank == 0)
+        printf("big: %zu bytes a rank (count %zu ints a block, p %d): %s\n", n, per, nranks,
+               bad ? "WRONG" : "identical to the pattern");
+    free(s);
+    free(r);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    long max_bytes = 1 << 20;
+    long long big_bytes = 0;
+    const char *only = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--max-bytes"))
+            max_bytes = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--only"))
+            only = argv[i + 1];
+        else if (!strcmp(argv[i], "--big"))
+            big_bytes = atoll(argv[i + 1]);
+    }
+    if (big_bytes) {
+        big(big_bytes);
+    } else {
+        MPI_Datatype vec, vec_r;
+        MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* 2 ints with a hole: size 8, extent 12 */
+        MPI_Type_commit(&vec);
+        MPI_Type_create_resized(MPI_INT, 0, 8, &vec_r); /* an int in 8 bytes */
+        MPI_Type_commit(&vec_r);
+        dtype types[] = {{"MPI_BYTE", MPI_BYTE, MPI_BYTE, 1, 1},
+                         {"MPI_INT", MPI_INT, MPI_INT, 1, 1},
+                         {"MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE, 1, 1},
+                         {"vector->resized", vec, vec_r, 1, 2}};
+        matrix(max_bytes, only, types, 4);
+        cartesian(types);
+        persistent();
+        errors();
+        MPI_Type_free(&vec);
+        MPI_Type_free(&vec_r);
+    }
+    int all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("test_mpi_exec p %d: %d checks on rank 0, %d failures on all ranks\n", nranks,
+               checks, all);
+    MPI_Finalize();
+    return all ? 1 : 0;
+}
