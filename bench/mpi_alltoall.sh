@@ -18,7 +18,8 @@
 # ranks, and every core copies; so no exchange beats
 #     copy_limit = p*(p-1)*m / B,
 # B = the median aggregate memcpy rate of all cores (bench/memcpy_bw,
-# measured at the start of this run). The table gives auto_time / copy_limit.
+# measured at the start of this run). The table gives auto_time / copy_limit
+# (and mpi_time / copy_limit, for scale).
 #
 # The targets checked at the end: auto >= 2x faster than Open MPI's
 # MPI_Alltoall at p = 64 for blocks up to 64 B; auto never slower than
@@ -108,7 +109,7 @@ sizes="-m 8:1M"
 # busy-polls), so the iteration counts keep each configuration to minutes.
 configs=("ompi16 $build 16 -i 100 -x 10 --iterations-large 20 --warmup-large 2"
          "ompi64 $build 64 -i 20 -x 2 --iterations-large 5 --warmup-large 1")
-[ "$mpich" = 1 ] && configs+=("mpich16 $build_mpich 16 -i 10 -x 2 --iterations-large 3 --warmup-large 1")
+[ "$mpich" = 1 ] && configs+=("mpich16 $build_mpich 16 -i 5 -x 1 --iterations-large 2 --warmup-large 1")
 if [ "$quick" = 1 ]; then
     configs=("ompi16 $build 16 -i 20 -x 2 --iterations-large 3 --warmup-large 1"
              "ompi64 $build 64 -i 5 -x 1 --iterations-large 2 --warmup-large 1")
@@ -181,7 +182,7 @@ for (const line of fs.readFileSync(`${dir}/configs`, "utf8").trim().split("\n"))
   console.log(`## validation pass of --alg ${alg} (-c, every byte, sizes ${human(valid[0]?.bytes ?? 0)}..` +
               `${human(valid[valid.length - 1]?.bytes ?? 0)}): ${allValid ? "Pass" : "FAIL"}`);
   console.log("# Size      auto(us)       mpi(us)   speed-up [min..max]        auto alg (topology)" +
-              "             copy limit(us)  auto/limit");
+              "             copy limit(us)  auto/limit   mpi/limit");
   X[0].forEach((row, k) => {
     const m = row.bytes;
     const ta = med(X.map(R => R[k].avg_us)), tm = med(M.map(R => R[k].avg_us));
@@ -191,9 +192,10 @@ for (const line of fs.readFileSync(`${dir}/configs`, "utf8").trim().split("\n"))
                                      (R[k].fallback ? " fallback" : "")))].join(" / ");
     const limit = m >= 65536 ? p * (p - 1) * m / B * 1e6 : null;
     const rel = limit === null ? null : ta / limit;
+    const relm = limit === null ? null : tm / limit;
     console.log(`${String(m).padEnd(8)}${fmt(ta, 12)}${fmt(tm, 14)}${fmt(sp, 8)} ` +
                 `[${lo.toFixed(2)}..${hi.toFixed(2)}]`.padEnd(17) + "  " + algs.padEnd(36) +
-                `${fmt(limit, 14)}${fmt(rel, 12)}`);
+                `${fmt(limit, 14)}${fmt(rel, 12)}${fmt(relm, 12)}`);
     if (p === 64 && name.startsWith("ompi") && m <= 64)
       verdicts.push([`${name} ${m} B: speed-up ${sp.toFixed(2)} >= 2`, sp >= 2]);
     if (p === 16 || p === 64)
