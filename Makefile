@@ -1,6 +1,8 @@
 # xchg entry points.
 #   make run   install what is missing, build, and run the main job
-#              (xchg compare on a default network)
+#              (xchg compare on a default network), then a short real
+#              exchange on 16 local ranks: xchg's executor against
+#              MPI_Alltoall, both validated (scripts/run-mpi-demo.sh)
 #   make test  build with -Werror and run every test, then again under
 #              AddressSanitizer and UBSan, then the MPI tests with MPICH
 BUILD      ?= build
@@ -22,6 +24,7 @@ build: deps
 
 run: build
 	./$(BUILD)/xchg compare $(RUN_ARGS)
+	bash scripts/run-mpi-demo.sh $(BUILD)
 
 test: test-plain test-san test-mpich
 
