@@ -43,16 +43,26 @@ struct xchg_rank {
     size_t scratch_blocks;
 };
 
+/* The array v of *cap elements of size elem, holding n, with room for one
+ * more: v itself, or a larger copy (*cap updated); NULL when it cannot grow
+ * (v is then unchanged and still the caller's). */
+static void *room_for_one(void *v, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return v;
+    size_t more = *cap ? *cap * 2 : 256;
+    void *grown = realloc(v, more * elem);
+    if (grown)
+        *cap = more;
+    return grown;
+}
+
 static int push(event_vec *ev, uint32_t step, uint32_t o, uint32_t d, uint32_t peer)
 {
-    if (ev->n == ev->cap) {
-        size_t cap = ev->cap ? ev->cap * 2 : 1024;
-        event *v = realloc(ev->v, cap * sizeof *v);
-        if (!v)
-            return XCHG_ENOMEM;
-        ev->v = v;
-        ev->cap = cap;
-    }
+    event *v = room_for_one(ev->v, &ev->cap, ev->n, sizeof *v);
+    if (!v)
+        return XCHG_ENOMEM;
+    ev->v = v;
     ev->v[ev->n++] = (event){step, o, d, peer};
     return XCHG_OK;
 }
@@ -317,14 +327,10 @@ typedef struct slot_list {
 
 static int slot_push(slot_list *l, uint32_t slot)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        uint32_t *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return XCHG_ENOMEM;
-        l->v = v;
-        l->cap = cap;
-    }
+    uint32_t *v = room_for_one(l->v, &l->cap, l->n, sizeof *v);
+    if (!v)
+        return XCHG_ENOMEM;
+    l->v = v;
     l->v[l->n++] = slot;
     return XCHG_OK;
 }
