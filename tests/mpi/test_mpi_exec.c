@@ -8,7 +8,7 @@
  *
  * The matrix, at the communicator's size p: every registry algorithm and
  * variant that applies to complete:p, ring:p, or the tori and hypercube
- * with p nodes (each once, on the first of those it applies to; laid out
+ * with p nodes, directly or on virtual nodes (":virtual": padding) (each once, on the first of those it applies to; laid out
  * with the topology option, and once through a Cartesian communicator),
  * over block sizes 0, 1, 7, 8, 64, 1000, 4096, 65536 and 1 MiB (up to
  * --max-bytes), each with MPI_BYTE, MPI_INT, MPI_DOUBLE, a vector type with
@@ -143,8 +143,19 @@ static int specs_on(const char *ts, xchg_spec *out, int max)
     if (xchg_topo_parse(ts, &t, NULL) || t.nodes != (uint32_t)nranks)
         return 0;
     int n = 0;
-    for (size_t i = 0; i < xchg_alg_count() && n < max; i++)
-        n += xchg_alg_variants(&t, xchg_alg_at(i), out + n, max - n, NULL);
+    for (size_t i = 0; i < xchg_alg_count() && n < max; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        n += xchg_alg_variants(&t, a, out + n, max - n, NULL);
+        /* padding: the algorithms that run on virtual nodes where the
+         * sizes do not fit them */
+        const xchg_alg *va;
+        xchg_opts vo;
+        char vspec[XCHG_SPEC_MAX];
+        snprintf(vspec, sizeof vspec, "%s:virtual", a->name);
+        if (n < max && a->needs.virtual_any_size && xchg_alg_parse(vspec, &va, &vo, NULL) == 0 &&
+            xchg_alg_applies(va, &t, &vo, NULL) == 0)
+            memcpy(out[n++], vspec, sizeof vspec);
+    }
     return n;
 }
 
