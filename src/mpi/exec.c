@@ -4,7 +4,8 @@
  * Per step: post the receive, pack the blocks the step sends (a message of
  * one run of consecutive slots is sent straight from where it lies, and one
  * received into one run lands straight in place: direct algorithms copy
- * nothing), send, wait, unpack. Messages above 1 GiB go as several pieces
+ * nothing), send, wait, unpack; a step with one message each way is one
+ * MPI_Sendrecv. Messages above 1 GiB go as several pieces
  * (MPI counts are int); both sides cut them the same way.
  *
  * Data that is not plain consecutive bytes (a derived datatype with holes,
@@ -154,6 +155,24 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
         const xchg_mpi_run *sr = pl->runs + m->send_run0, *rr = pl->runs + m->recv_run0;
         size_t nreq = 0;
         unsigned char *into = NULL;
+        if (m->recv_blocks && m->send_blocks && m->recv_blocks * B <= XCHG_MPI_PIECE &&
+            m->send_blocks * B <= XCHG_MPI_PIECE) {
+            /* the common step, one message each way: one call, which costs
+             * a rank less than three when ranks share a core */
+            into = m->nrecv_runs == 1 ? slot_at(S, R, pl->scratch, rr->where, rr->slot, B)
+                                      : pl->recv_pack;
+            unsigned char *from = pl->send_pack;
+            if (m->nsend_runs == 1)
+                from = slot_at(S, R, pl->scratch, sr->where, sr->slot, B);
+            else
+                copy_runs(pl, sr, m->nsend_runs, S, R, pl->send_pack, 0);
+            rc = MPI_Sendrecv(from, (int)(m->send_blocks * B), MPI_BYTE, m->to, 0, into,
+                              (int)(m->recv_blocks * B), MPI_BYTE, m->from, 0, pl->comm,
+                              MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS && m->nrecv_runs > 1)
+                copy_runs(pl, rr, m->nrecv_runs, S, R, pl->recv_pack, 1);
+            continue;
+        }
         if (m->recv_blocks) {
             into = m->nrecv_runs == 1 ? slot_at(S, R, pl->scratch, rr->where, rr->slot, B)
                                       : pl->recv_pack;
