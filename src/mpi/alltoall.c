@@ -16,6 +16,8 @@
 #include "mpi/mpi_internal.h"
 
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,23 +40,24 @@ typedef struct plan_cache {
     char said[XCHG_SPEC_MAX + 64];
 } plan_cache;
 
+/* Process-wide state: the cache's attribute key (made once) and the call
+ * counters (atomic: threads may call on different communicators). */
 static int cache_keyval = MPI_KEYVAL_INVALID;
-static uint64_t calls_carried, calls_passed;
+static pthread_once_t keyval_once = PTHREAD_ONCE_INIT;
+static int keyval_rc = MPI_SUCCESS;
+static atomic_uint_fast64_t calls_carried, calls_passed;
 
 void xchg_mpi_count_call(int carried)
 {
-    if (carried)
-        calls_carried++;
-    else
-        calls_passed++;
+    atomic_fetch_add(carried ? &calls_carried : &calls_passed, 1);
 }
 
 void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed)
 {
     if (carried)
-        *carried = calls_carried;
+        *carried = (uint64_t)atomic_load(&calls_carried);
     if (passed)
-        *passed = calls_passed;
+        *passed = (uint64_t)atomic_load(&calls_passed);
 }
 
 static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
@@ -196,15 +199,19 @@ int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf)
                     run(plan, sendbuf, recvbuf, &plan->send_layout, &plan->recv_layout));
 }
 
+static void make_keyval(void)
+{
+    keyval_rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_keyval, NULL);
+}
+
 /* The cached plan for this call, made (and cached) when there is none. */
 static int cached_plan(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
                        MPI_Datatype rtype, int in_place, MPI_Comm comm,
                        const xchg_mpi_opts *opts, size_t block_bytes, int scontig, int rcontig,
                        xchg_mpi_plan **out)
 {
-    int rc = MPI_SUCCESS;
-    if (cache_keyval == MPI_KEYVAL_INVALID)
-        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_keyval, NULL);
+    pthread_once(&keyval_once, make_keyval);
+    int rc = keyval_rc;
     plan_cache *c = NULL;
     int found = 0;
     if (rc == MPI_SUCCESS)
