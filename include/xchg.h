@@ -347,8 +347,8 @@ typedef struct xchg_needs {
  * (o, d), path(h.o, h.d)[k] = h.path(o, d)[k] at every step k. One node's
  * blocks then follow from the paths of a few origins, so a rank can derive
  * its own lists in about p x steps (xchg_rank_new) without following all
- * p*p blocks. Declared in the registry (xchg_alg.symmetry) and held to it by
- * the conformance test.
+ * p*p blocks. Declared in the registry (xchg_alg.symmetry); tests/test_rank.c
+ * holds every declaration to it on every algorithm and many sizes.
  */
 typedef enum xchg_sym_kind {
     XCHG_SYM_NONE = 0,      /* none claimed                                 */
