@@ -132,7 +132,7 @@ static int check_args(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
  * reported once and turns xchg off for this process. */
 static const xchg_mpi_opts *effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
 {
-    static int env_read, env_bad;
+    static int env_read;
     static xchg_mpi_opts env;
     if (opts)
         return opts;
@@ -145,11 +145,9 @@ static const xchg_mpi_opts *effective(const xchg_mpi_opts *opts, xchg_mpi_opts *
             MPI_Comm_rank(MPI_COMM_WORLD, &rank);
             if (rank == 0)
                 fprintf(stderr, "xchg: %s; using the MPI library's MPI_Alltoall\n", err.msg);
-            env_bad = 1;
             env.alg = "mpi";
         }
     }
-    (void)env_bad;
     *buf = env;
     return buf;
 }

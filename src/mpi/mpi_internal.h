@@ -40,8 +40,6 @@ struct xchg_mpi_plan {
     int in_place;
     int fallback;              /* runs call PMPI_Alltoall */
     int bad_value;             /* an option could not be honoured: say so */
-    MPI_Count scount, rcount;
-    MPI_Datatype stype, rtype;
     size_t block_bytes;        /* bytes of one block's data (its type signature) */
     xchg_mpi_layout send_layout, recv_layout;
     xchg_mpi_plan_info info;
@@ -61,7 +59,6 @@ struct xchg_mpi_plan {
     MPI_Request *reqs;
     MPI_Status *statuses;      /* one per request (MPI_STATUSES_IGNORE would do,
                                   but some compilers see it as a zero-size array) */
-    size_t max_reqs;
 };
 
 /* Steps of an independent program posted together. */

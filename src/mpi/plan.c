@@ -363,7 +363,6 @@ static int allocate(xchg_mpi_plan *pl, char *why, size_t whylen)
     }
     pl->reqs = malloc(pieces * sizeof *pl->reqs);
     pl->statuses = malloc(pieces * sizeof *pl->statuses);
-    pl->max_reqs = pieces;
     if (!pl->reqs || !pl->statuses)
         failed = 1;
     pl->info.scratch_bytes = total;
@@ -423,16 +422,13 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     pl->user_comm = comm;
     pl->comm = MPI_COMM_NULL;
     pl->in_place = in_place;
-    pl->scount = in_place ? rcount : scount;
-    pl->stype = in_place ? rtype : stype;
-    pl->rcount = rcount;
-    pl->rtype = rtype;
     size_t sbytes = 0, rbytes = 0;
     int rc = MPI_Comm_size(comm, &pl->p);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_rank(comm, &pl->rank);
     if (rc == MPI_SUCCESS)
-        rc = xchg_mpi_layout_of(pl->scount, pl->stype, &pl->send_layout, &sbytes);
+        rc = xchg_mpi_layout_of(in_place ? rcount : scount, in_place ? rtype : stype,
+                                &pl->send_layout, &sbytes);
     if (rc == MPI_SUCCESS)
         rc = xchg_mpi_layout_of(rcount, rtype, &pl->recv_layout, &rbytes);
     if (rc == MPI_SUCCESS && sbytes != rbytes)
@@ -456,7 +452,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     xchg_topo t;
     char spec[XCHG_SPEC_MAX] = "", why[256] = "";
     /* a block too large to pack with int counts (non-contiguous types) */
-    if ((!pl->send_layout.contiguous && pl->scount > INT32_MAX) ||
+    if ((!pl->send_layout.contiguous && pl->send_layout.count > INT32_MAX) ||
         (!pl->recv_layout.contiguous && rcount > INT32_MAX) ||
         ((!pl->send_layout.contiguous || !pl->recv_layout.contiguous) &&
          pl->block_bytes > INT32_MAX))

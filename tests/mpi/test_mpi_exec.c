@@ -50,7 +50,6 @@ static void check(int ok, const char *fmt, const char *a, const char *b, long n,
 typedef struct dtype {
     const char *name;
     MPI_Datatype send, recv;
-    int send_per_elem, recv_per_elem; /* recv elements per send element */
 } dtype;
 
 static unsigned char pattern(long r, long i)
@@ -409,12 +408,12 @@ int main(int argc, char **argv)
         MPI_Datatype stypes[2] = {MPI_INT, MPI_DOUBLE};
         MPI_Type_create_struct(2, blens, sdisp, stypes, &st); /* int, pad, double */
         MPI_Type_commit(&st);
-        dtype types[] = {{"MPI_BYTE", MPI_BYTE, MPI_BYTE, 1, 1},
-                         {"MPI_INT", MPI_INT, MPI_INT, 1, 1},
-                         {"MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE, 1, 1},
-                         {"vector->resized", vec, vec_r, 1, 2},
-                         {"indexed", idx, idx, 1, 1},
-                         {"struct", st, st, 1, 1}};
+        dtype types[] = {{"MPI_BYTE", MPI_BYTE, MPI_BYTE},
+                         {"MPI_INT", MPI_INT, MPI_INT},
+                         {"MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE},
+                         {"vector->resized", vec, vec_r},
+                         {"indexed", idx, idx},
+                         {"struct", st, st}};
         matrix(max_bytes, only, types, 6);
         intercommunicator();
         cartesian(types);
