@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpi_small_blocks.sh - tiny blocks on 64 oversubscribed ranks, timed back to
 # back: a bare barrier, a hand-written hypercube exchange, xchg's
-# hc-standard and MPI_Alltoall, three runs in a row (bench/mpi_small_blocks.c).
+# hc-standard, xchg's shm and the MPI library's MPI_Alltoall, three runs in
+# a row (bench/mpi_small_blocks.c).
 # Writes bench/results/mpi_small_blocks.txt.
 #
 # Usage: bench/mpi_small_blocks.sh [BUILD_DIR]   (default: build)

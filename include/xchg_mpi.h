@@ -40,10 +40,12 @@ extern "C" {
  */
 typedef struct xchg_mpi_opts {
     /* A registry spec ("hc-standard", "bruck:4", "at2:virtual"), "auto"
-     * (pick by the cost model for the block size) or "mpi" (always the MPI
-     * library's own call). NULL: "auto". A spec that does not apply to the
-     * communicator's topology gets the MPI library's call, and rank 0 says
-     * why on stderr. */
+     * (pick by the cost model for the block size), "shm" (the direct
+     * exchange through one node's shared memory: every rank on one node,
+     * small blocks; docs/mpi.md) or "mpi" (always the MPI library's own
+     * call). NULL: "auto". A spec that does not apply to the communicator
+     * (its topology, or "shm" across nodes) gets the MPI library's call, and
+     * rank 0 says why on stderr. */
     const char *alg;
     /* A topology spec the ranks are laid out on (node id = rank), "auto"
      * (a Cartesian communicator's torus or mesh, else complete:p), NULL:
@@ -60,7 +62,7 @@ typedef struct xchg_mpi_opts {
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
 /*
- * Fill opts from the environment: XCHG_ALG (a spec, auto or mpi),
+ * Fill opts from the environment: XCHG_ALG (a spec, auto, shm or mpi),
  * XCHG_TOPOLOGY (a topology spec or auto), XCHG_VERBOSE (0 or 1). Unset
  * variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
  * naming the variable, its value and what is accepted (opts then unchanged).
@@ -110,6 +112,7 @@ typedef struct xchg_mpi_plan_info {
     int fallback;              /* nonzero: runs call PMPI_Alltoall */
     size_t steps;              /* steps with a message */
     size_t scratch_bytes;      /* scratch this rank holds for runs */
+    size_t shared_bytes;       /* alg "shm": the segment every rank maps */
     size_t plan_bytes;         /* memory of this rank's lists */
     double plan_seconds;       /* time this rank spent deriving its lists */
 } xchg_mpi_plan_info;

@@ -97,6 +97,12 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t said_le
     if (pl->fallback)
         fprintf(stderr, "xchg: %d ranks, %zu-byte blocks: the MPI library's MPI_Alltoall (%s)\n",
                 pl->p, pl->block_bytes, i->why);
+    else if (i->shared_bytes)
+        fprintf(stderr,
+                "xchg: %d ranks, %zu-byte blocks: shm, %zu round%s through a shared segment "
+                "of %zu B (%s); plan %.3f ms\n",
+                pl->p, pl->block_bytes, i->steps, i->steps == 1 ? "" : "s", i->shared_bytes,
+                i->why, i->plan_seconds * 1e3);
     else
         fprintf(stderr,
                 "xchg: %d ranks, %zu-byte blocks: %s on %s (%s); %zu steps, plan %.3f ms, "

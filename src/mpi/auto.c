@@ -23,6 +23,14 @@
  *     pairwise at 16 and 64 ranks on 2 cores, 8 B to 1 MiB (docs/mpi.md,
  *     bench/results/mpi_alltoall.txt). A machine probe (issue 12) is to
  *     measure them per machine.
+ *
+ * The shared-memory exchange (alg "shm", shm.c) sends no message: each rank
+ * copies its p blocks in, waits at one barrier, and copies p blocks out
+ * (blocks larger than the segment's slots go in ceil(m / chunk) rounds).
+ * Its time is 2 t_s a round + 2 p m t_r: a barrier costs about two
+ * start-ups (every rank is descheduled once and woken once), and the
+ * copies are local rearrangement (docs/mpi.md compares it with measured
+ * times).
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -53,4 +61,10 @@ double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double 
     double msg = S > 0 ? V / S * m : 0; /* a typical message */
     double tw = msg < XCHG_MPI_EAGER_BYTES ? 4 * mach->tw : mach->tw;
     return (direct ? S / 4 : S) * mach->ts + V * m * tw + C * m * mach->tr;
+}
+
+double xchg_mpi_predict_shm(const xchg_machine *mach, int p, double m, double chunk)
+{
+    double rounds = chunk > 0 ? ceil(m / chunk) : 1;
+    return 2 * rounds * mach->ts + 2 * (double)p * m * mach->tr;
 }

@@ -13,6 +13,9 @@
  * MPI_Pack into a staging buffer first and unpacked with MPI_Unpack at the
  * end; MPI_IN_PLACE copies the buffer to staging first, since its slots are
  * overwritten while blocks still wait to leave.
+ *
+ * A plan for alg "shm" has no steps: its run is shm.c's one round through
+ * shared memory.
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -64,20 +67,18 @@ static void copy_runs(const xchg_mpi_plan *pl, const xchg_mpi_run *runs, size_t 
     }
 }
 
-/* Pack (or unpack) every block of a user buffer to (from) staging. */
-static int stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
-                 unsigned char *staging, int unpack)
+int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
+                   unsigned char *staging, size_t stride, int unpack)
 {
     size_t B = pl->block_bytes;
     for (int j = 0; j < pl->p; j++) {
         int pos = 0, rc;
         unsigned char *blk = user + (size_t)j * (size_t)lay->stride;
+        unsigned char *packed = staging + (size_t)j * stride;
         if (unpack)
-            rc = MPI_Unpack(staging + (size_t)j * B, (int)B, &pos, blk, (int)lay->count,
-                            lay->type, pl->comm);
+            rc = MPI_Unpack(packed, (int)B, &pos, blk, (int)lay->count, lay->type, pl->comm);
         else
-            rc = MPI_Pack(blk, (int)lay->count, lay->type, staging + (size_t)j * B, (int)B, &pos,
-                          pl->comm);
+            rc = MPI_Pack(blk, (int)lay->count, lay->type, packed, (int)B, &pos, pl->comm);
         if (rc != MPI_SUCCESS)
             return rc;
         if ((size_t)pos != B)
@@ -130,6 +131,8 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
     size_t B = pl->block_bytes;
     if (B == 0)
         return MPI_SUCCESS;
+    if (pl->shm)
+        return xchg_mpi_shm_run(pl, sendbuf, recvbuf, slay, rlay);
     int rc = MPI_SUCCESS;
     unsigned char *S = (unsigned char *)(uintptr_t)sendbuf;
     unsigned char *R = rlay->contiguous ? recvbuf : pl->stage_recv;
@@ -138,10 +141,10 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
         if (rlay->contiguous)
             memcpy(pl->stage_send, recvbuf, (size_t)pl->p * B);
         else
-            rc = stage(pl, rlay, recvbuf, pl->stage_send, 0);
+            rc = xchg_mpi_stage(pl, rlay, recvbuf, pl->stage_send, B, 0);
         S = pl->stage_send;
     } else if (!slay->contiguous) {
-        rc = stage(pl, slay, S, pl->stage_send, 0);
+        rc = xchg_mpi_stage(pl, slay, S, pl->stage_send, B, 0);
         S = pl->stage_send;
     }
     if (rc != MPI_SUCCESS)
@@ -195,6 +198,6 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
             copy_runs(pl, rr, m->nrecv_runs, S, R, pl->recv_pack, 1);
     }
     if (rc == MPI_SUCCESS && !rlay->contiguous)
-        rc = stage(pl, rlay, recvbuf, pl->stage_recv, 1);
+        rc = xchg_mpi_stage(pl, rlay, recvbuf, pl->stage_recv, B, 1);
     return rc;
 }

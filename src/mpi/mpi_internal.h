@@ -1,7 +1,8 @@
 /*
  * mpi_internal.h - what the executor's files share: the plan object (one
  * rank's program turned into runs of bytes to send and receive, plus its
- * buffers), how it is made (plan.c) and run (exec.c).
+ * buffers, or a shared-memory segment), how it is made (plan.c) and run
+ * (exec.c, shm.c).
  */
 #ifndef XCHG_MPI_INTERNAL_H
 #define XCHG_MPI_INTERNAL_H
@@ -37,6 +38,7 @@ struct xchg_mpi_plan {
     MPI_Comm comm;             /* a duplicate: our messages never meet the user's */
     int p, rank;
     double ranks_per_core;     /* most ranks per core on any node */
+    int one_node;              /* every rank shares this node's memory */
     int in_place;
     int fallback;              /* runs call PMPI_Alltoall */
     int bad_value;             /* an option could not be honoured: say so */
@@ -59,6 +61,13 @@ struct xchg_mpi_plan {
     MPI_Request *reqs;
     MPI_Status *statuses;      /* one per request (MPI_STATUSES_IGNORE would do,
                                   but some compilers see it as a zero-size array) */
+
+    /* alg "shm" (shm.c): the mapped segment, else NULL; the bytes of a
+     * block each round moves; rounds so far (which of the two grids the
+     * next round uses) */
+    unsigned char *shm;
+    size_t shm_bytes, shm_chunk;
+    unsigned shm_round;
 };
 
 /* Steps of an independent program posted together. */
@@ -66,6 +75,11 @@ struct xchg_mpi_plan {
 
 /* Largest piece of one message (bytes): counts are int in MPI calls. */
 #define XCHG_MPI_PIECE ((size_t)1 << 30)
+
+/* Largest shared-memory segment alg "shm" maps (2 p^2 slots): larger
+ * blocks go in several rounds. 64 ranks move 4 KiB of every block a round.
+ * Each cached plan has its own segment. */
+#define XCHG_MPI_SHM_MAX ((size_t)32 << 20)
 
 /*
  * Make a plan (collective over comm). The decision (algorithm, or the
@@ -87,10 +101,33 @@ int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
 int xchg_mpi_exec(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf,
                   const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
 
+/* Pack (unpack) block j of a user buffer of layout lay to (from) staging
+ * + j * stride, with MPI_Pack (MPI_Unpack). An MPI error code. */
+int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
+                   unsigned char *staging, size_t stride, int unpack);
+
+/* shm.c: the exchange through one node's shared memory (alg "shm").
+ * xchg_mpi_shm_chunk: the bytes of every block one round moves (the block
+ *   size, or less when the segment would pass XCHG_MPI_SHM_MAX; 0 when p
+ *   is too large for even one byte a slot).
+ * xchg_mpi_shm_usable: 1 when the plan's ranks and block size allow it,
+ *   else 0 with the reason in why.
+ * xchg_mpi_shm_open: make and map the segment (collective); an MPI error
+ *   code. On MPI_SUCCESS pl->shm is set, or NULL with the reason in why
+ *   (the same outcome on every rank).
+ * xchg_mpi_shm_close: unmap it (local). xchg_mpi_shm_run: one run. */
+size_t xchg_mpi_shm_chunk(int p, size_t block_bytes);
+int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len);
+int xchg_mpi_shm_open(xchg_mpi_plan *pl, char *why, size_t len);
+void xchg_mpi_shm_close(xchg_mpi_plan *pl);
+int xchg_mpi_shm_run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
+                     const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
+
 /* auto.c: the machine model for f ranks per core, and a candidate's
  * predicted time at block size m under the executor's execution. */
 void xchg_mpi_machine(double f, xchg_machine *out);
 double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m);
+double xchg_mpi_predict_shm(const xchg_machine *mach, int p, double m, double chunk);
 
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);

@@ -23,10 +23,10 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
     opts->topology = "auto";
 }
 
-/* A spec is "auto", "mpi" or a registry spec that parses. */
+/* A spec is "auto", "shm", "mpi" or a registry spec that parses. */
 static int check_alg(const char *v, xchg_err *err)
 {
-    if (!strcmp(v, "auto") || !strcmp(v, "mpi"))
+    if (!strcmp(v, "auto") || !strcmp(v, "shm") || !strcmp(v, "mpi"))
         return XCHG_OK;
     const xchg_alg *alg;
     xchg_opts o;
@@ -35,8 +35,8 @@ static int check_alg(const char *v, xchg_err *err)
         return XCHG_OK;
     if (err)
         snprintf(err->msg, sizeof err->msg,
-                 "XCHG_ALG=%.64s: %.300s; also accepted: auto (pick by block size), mpi (the MPI "
-                 "library's own MPI_Alltoall)",
+                 "XCHG_ALG=%.64s: %.300s; also accepted: auto (pick by block size), shm (through "
+                 "shared memory, one node), mpi (the MPI library's own MPI_Alltoall)",
                  v, why.msg);
     return XCHG_EINVAL;
 }

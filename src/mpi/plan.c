@@ -12,9 +12,11 @@
  * Choice: a forced algorithm when it applies (else the MPI library's own
  * call, and the reason is said); "auto": the candidates that claim to be
  * contention-free on the topology, with the planner's lines
- * (xchg_plan_sweep), timed as the executor runs them (auto.c). Algorithms
- * with no declared symmetry (whose rank lists need every block followed,
- * p*p*steps) are candidates only up to XCHG_MPI_FOLLOW_ALL_MAX ranks.
+ * (xchg_plan_sweep), timed as the executor runs them (auto.c), and the
+ * shared-memory exchange (shm.c) when every rank is on one node and the
+ * segment fits. Algorithms with no declared symmetry (whose rank lists need
+ * every block followed, p*p*steps) are candidates only up to
+ * XCHG_MPI_FOLLOW_ALL_MAX ranks.
  *
  * Every rank decides from the same inputs, and the ranks then agree with
  * one MPI_Allreduce: if any rank falls back (say it could not allocate),
@@ -145,8 +147,11 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
     }
 }
 
-/* The candidate auto.c predicts fastest at the block size (auto). */
-static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec)
+/* The candidate auto.c predicts fastest at the block size (auto): a
+ * schedule in spec, and *shm set when the shared-memory exchange is
+ * predicted faster still (spec is then what runs if its segment cannot be
+ * made). */
+static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
 {
     char list[1024];
     auto_candidates(t, list, sizeof list);
@@ -184,23 +189,50 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec)
     }
     snprintf(spec, XCHG_SPEC_MAX, "%s", xchg_sweep_candidate(sw, best)->alg);
     xchg_sweep_free(sw);
-    snprintf(pl->info.why, sizeof pl->info.why,
-             "auto: predicted fastest (%.0f us) of %.150s at %zu-byte blocks with %.2g ranks "
-             "per core (t_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
-             best_time, list, pl->block_bytes, pl->ranks_per_core, mach.ts, mach.tw, mach.tr);
+    char no[256];
+    double shm_time =
+        xchg_mpi_predict_shm(&mach, pl->p, m, (double)xchg_mpi_shm_chunk(pl->p, pl->block_bytes));
+    *shm = xchg_mpi_shm_usable(pl, no, sizeof no) && shm_time < best_time;
+    if (*shm)
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: all ranks on one node, and shared memory is predicted faster (%.0f us) "
+                 "than the fastest of %.120s (%s, %.0f us) at %zu-byte blocks with %.2g ranks "
+                 "per core (t_s %.3g us, t_r %.3g us/B; docs/mpi.md)",
+                 shm_time, list, spec, best_time, pl->block_bytes, pl->ranks_per_core, mach.ts,
+                 mach.tr);
+    else
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: predicted fastest (%.0f us) of %.150s at %zu-byte blocks with %.2g "
+                 "ranks per core (t_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
+                 best_time, list, pl->block_bytes, pl->ranks_per_core, mach.ts, mach.tw, mach.tr);
     return 0;
 }
 
 /* The algorithm: forced (the MPI library's call, with the reason, when it
- * does not apply), or auto. */
-static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, char *spec)
+ * does not apply), or auto. *shm: run the shared-memory exchange (spec,
+ * when auto chose it, is the schedule to run if it cannot be set up). */
+static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, char *spec,
+                  int *shm)
 {
     const char *asked = opts->alg;
+    *shm = 0;
     if (!asked || !strcmp(asked, "auto"))
-        return choose_auto(pl, t, spec);
+        return choose_auto(pl, t, spec, shm);
     if (!strcmp(asked, "mpi")) {
         fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)%s", NULL);
         return -1;
+    }
+    if (!strcmp(asked, "shm")) {
+        char no[256];
+        pl->bad_value = 1;
+        if (!xchg_mpi_shm_usable(pl, no, sizeof no)) {
+            fall_back(pl, "%s", no);
+            return -1;
+        }
+        pl->bad_value = 0;
+        *shm = 1;
+        snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+        return 0;
     }
     const xchg_alg *alg;
     xchg_opts o;
@@ -376,6 +408,7 @@ static int allocate(xchg_mpi_plan *pl, char *why, size_t whylen)
 
 static void release(xchg_mpi_plan *pl)
 {
+    xchg_mpi_shm_close(pl);
     free(pl->steps);
     free(pl->runs);
     free(pl->scratch);
@@ -406,9 +439,55 @@ static int ranks_per_core(xchg_mpi_plan *pl)
         return rc;
     MPI_Comm_size(node, &local);
     MPI_Comm_free(&node);
+    /* the node's part is the whole communicator on every rank or on none */
+    pl->one_node = local == pl->p;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     double mine = (double)local / (double)(cores > 0 ? cores : 1);
     return MPI_Allreduce(&mine, &pl->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, pl->comm);
+}
+
+/*
+ * Set up the shared-memory exchange when this rank wants it (wish) and
+ * every rank does (collective: every rank calls it, wishing or not). When
+ * it cannot be set up, a forced "shm" falls back to the MPI library's call
+ * and auto's choice to its best schedule (already in info.alg), saying why.
+ * Returns an MPI
+ * error code.
+ */
+static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
+{
+    int all = 0;
+    int rc = MPI_Allreduce(&wish, &all, 1, MPI_INT, MPI_MIN, pl->comm);
+    if (rc != MPI_SUCCESS || !wish)
+        return rc;
+    char why[256] = "shm: another rank cannot take part";
+    if (all && (rc = xchg_mpi_shm_open(pl, why, sizeof why)) != MPI_SUCCESS)
+        return rc;
+    if (pl->shm) {
+        /* derived datatypes go through plain bytes in staging */
+        int failed = 0;
+        size_t staging = times((size_t)pl->p, pl->block_bytes);
+        if (pl->in_place ? !pl->recv_layout.contiguous : !pl->send_layout.contiguous)
+            pl->stage_send = alloc_or_null(staging, &failed);
+        if (!pl->recv_layout.contiguous)
+            pl->stage_recv = alloc_or_null(staging, &failed);
+        if (failed) {
+            release(pl);
+            fall_back(pl, "shm: could not allocate staging for a derived datatype%s", NULL);
+            return MPI_SUCCESS;
+        }
+        snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
+        pl->info.steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
+        pl->info.shared_bytes = pl->shm_bytes;
+        pl->info.scratch_bytes = (pl->stage_send ? staging : 0) + (pl->stage_recv ? staging : 0);
+    } else if (forced) {
+        pl->bad_value = 1;
+        fall_back(pl, "%s", why);
+    } else {
+        size_t n = strlen(pl->info.why);
+        snprintf(pl->info.why + n, sizeof pl->info.why - n, "; but %s", why);
+    }
+    return MPI_SUCCESS;
 }
 
 int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
@@ -451,19 +530,26 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     }
     xchg_topo t;
     char spec[XCHG_SPEC_MAX] = "", why[256] = "";
+    int shm = 0; /* this rank chose the shared-memory exchange */
     /* a block too large to pack with int counts (non-contiguous types) */
     if ((!pl->send_layout.contiguous && pl->send_layout.count > INT32_MAX) ||
         (!pl->recv_layout.contiguous && rcount > INT32_MAX) ||
         ((!pl->send_layout.contiguous || !pl->recv_layout.contiguous) &&
          pl->block_bytes > INT32_MAX))
         fall_back(pl, "%s", "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
-    else if (map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec) == 0) {
+    else if (map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec, &shm) == 0) {
         xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
         snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
-        if (build_program(pl, &t, spec, why, sizeof why) || allocate(pl, why, sizeof why)) {
-            release(pl);
-            fall_back(pl, "%s", why);
-        }
+    }
+    rc = try_shm(pl, shm, opts->alg && !strcmp(opts->alg, "shm"));
+    if (rc != MPI_SUCCESS) {
+        xchg_mpi_plan_free(pl);
+        return rc;
+    }
+    if (!pl->fallback && !pl->shm &&
+        (build_program(pl, &t, spec, why, sizeof why) || allocate(pl, why, sizeof why))) {
+        release(pl);
+        fall_back(pl, "%s", why);
     }
     pl->info.plan_seconds = MPI_Wtime() - t0;
 

@@ -41,7 +41,7 @@ usage_error "-m '64:8'.*below MIN" -m 64:8
 usage_error "-i '0' is not an iteration count.*1 to" -i 0
 usage_error "-x 'x' is not a warm-up count" -x x
 usage_error "-M '0' is not a memory size" -M 0
-usage_error "--alg 'nosuch'.*known:.*auto, mpi" --alg nosuch
+usage_error "--alg 'nosuch'.*known:.*auto, shm, mpi" --alg nosuch
 usage_error "--topo 'torus:3x3' has 9 nodes.*2 ranks" --topo torus:3x3
 usage_error "--topo 'bogus:2'.*accepted" --topo bogus:2
 usage_error "--alg needs a value" --alg
@@ -92,5 +92,11 @@ expect "json: fields" "$(jsx 'L.every(o => typeof o.alg === "string" && o.p === 
     o.valid === true && o.requested === "auto")' <"$TMP/out")" true
 mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi --json >"$TMP/out" 2>"$TMP/err"
 expect "json mpi" "$(jsx 'o.alg + " " + o.topology + " " + o.valid' <"$TMP/out")" "mpi null null"
+
+# --alg mpi is the MPI library's own call, not xchg's drop-in (which this
+# program links): the drop-in's count at MPI_Finalize carries none of it.
+XCHG_VERBOSE=1 mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi >"$TMP/out" 2>"$TMP/err"
+grep -q "at MPI_Finalize: 0 MPI_Alltoall calls carried by xchg" "$TMP/err" && ok ||
+    bad "--alg mpi went through xchg: '$(grep MPI_Finalize "$TMP/err")'"
 
 finish
