@@ -41,9 +41,8 @@ extern "C" {
 typedef struct xchg_mpi_opts {
     /* A registry spec ("hc-standard", "bruck:4", "at2:virtual"), "auto"
      * (pick by the cost model for the block size), "shm" (the direct
-     * exchange through one node's shared memory: every rank on one node,
-     * small blocks; docs/mpi.md) or "mpi" (always the MPI library's own
-     * call). NULL: "auto". A spec that does not apply to the communicator
+     * exchange through one node's shared memory: every rank on one node;
+     * docs/mpi.md) or "mpi" (always the MPI library's own call). NULL: "auto". A spec that does not apply to the communicator
      * (its topology, or "shm" across nodes) gets the MPI library's call, and
      * rank 0 says why on stderr. */
     const char *alg;
@@ -61,8 +60,13 @@ typedef struct xchg_mpi_opts {
 /* Defaults: alg auto, topology auto, quiet. */
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
+/* Whether alg is a value opts.alg accepts: auto, mpi, shm or a registry
+ * spec that parses. XCHG_OK, or XCHG_EINVAL with
+ * a message saying what is wrong and what is accepted. */
+int xchg_mpi_alg_check(const char *alg, xchg_err *err);
+
 /*
- * Fill opts from the environment: XCHG_ALG (a spec, auto, shm or mpi),
+ * Fill opts from the environment: XCHG_ALG (xchg_mpi_alg_check's values),
  * XCHG_TOPOLOGY (a topology spec or auto), XCHG_VERBOSE (0 or 1). Unset
  * variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
  * naming the variable, its value and what is accepted (opts then unchanged).

@@ -365,13 +365,9 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
     /* The algorithm and topology are checked against the registry here, so
      * a typo is bad usage with the library's own message, not a failed run. */
     xchg_err err = {{0}};
-    if (strcmp(a->alg, "auto") != 0 && strcmp(a->alg, "mpi") != 0 && strcmp(a->alg, "shm") != 0) {
-        const xchg_alg *alg;
-        xchg_opts o;
-        if (xchg_alg_parse(a->alg, &alg, &o, &err) != 0) {
-            usage_error("--alg '%s': %s; also accepted: auto, shm, mpi", a->alg, err.msg);
-            return EXIT_USAGE;
-        }
+    if (xchg_mpi_alg_check(a->alg, &err) != 0) {
+        usage_error("--alg '%s': %s", a->alg, err.msg);
+        return EXIT_USAGE;
     }
     if (a->topo && strcmp(a->topo, "auto") != 0) {
         xchg_topo t;
@@ -731,6 +727,10 @@ static void print_plan_line(const bench_args *a, const bench_row *r, const bench
     if (r->info.fallback)
         printf("# plan from %zu B: MPI_Alltoall (xchg falls back to the MPI library); %s\n",
                r->bytes, r->info.why);
+    else if (r->info.shared_bytes)
+        printf("# plan from %zu B: %s, %zu round%s through a shared segment of %zu B; %s\n",
+               r->bytes, r->info.alg, r->info.steps, r->info.steps == 1 ? "" : "s",
+               r->info.shared_bytes, r->info.why);
     else
         printf("# plan from %zu B: %s on %s, %zu steps, scratch %zu B; %s\n", r->bytes,
                r->info.alg, r->info.topology, r->info.steps, r->info.scratch_bytes, r->info.why);

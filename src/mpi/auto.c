@@ -26,11 +26,14 @@
  *
  * The shared-memory exchange (alg "shm", shm.c) sends no message: each rank
  * copies its p blocks in, waits at one barrier, and copies p blocks out
- * (blocks larger than the segment's slots go in ceil(m / chunk) rounds).
- * Its time is 2 t_s a round + 2 p m t_r: a barrier costs about two
- * start-ups (every rank is descheduled once and woken once), and the
- * copies are local rearrangement (docs/mpi.md compares it with measured
- * times).
+ * (blocks larger than the grid's slots go in ceil(m / chunk) rounds). Its
+ * time is 2 t_s a round + 2 p m t_c: a barrier costs about two start-ups
+ * (every rank is descheduled once and woken once), and t_c, a byte copied
+ * by memcpy of whole blocks with f ranks sharing a core, is
+ * 3e-5 f^1.36 us/B, fitted to shm's times at 16 and 64 ranks, 8 B to
+ * 64 KiB (bench/results/mpi_alltoall.txt); copying whole blocks costs less
+ * than the executor's packing (t_r) at 16 ranks and more at 64, where the
+ * ranks' copies no longer share the caches.
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -63,8 +66,9 @@ double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double 
     return (direct ? S / 4 : S) * mach->ts + V * m * tw + C * m * mach->tr;
 }
 
-double xchg_mpi_predict_shm(const xchg_machine *mach, int p, double m, double chunk)
+double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m, double chunk)
 {
     double rounds = chunk > 0 ? ceil(m / chunk) : 1;
-    return 2 * rounds * mach->ts + 2 * (double)p * m * mach->tr;
+    double tc = 3e-5 * pow(f < 1 ? 1 : f, 1.36);
+    return 2 * rounds * mach->ts + 2 * (double)p * m * tc;
 }

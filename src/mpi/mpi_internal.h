@@ -76,9 +76,10 @@ struct xchg_mpi_plan {
 /* Largest piece of one message (bytes): counts are int in MPI calls. */
 #define XCHG_MPI_PIECE ((size_t)1 << 30)
 
-/* Largest shared-memory segment alg "shm" maps (2 p^2 slots): larger
- * blocks go in several rounds. 64 ranks move 4 KiB of every block a round.
- * Each cached plan has its own segment. */
+/* Largest pair of grids alg "shm" maps (2 p^2 slots; the segment adds a
+ * 128-byte header): larger blocks go in several rounds. 16 ranks move
+ * 64 KiB of every block a round, 64 ranks 4 KiB. Each cached plan has its
+ * own segment. */
 #define XCHG_MPI_SHM_MAX ((size_t)32 << 20)
 
 /*
@@ -108,7 +109,7 @@ int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char 
 
 /* shm.c: the exchange through one node's shared memory (alg "shm").
  * xchg_mpi_shm_chunk: the bytes of every block one round moves (the block
- *   size, or less when the segment would pass XCHG_MPI_SHM_MAX; 0 when p
+ *   size, or less when the grids would pass XCHG_MPI_SHM_MAX; 0 when p
  *   is too large for even one byte a slot).
  * xchg_mpi_shm_usable: 1 when the plan's ranks and block size allow it,
  *   else 0 with the reason in why.
@@ -124,10 +125,12 @@ int xchg_mpi_shm_run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
                      const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
 
 /* auto.c: the machine model for f ranks per core, and a candidate's
- * predicted time at block size m under the executor's execution. */
+ * predicted time at block size m under the executor's execution (a
+ * schedule's line; the shared-memory exchange, whose blocks move chunk
+ * bytes a round). */
 void xchg_mpi_machine(double f, xchg_machine *out);
 double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m);
-double xchg_mpi_predict_shm(const xchg_machine *mach, int p, double m, double chunk);
+double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m, double chunk);
 
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);

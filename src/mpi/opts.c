@@ -23,21 +23,20 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
     opts->topology = "auto";
 }
 
-/* A spec is "auto", "shm", "mpi" or a registry spec that parses. */
-static int check_alg(const char *v, xchg_err *err)
+int xchg_mpi_alg_check(const char *alg, xchg_err *err)
 {
-    if (!strcmp(v, "auto") || !strcmp(v, "shm") || !strcmp(v, "mpi"))
+    if (alg && (!strcmp(alg, "auto") || !strcmp(alg, "mpi") || !strcmp(alg, "shm")))
         return XCHG_OK;
-    const xchg_alg *alg;
+    const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
-    if (xchg_alg_parse(v, &alg, &o, &why) == XCHG_OK)
+    if (alg && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK)
         return XCHG_OK;
     if (err)
         snprintf(err->msg, sizeof err->msg,
-                 "XCHG_ALG=%.64s: %.300s; also accepted: auto (pick by block size), shm (through "
-                 "shared memory, one node), mpi (the MPI library's own MPI_Alltoall)",
-                 v, why.msg);
+                 "%.300s; also accepted: auto (pick by block size), shm (through shared memory, "
+                 "one node), mpi (the MPI library's own MPI_Alltoall)",
+                 alg ? why.msg : "no algorithm given");
     return XCHG_EINVAL;
 }
 
@@ -67,8 +66,14 @@ int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err)
     const char *alg = getenv("XCHG_ALG");
     const char *topo = getenv("XCHG_TOPOLOGY");
     const char *verbose = getenv("XCHG_VERBOSE");
-    if (alg && *alg && check_alg(alg, err))
+    if (alg && *alg && xchg_mpi_alg_check(alg, err)) {
+        if (err) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "XCHG_ALG=%.64s: %.400s", alg, err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
         return XCHG_EINVAL;
+    }
     if (topo && *topo && check_topology(topo, err))
         return XCHG_EINVAL;
     if (verbose && *verbose && strcmp(verbose, "0") && strcmp(verbose, "1")) {

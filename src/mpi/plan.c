@@ -190,16 +190,19 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
     snprintf(spec, XCHG_SPEC_MAX, "%s", xchg_sweep_candidate(sw, best)->alg);
     xchg_sweep_free(sw);
     char no[256];
-    double shm_time =
-        xchg_mpi_predict_shm(&mach, pl->p, m, (double)xchg_mpi_shm_chunk(pl->p, pl->block_bytes));
-    *shm = xchg_mpi_shm_usable(pl, no, sizeof no) && shm_time < best_time;
+    /* shm is a candidate when its grids hold every block whole: in several
+     * rounds (above 64 KiB at 16 ranks, 4 KiB at 64) it measured slower
+     * than the model says and than the direct schedules */
+    size_t chunk = xchg_mpi_shm_chunk(pl->p, pl->block_bytes);
+    double shm_time = xchg_mpi_predict_shm(pl->ranks_per_core, &mach, pl->p, m, (double)chunk);
+    *shm = xchg_mpi_shm_usable(pl, no, sizeof no) && chunk == pl->block_bytes &&
+           shm_time < best_time;
     if (*shm)
         snprintf(pl->info.why, sizeof pl->info.why,
                  "auto: all ranks on one node, and shared memory is predicted faster (%.0f us) "
                  "than the fastest of %.120s (%s, %.0f us) at %zu-byte blocks with %.2g ranks "
-                 "per core (t_s %.3g us, t_r %.3g us/B; docs/mpi.md)",
-                 shm_time, list, spec, best_time, pl->block_bytes, pl->ranks_per_core, mach.ts,
-                 mach.tr);
+                 "per core (t_s %.3g us; docs/mpi.md)",
+                 shm_time, list, spec, best_time, pl->block_bytes, pl->ranks_per_core, mach.ts);
     else
         snprintf(pl->info.why, sizeof pl->info.why,
                  "auto: predicted fastest (%.0f us) of %.150s at %zu-byte blocks with %.2g "

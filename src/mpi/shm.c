@@ -4,7 +4,7 @@
  * When every rank of the communicator runs on one node, the ranks map one
  * segment of shared memory that holds a p x p grid of slots (slot (d, o):
  * from rank o to rank d) of c bytes each, c = the block size m, or less
- * when 2 p^2 m would pass XCHG_MPI_SHM_MAX. A round moves c bytes of every
+ * when the two grids' 2 p^2 m bytes would pass XCHG_MPI_SHM_MAX. A round moves c bytes of every
  * block: each rank copies its p pieces into column `rank` of the grid, all
  * ranks meet at one barrier, and each rank copies its row home. A run is
  * ceil(m / c) rounds (one for small blocks). Every byte is copied twice and
@@ -65,7 +65,7 @@ typedef struct shm_header {
 size_t xchg_mpi_shm_chunk(int p, size_t block_bytes)
 {
     size_t slots = 2 * (size_t)p * (size_t)p;
-    size_t most = (XCHG_MPI_SHM_MAX - sizeof(shm_header)) / slots;
+    size_t most = XCHG_MPI_SHM_MAX / slots;
     if (block_bytes <= most)
         return block_bytes;
     return most >= 64 ? most / 64 * 64 : most; /* whole cache lines when it can */
@@ -89,7 +89,7 @@ int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len)
     }
     if (xchg_mpi_shm_chunk(pl->p, pl->block_bytes) == 0) {
         snprintf(why, len,
-                 "shm: %d ranks need 2 p^2 slots, more bytes than the %zu a segment may take",
+                 "shm: %d ranks need 2 p^2 slots, more bytes than the %zu its grids may take",
                  pl->p, (size_t)XCHG_MPI_SHM_MAX);
         return 0;
     }

@@ -41,7 +41,7 @@ usage_error "-m '64:8'.*below MIN" -m 64:8
 usage_error "-i '0' is not an iteration count.*1 to" -i 0
 usage_error "-x 'x' is not a warm-up count" -x x
 usage_error "-M '0' is not a memory size" -M 0
-usage_error "--alg 'nosuch'.*known:.*auto, shm, mpi" --alg nosuch
+usage_error "--alg 'nosuch'.*known:.*auto .*shm .*mpi" --alg nosuch
 usage_error "--topo 'torus:3x3' has 9 nodes.*2 ranks" --topo torus:3x3
 usage_error "--topo 'bogus:2'.*accepted" --topo bogus:2
 usage_error "--alg needs a value" --alg
