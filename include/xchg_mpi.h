@@ -5,8 +5,10 @@
  * Every rank derives its own part of one schedule from the registry (what it
  * sends and receives at each step, and where each block is kept), packs the
  * blocks a step sends, posts the receive before the send, and unpacks. No
- * rank builds the whole schedule. Built into libxchg_mpi when CMake finds an
- * MPI (Open MPI by default, MPICH with -DXCHG_MPI=mpich).
+ * rank builds the whole schedule. When every rank is on one node, alg "shm"
+ * exchanges through a shared-memory segment instead: one barrier, no
+ * message (auto picks it for small blocks). Built into libxchg_mpi when
+ * CMake finds an MPI (Open MPI by default, MPICH with -DXCHG_MPI=mpich).
  *
  * Errors: every call returns an MPI error code (MPI_SUCCESS or an error class
  * such as MPI_ERR_ARG). An error inside a call that takes a communicator is
