@@ -13,8 +13,8 @@
  * call, and the reason is said); "auto": the candidates that claim to be
  * contention-free on the topology, with the planner's lines
  * (xchg_plan_sweep), timed as the executor runs them (auto.c), and the
- * shared-memory exchange (shm.c) when every rank is on one node and the
- * segment fits. Algorithms with no declared symmetry (whose rank lists need
+ * shared-memory exchange (shm.c) when every rank is on one node and its
+ * grids hold every block whole. Algorithms with no declared symmetry (whose rank lists need
  * every block followed, p*p*steps) are candidates only up to
  * XCHG_MPI_FOLLOW_ALL_MAX ranks.
  *
@@ -454,8 +454,7 @@ static int ranks_per_core(xchg_mpi_plan *pl)
  * every rank does (collective: every rank calls it, wishing or not). When
  * it cannot be set up, a forced "shm" falls back to the MPI library's call
  * and auto's choice to its best schedule (already in info.alg), saying why.
- * Returns an MPI
- * error code.
+ * Returns an MPI error code.
  */
 static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
 {

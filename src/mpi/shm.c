@@ -4,8 +4,9 @@
  * When every rank of the communicator runs on one node, the ranks map one
  * segment of shared memory that holds a p x p grid of slots (slot (d, o):
  * from rank o to rank d) of c bytes each, c = the block size m, or less
- * when the two grids' 2 p^2 m bytes would pass XCHG_MPI_SHM_MAX. A round moves c bytes of every
- * block: each rank copies its p pieces into column `rank` of the grid, all
+ * when the two grids' 2 p^2 m bytes would pass XCHG_MPI_SHM_MAX. A round
+ * moves c bytes of every block: each rank copies its p pieces into column
+ * `rank` of the grid, all
  * ranks meet at one barrier, and each rank copies its row home. A run is
  * ceil(m / c) rounds (one for small blocks). Every byte is copied twice and
  * no message is sent: this is the direct exchange (every block goes
@@ -18,9 +19,9 @@
  * is mostly ranks waiting for partners that are not running, and every step
  * of a schedule is another wait. Here a rank waits once, asleep in the
  * kernel (a futex), so the cores go to the ranks that still have copying to
- * do. auto.c prices it as 2 t_s a round + 2 p m t_r, the same machine model
- * as the schedules, and auto picks it when that is the cheapest (small
- * blocks).
+ * do. auto.c prices it as 2 t_s a round + 2 p m t_c on the schedules'
+ * machine model, and auto picks it when that is the cheapest and one round
+ * moves whole blocks (small blocks).
  *
  * Two grids alternate between rounds, so one barrier a round is enough: a
  * rank that writes grid g in round k has passed round k-1's barrier, which
@@ -32,7 +33,7 @@
  * left in /dev/shm even if the job dies; freeing a plan unmaps it (local, no
  * communication). Its size is 2 p^2 c bytes plus a header. Off Linux (the
  * barrier sleeps on a futex), when the ranks span several nodes, or when
- * not even one byte a slot fits (p > 2,000), "shm" is not offered.
+ * not even one byte a slot fits (p > 4,096), "shm" is not offered.
  */
 #define _GNU_SOURCE /* syscall(), for the futex */
 #include "xchg.h"

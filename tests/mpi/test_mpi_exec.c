@@ -106,7 +106,14 @@ static int run_case(const char *spec, const char *topo, MPI_Comm comm, long byte
     if (in_place) {
         rc = xchg_mpi_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, mine, rcount, dt->recv, comm,
                                &o);
-        PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ref, (int)rcount, dt->recv, comm);
+        /* the library's reference from a copy of the buffer, not in place:
+         * MPICH 4.0.2's in-place MPI_Alltoall stops with "Message
+         * truncated" (MPIR_Alltoall_intra_pairwise_sendrecv_replace) for
+         * the padded struct type at 64 KiB blocks; the result is the same */
+        unsigned char *copy = malloc(rbuf);
+        memcpy(copy, ref, rbuf);
+        PMPI_Alltoall(copy, (int)rcount, dt->recv, ref, (int)rcount, dt->recv, comm);
+        free(copy);
         memcpy(p2p, ref, rbuf); /* in place has one type: no known library bug */
     } else {
         rc = xchg_mpi_alltoall(send, scount, dt->send, mine, rcount, dt->recv, comm, &o);
