@@ -22,7 +22,13 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON
 	cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# The build's output goes to a log, so what `make run` shows is the job's.
+run: deps
+	@mkdir -p $(BUILD)
+	@echo "building xchg in $(BUILD)/ (output in $(BUILD)/build.log)"
+	@{ cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON && \
+	   cmake --build $(BUILD) -j$(JOBS); } >$(BUILD)/build.log 2>&1 || \
+	 { tail -n 40 $(BUILD)/build.log; echo "make run: the build failed; see $(BUILD)/build.log" >&2; exit 1; }
 	./$(BUILD)/xchg compare $(RUN_ARGS)
 	bash scripts/run-mpi-demo.sh $(BUILD)
 

@@ -81,7 +81,7 @@ typedef struct xchg_topo {
 } xchg_topo;
 
 /*
- * Parse a topology spec: ring:P, array:P, mesh:AxB[xC...], torus:AxB[xC...],
+ * Parse a topology spec: ring:P, array:P, mesh:A[xB...], torus:A[xB...],
  * hypercube:D, complete:P. Returns XCHG_EINVAL with a message naming the
  * accepted forms on bad input.
  */

@@ -145,5 +145,25 @@ for args in "--help" "-h" "--version" "help" "help cost" "list --help" "verify -
 done
 if "$X" --version | grep -qE '^xchg [0-9]+\.[0-9]+\.[0-9]+$'; then ok; else bad "--version format"; fi
 if "$X" cost --help | grep -q -- '--machine'; then ok; else bad "cost --help lists --machine"; fi
+# every command's help ends with its exit statuses, and the no-command
+# message names every command the help lists
+for c in list verify cost export compare plan; do
+    if "$X" "$c" --help | tail -n 2 | grep -q 'exit status'; then ok; else
+        bad "xchg $c --help does not end with the exit statuses"
+    fi
+    usage_error "no command given; accepted:.* $c[ ,]"
+done
+usage_error "unexpected argument '--foo' after --version" --version --foo
+usage_error "unexpected argument 'list' after --help" --help list
+
+# --- messages that say what applies --------------------------------------------------------
+usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \
+    compare --topo torus:8x8 --only ring
+usage_error "none of at2,t1 applies to ring:7; accepted: an algorithm that does \(ring, .*bruck.*\)\. Why: t1 needs.*at2 needs" \
+    plan --topo ring:7 --only at2,t1 --m 64
+# one rule for the block size: above 0 for cost, plan and compare alike
+usage_error "bad number '0' for --m; accepted: a decimal number above 0" cost --topo ring:8 --alg ring --m 0
+usage_error "bad number '0' for --m; accepted: a decimal number above 0" plan --topo ring:8 --m 0
+usage_error "-m|--m.*0" compare --topo ring:8 --m 0:64
 
 finish

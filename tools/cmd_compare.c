@@ -40,7 +40,7 @@ const char xchg_cli_compare_help[] =
     "(4) the lower bound per size, which bound binds, and the winner's ratio to it.\n"
     "Ties go to the smaller per-byte cost, then to the earlier algorithm.\n\n"
     "options:\n"
-    "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"

@@ -24,7 +24,7 @@ const char xchg_cli_cost_help[] =
     "is not contention-free the volume undercounts its link contention: 'xchg\n"
     "plan' and 'xchg compare' charge the measured link volume instead.\n\n"
     "options:\n"
-    "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
     "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
@@ -34,7 +34,8 @@ const char xchg_cli_cost_help[] =
     "  --m BYTES         block size (default 1024)\n"
     "  --barrier         add the preset's barrier time once per start-up\n"
     "  --json            one JSON object on one line (startups, volume_blocks,\n"
-    "                    copy_blocks, time, lower_bound, ...)\n";
+    "                    copy_blocks, time, lower_bound, ...)\n\n"
+    "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* Larger of the volume bounds, and its name. */
 static uint64_t volume_bound(const xchg_cost *c, const char **name)

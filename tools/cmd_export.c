@@ -23,12 +23,14 @@ const char xchg_cli_export_help[] =
     "\"xchg-schedule/1\" JSON (docs/export-format.md) or one readable line per\n"
     "message. Work and output grow as p*p*steps: large networks are refused.\n\n"
     "options:\n"
-    "  --topo T        ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --topo T        ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A         an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
     "  --format F      json (default) or text\n"
     "  --output FILE   write FILE (replaced only when the export succeeds)\n"
     "                  instead of stdout (- means stdout)\n"
-    "  --max-work W    refuse above W block-steps (default: the library's limit)\n";
+    "  --max-work W    refuse above W block-steps (default: the library's limit)\n\n"
+    "exit status: 0 ok, 2 bad input, a schedule too big or a file that cannot\n"
+    "be written, 3 internal error (a bug in xchg).\n";
 
 /* Bytes held back on stdout before streaming starts. */
 #define HOLD_BYTES ((size_t)16 << 20)

@@ -19,7 +19,8 @@ const char xchg_cli_list_help[] =
     "            and list its variants on T, the specs 'xchg compare' runs\n"
     "  --json    one JSON object per algorithm and line: name, summary, source,\n"
     "            topologies, options, contention_free_on (kind names), in_place\n"
-    "            (with --topo also applies, variants, reason)\n";
+    "            (with --topo also applies, variants, reason)\n\n"
+    "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* The kinds of the free_on mask, "hypercube, complete", into buf. */
 static const char *free_on_words(unsigned mask, char *buf, size_t len)

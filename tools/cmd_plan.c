@@ -31,7 +31,7 @@ const char xchg_cli_plan_help[] =
     "changes (crossovers). Ties go to the smaller per-byte cost, then to the\n"
     "earlier algorithm.\n\n"
     "options:\n"
-    "  --topo T          ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
@@ -83,7 +83,7 @@ static int parse_options(int argc, char **argv, plan_args *A)
     if (A->sweep && (rc = xchg_cli_range("sweep", xchg_cli_val(opts, "sweep"), &A->lo, &A->hi)))
         return rc;
     if (!A->sweep) {
-        if ((rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 0, &A->lo)))
+        if ((rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &A->lo)))
             return rc;
         A->hi = A->lo;
     }

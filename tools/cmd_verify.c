@@ -14,7 +14,7 @@ const char xchg_cli_verify_help[] =
     "directed link carrying two messages in a step when the algorithm claims to\n"
     "be contention-free (otherwise contention is counted, not failed).\n\n"
     "options:\n"
-    "  --topo T        ring:P array:P mesh:AxB.. torus:AxB.. hypercube:D complete:P\n"
+    "  --topo T        ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A         an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
     "  --threads N     worker threads, 0 = every online core (default 0)\n"
     "  --max-work W    refuse above W block-steps (default: the library's limit)\n"

@@ -41,7 +41,7 @@ static void usage(FILE *f)
           f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fputs("\ntopologies: ring:P array:P mesh:AxB[xC...] torus:AxB[xC...] hypercube:D "
+    fputs("\ntopologies: ring:P array:P mesh:A[xB...] torus:A[xB...] hypercube:D "
           "complete:P\n"
           "options are long: --name value or --name=value; --json prints one JSON object\n"
           "per line.\n"
@@ -73,12 +73,19 @@ int main(int argc, char **argv)
 {
     int rc;
     if (argc < 2) {
-        fputs("xchg: no command given; accepted: list, verify, cost, export, compare, help "
-              "(see xchg --help)\n",
-              stderr);
+        fputs("xchg: no command given; accepted:", stderr);
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            fprintf(stderr, " %s", commands[i].name);
+        fputs(", help (see xchg --help)\n", stderr);
         return XCHG_CLI_USAGE;
     }
     const char *name = argv[1];
+    int top_flag = strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+                   strcmp(name, "--version") == 0;
+    if (top_flag && argc > 2)
+        return xchg_cli_error("unexpected argument '%s' after %s; accepted: xchg %s alone, or "
+                              "xchg COMMAND --help",
+                              argv[2], name, name);
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         usage(stdout);
         rc = XCHG_CLI_OK;

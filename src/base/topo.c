@@ -20,8 +20,8 @@ static const char *const kind_names[] = {"ring", "array", "mesh", "torus", "hype
                                          "complete"};
 
 static const char accepted[] =
-    "accepted: ring:P, array:P, complete:P (P >= 1), mesh:AxB[xC...], "
-    "torus:AxB[xC...] (every size >= 2), hypercube:D (D >= 0); at most 16777216 nodes";
+    "accepted: ring:P, array:P, complete:P (P >= 1), mesh:A[xB...], "
+    "torus:A[xB...] (every size >= 2), hypercube:D (D >= 0); at most 16777216 nodes";
 
 const char *xchg_topo_kind_name(xchg_topo_kind kind)
 {

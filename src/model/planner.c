@@ -257,6 +257,42 @@ static int cost_candidate(const xchg_topo *t, const xchg_machine *mach, const ch
     return XCHG_OK;
 }
 
+/* Append ", word" (or "word" when first) to buf of len bytes holding *at. */
+static void append(char *buf, size_t len, size_t *at, const char *sep, const char *word)
+{
+    int n = snprintf(buf + *at, len - *at, "%s%s", *at ? sep : "", word);
+    if (n > 0)
+        *at = *at + (size_t)n < len ? *at + (size_t)n : len - 1;
+}
+
+/* ENOTAPPLIC when no candidate applies to t: why each algorithm of `only`
+ * (when given) does not, and which algorithms do. */
+static int explain_none(const xchg_topo *t, const char *only, xchg_err *err)
+{
+    char spec[64], why[sizeof err->msg] = "", apply[sizeof err->msg / 2] = "";
+    size_t w = 0, a = 0;
+    xchg_topo_spec(t, spec, sizeof spec);
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *alg = xchg_alg_at(i);
+        xchg_spec specs[XCHG_MAX_VARIANTS];
+        xchg_err no = {{0}};
+        if (xchg_alg_variants(t, alg, specs, XCHG_MAX_VARIANTS, &no) > 0)
+            append(apply, sizeof apply, &a, ", ", alg->name);
+        else if (only && *only && xchg_alg_in_list(only, alg->name))
+            append(why, sizeof why, &w, "; ", no.msg[0] ? no.msg : alg->name);
+    }
+    if (!only || !*only)
+        return xchg_fail(err, XCHG_ENOTAPPLIC,
+                         "planner: no algorithm applies to %s; accepted: a topology one of "
+                         "'xchg list' accepts",
+                         spec);
+    int several = strchr(only, ',') != NULL;
+    return xchg_fail(err, XCHG_ENOTAPPLIC,
+                     "planner: %s%s %s to %s; accepted: an algorithm that does (%s). Why: %s",
+                     several ? "none of " : "", only, several ? "applies" : "does not apply",
+                     spec, a ? apply : "none", why);
+}
+
 /* Fill sw->cand and sw->na for t; 0, or EINVAL/ENOTAPPLIC/ENOMEM in err. */
 static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_opts *opts,
                   xchg_sweep *sw, xchg_err *err)
@@ -280,15 +316,8 @@ static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_
                 return rc;
         }
     }
-    if (sw->ncand == 0) {
-        char spec[64];
-        const char *only = opts->only && *opts->only ? opts->only : NULL;
-        return xchg_fail(err, XCHG_ENOTAPPLIC,
-                         "planner: no algorithm%s%s applies to %s; accepted: a topology one of "
-                         "'xchg list' accepts",
-                         only ? " among " : "", only ? only : "",
-                         xchg_topo_spec(t, spec, sizeof spec));
-    }
+    if (sw->ncand == 0)
+        return explain_none(t, opts->only, err);
     return XCHG_OK;
 }
 
