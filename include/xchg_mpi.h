@@ -44,9 +44,10 @@ typedef struct xchg_mpi_opts {
     /* A registry spec ("hc-standard", "bruck:4", "at2:virtual"), "auto"
      * (pick by the cost model for the block size), "shm" (the direct
      * exchange through one node's shared memory: every rank on one node;
-     * docs/mpi.md) or "mpi" (always the MPI library's own call). NULL: "auto". A spec that does not apply to the communicator
-     * (its topology, or "shm" across nodes) gets the MPI library's call, and
-     * rank 0 says why on stderr. */
+     * docs/mpi.md) or "mpi" (always the MPI library's own call). NULL:
+     * "auto". A spec that does not apply to the communicator (its topology,
+     * or "shm" across nodes) gets the MPI library's call, and rank 0 says
+     * why on stderr. */
     const char *alg;
     /* A topology spec the ranks are laid out on (node id = rank), "auto"
      * (a Cartesian communicator's torus or mesh, else complete:p), NULL:
@@ -63,8 +64,8 @@ typedef struct xchg_mpi_opts {
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
 /* Whether alg is a value opts.alg accepts: auto, mpi, shm or a registry
- * spec that parses. XCHG_OK, or XCHG_EINVAL with
- * a message saying what is wrong and what is accepted. */
+ * spec that parses. XCHG_OK, or XCHG_EINVAL with a message saying what is
+ * wrong and what is accepted. */
 int xchg_mpi_alg_check(const char *alg, xchg_err *err);
 
 /*
@@ -116,7 +117,7 @@ typedef struct xchg_mpi_plan_info {
     char topology[64];         /* the topology the ranks were mapped to */
     char why[512];             /* why this algorithm (and why any fallback) */
     int fallback;              /* nonzero: runs call PMPI_Alltoall */
-    size_t steps;              /* steps with a message */
+    size_t steps;              /* steps with a message (alg "shm": rounds) */
     size_t scratch_bytes;      /* scratch this rank holds for runs */
     size_t shared_bytes;       /* alg "shm": the segment every rank maps */
     size_t plan_bytes;         /* memory of this rank's lists */

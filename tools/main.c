@@ -59,14 +59,20 @@ static const cmd *find_cmd(const char *name)
     return NULL;
 }
 
-/* Complain about an unknown command name, listing the known ones. */
-static int unknown_cmd(const char *name)
+/* Finish an error line on stderr with the commands accepted. */
+static int accepted_commands(void)
 {
-    fprintf(stderr, "xchg: unknown command '%s'; accepted:", name);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(stderr, " %s", commands[i].name);
     fputs(", help (see xchg --help)\n", stderr);
     return XCHG_CLI_USAGE;
+}
+
+/* Complain about an unknown command name, listing the known ones. */
+static int unknown_cmd(const char *name)
+{
+    fprintf(stderr, "xchg: unknown command '%s'; accepted:", name);
+    return accepted_commands();
 }
 
 int main(int argc, char **argv)
@@ -74,10 +80,7 @@ int main(int argc, char **argv)
     int rc;
     if (argc < 2) {
         fputs("xchg: no command given; accepted:", stderr);
-        for (size_t i = 0; i < NCOMMANDS; i++)
-            fprintf(stderr, " %s", commands[i].name);
-        fputs(", help (see xchg --help)\n", stderr);
-        return XCHG_CLI_USAGE;
+        return accepted_commands();
     }
     const char *name = argv[1];
     int top_flag = strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
