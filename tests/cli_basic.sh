@@ -145,6 +145,24 @@ if grep -q '^# Size(B)' "$TMP/cmp.txt" && grep -q 'best' "$TMP/cmp.txt"; then ok
 fi
 if grep -q '^crossover: ' "$TMP/cmp.txt"; then ok; else bad "compare prints crossover lines"; fi
 if grep -q 'link_volume_blocks' "$TMP/cmp.txt"; then ok; else bad "compare explains the model"; fi
+# the text fits 100 columns: the times table comes in pages, each with the
+# size column, every candidate in exactly one page, best and lower bound last;
+# --wide prints it in one piece
+"$X" compare --topo hypercube:6 --machine paragon --m 16:4096 >"$TMP/cmp6.txt"
+expect "compare fits 100 columns" "$(awk 'length($0) > 100' "$TMP/cmp6.txt" | wc -l)" 0
+times_headers() { # the header lines of the times table, one word per line
+    awk '/^# predicted time/ {t = 1} /^# crossovers/ {t = 0} t && /^# Size/' "$1" |
+        tr -s ' ' '\n' | grep -vE '^(#|Size\(B\)|)$'
+}
+pages=$(awk '/^# predicted time/ {t = 1} /^# crossovers/ {t = 0} t && /^# Size/' "$TMP/cmp6.txt" | wc -l)
+if [ "$pages" -ge 2 ]; then ok; else bad "compare on hypercube:6 pages its times table ($pages pages)"; fi
+"$X" compare --topo hypercube:6 --machine paragon --m 16:4096 --wide >"$TMP/cmpw.txt"
+expect "compare --wide: one times table" \
+    "$(awk '/^# predicted time/ {t = 1} /^# crossovers/ {t = 0} t && /^# Size/' "$TMP/cmpw.txt" | wc -l)" 1
+expect "compare pages hold the same columns as --wide" "$(times_headers "$TMP/cmp6.txt" | sort)" \
+    "$(times_headers "$TMP/cmpw.txt" | sort)"
+expect "compare --wide: best and lower-bound end the header" \
+    "$(times_headers "$TMP/cmpw.txt" | tail -n 2 | tr '\n' ' ')" "best lower-bound "
 "$X" compare --topo hypercube:3 --m 8:65536 --json >"$TMP/cmp.json"
 expect "compare --json exit status" $? 0
 expect "compare --json: 14 sizes 8..65536" "$(jsx 'L.filter(x => x.type === "size").length' <"$TMP/cmp.json")" 14

@@ -18,7 +18,7 @@
 const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
-    "                    [--json]\n\n"
+    "                    [--wide] [--json]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
     "follow gets the message-level checks only: routes, ports, link contention,\n"
@@ -57,6 +57,8 @@ const char xchg_cli_compare_help[] =
     "                    (p*steps), else are costed from their declared sizes and\n"
     "                    shown as not verified (and may not win unless they claim\n"
     "                    to be contention-free)\n"
+    "  --wide            the table of times in one piece, one column per algorithm\n"
+    "                    (default: cut into pages that fit 100 columns)\n"
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
     "                    line each, one \"size\" line each, one \"crossover\" line each\n\n"
     "exit status: 0 ok, 1 an algorithm failed verification, 2 bad input.\n";
@@ -70,7 +72,11 @@ typedef struct report {
     uint64_t vb;          /* binding volume lower bound in blocks (0: none) */
     const char *vb_name;  /* its name (points into lb) */
     xchg_cost lb;         /* lower bounds of the topology */
+    int wide;             /* --wide: the times in one table, however wide */
 } report;
+
+/* Text lines fit this many columns unless --wide. */
+#define COMPARE_COLUMNS 100
 
 /* Candidate i of the report. */
 static const xchg_plan_entry *cand(const report *R, size_t i)
@@ -120,6 +126,32 @@ static int name_width(const report *R)
     return w;
 }
 
+/* A comment line of a lead and a comma-separated list, wrapped at list
+ * items to fit COMPARE_COLUMNS ("#   " before each continuation). */
+static void print_wrapped(const char *lead, const char *list)
+{
+    size_t col = strlen(lead);
+    fputs(lead, stdout);
+    while (*list) {
+        size_t len = strcspn(list, ",");
+        int more = list[len] == ',';
+        size_t need = len + (more ? 1 : 0);
+        if (col > strlen(lead) && col + need > COMPARE_COLUMNS) {
+            fputs("\n#  ", stdout);
+            col = 3;
+        }
+        printf("%.*s%s", (int)len, list, more ? "," : "");
+        col += need;
+        list += len + (more ? 1 : 0);
+        while (*list == ' ') {
+            putchar(' ');
+            col++;
+            list++;
+        }
+    }
+    putchar('\n');
+}
+
 /* Text: the title and the model. */
 static void text_header(const report *R)
 {
@@ -128,11 +160,10 @@ static void text_header(const report *R)
            xchg_topo_spec(&R->topo, spec, sizeof spec), (unsigned)R->topo.nodes,
            R->topo.nodes == 1 ? "" : "s", R->mach.name, R->mach.ts, R->mach.tw, R->mach.tr,
            R->mach.units);
-    printf("# predicted time = startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr, "
-           "where link_volume_blocks\n"
-           "# is the verifier's congestion-scaled volume (sum over steps of the busiest "
-           "link's load; equals the\n"
-           "# volume when the schedule is contention-free)\n#\n");
+    printf("# predicted time = startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr,\n"
+           "# where link_volume_blocks is the verifier's congestion-scaled volume (sum over\n"
+           "# steps of the busiest link's load; equals the volume when the schedule is\n"
+           "# contention-free)\n#\n");
 }
 
 /* Text, part 1: one row per algorithm, then the notes the rows refer to. */
@@ -140,10 +171,9 @@ static void text_algorithms(const report *R, int w)
 {
     char buf[64];
     if (R->vb)
-        printf("# volume lower bound: %llu blocks, %s; LVol/LB = link volume / that "
-               "bound\n",
+        printf("# volume lower bound: %llu blocks, %s;\n# LVol/LB = link volume / that bound\n",
                (unsigned long long)R->vb, R->vb_name);
-    printf("# %-*s %10s %12s %12s %10s %11s %8s  %s\n", w, "Algorithm", "Start-ups", "Volume",
+    printf("# %-*s %9s %11s %11s %9s %10s %8s  %s\n", w, "Algorithm", "Start-ups", "Volume",
            "Link-volume", "Copies", "Contention", "LVol/LB", "Verified");
     int claimed = 0, unmeasured = 0;
     for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
@@ -167,7 +197,7 @@ static void text_algorithms(const report *R, int w)
             snprintf(ratio, sizeof ratio, "%.3f", (double)l->link_volume_blocks / (double)R->vb);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("  %-*s %10llu %12llu %12s %10llu %11s %8s  %s\n", w, e->alg,
+        printf("  %-*s %9llu %11llu %11s %9llu %10s %8s  %s\n", w, e->alg,
                (unsigned long long)l->startups, (unsigned long long)l->volume_blocks, lv,
                (unsigned long long)l->copy_blocks, ct, ratio, verified_text(e, buf, sizeof buf));
         if (e->check == XCHG_CHECK_FAILED)
@@ -179,35 +209,71 @@ static void text_algorithms(const report *R, int w)
         printf("# ? not verified: link volume not measured (above --max-work), the volume is "
                "shown; may not win\n");
     if (xchg_sweep_not_applicable(R->sw)[0])
-        printf("# not applicable to this topology: %s\n", xchg_sweep_not_applicable(R->sw));
+        print_wrapped("# not applicable to this topology: ", xchg_sweep_not_applicable(R->sw));
 }
 
-/* Text, part 2: predicted times per size, the winner and the lower bound. */
-static void text_times(const report *R, int w)
+/* Width of candidate i's column in the times table (0: not shown). */
+static int time_width(const report *R, size_t i)
 {
-    size_t n = xchg_sweep_ncandidates(R->sw);
+    if (cand(R, i)->check == XCHG_CHECK_ERROR)
+        return 0;
+    int cw = (int)strlen(cand(R, i)->alg) + 2;
+    return cw < 14 ? 14 : cw;
+}
+
+/* One page of the times table: candidates [i0, i1), and the best and
+ * lower-bound columns when last. */
+static void text_times_page(const report *R, int w, size_t i0, size_t i1, int last)
+{
     const char *mu = size_unit(R);
     char sz[40];
-    printf("#\n# predicted time (%s) per block size\n", R->mach.units);
     printf("# %-10s", mu[0] == 'B' ? "Size(B)" : "Size(flits)");
-    for (size_t i = 0; i < n; i++) {
-        int cw = (int)strlen(cand(R, i)->alg) + 2;
-        if (cand(R, i)->check != XCHG_CHECK_ERROR)
-            printf("%*s", cw < 14 ? 14 : cw, cand(R, i)->alg);
-    }
-    printf("  %-*s %14s\n", w, "best", "lower-bound");
+    for (size_t i = i0; i < i1; i++)
+        if (time_width(R, i))
+            printf("%*s", time_width(R, i), cand(R, i)->alg);
+    if (last)
+        printf("  %-*s %14s", w, "best", "lower-bound");
+    printf("\n");
     for (size_t k = 0; k < xchg_sweep_nsizes(R->sw); k++) {
         double m = xchg_sweep_size(R->sw, k);
         printf("  %-10s", xchg_cli_size(m, sz, sizeof sz));
-        for (size_t i = 0; i < n; i++) {
-            int cw = (int)strlen(cand(R, i)->alg) + 2;
-            if (cand(R, i)->check != XCHG_CHECK_ERROR)
-                printf("%*.2f", cw < 14 ? 14 : cw, xchg_line_time(&cand(R, i)->line, m));
+        for (size_t i = i0; i < i1; i++)
+            if (time_width(R, i))
+                printf("%*.2f", time_width(R, i), xchg_line_time(&cand(R, i)->line, m));
+        if (last) {
+            size_t b = xchg_sweep_winner(R->sw, k);
+            xchg_cost lb;
+            printf("  %-*s %14.2f", w, b != XCHG_NO_WINNER ? cand(R, b)->alg : "-",
+                   lb_time_at(R, m, &lb));
         }
-        size_t b = xchg_sweep_winner(R->sw, k);
-        xchg_cost lb;
-        printf("  %-*s %14.2f\n", w, b != XCHG_NO_WINNER ? cand(R, b)->alg : "-",
-               lb_time_at(R, m, &lb));
+        printf("\n");
+    }
+}
+
+/*
+ * Text, part 2: predicted times per size, the winner and the lower bound.
+ * One column per candidate: unless --wide, the columns are cut into pages
+ * that fit COMPARE_COLUMNS, each with the size column, the best and the
+ * lower bound on the last.
+ */
+static void text_times(const report *R, int w)
+{
+    size_t n = xchg_sweep_ncandidates(R->sw);
+    int left = 12, tail = 2 + w + 15; /* the size column; best and lower-bound */
+    printf("#\n# predicted time (%s) per block size\n", R->mach.units);
+    size_t i0 = 0;
+    for (int last = 0; !last;) {
+        size_t i1 = i0;
+        int used = left;
+        while (i1 < n && (R->wide || i1 == i0 || used + time_width(R, i1) <= COMPARE_COLUMNS))
+            used += time_width(R, i1++);
+        /* the best and lower-bound columns go on the last page, or on a
+         * page of their own when they do not fit beside the last columns */
+        last = i1 == n && (R->wide || i1 == i0 || used + tail <= COMPARE_COLUMNS);
+        if (i0 > 0)
+            printf("#\n");
+        text_times_page(R, w, i0, i1, last);
+        i0 = i1;
     }
 }
 
@@ -227,9 +293,9 @@ static void text_crossovers(const report *R)
     for (size_t k = 0; k < xchg_sweep_ncrossovers(R->sw); k++) {
         const xchg_crossover *c = xchg_sweep_crossover(R->sw, k);
         const xchg_plan_entry *f = cand(R, c->from), *t = cand(R, c->to);
-        printf("crossover: %s -> %s at m = %.6g %s (%s: %.6g + %.6g*m, %s: %.6g + %.6g*m)\n",
-               f->alg, t->alg, c->m, mu, f->alg, f->line.fixed, f->line.per_unit, t->alg,
-               t->line.fixed, t->line.per_unit);
+        printf("crossover: %s -> %s at m = %.6g %s\n", f->alg, t->alg, c->m, mu);
+        printf("#   %s: %.6g + %.6g*m, %s: %.6g + %.6g*m\n", f->alg, f->line.fixed,
+               f->line.per_unit, t->alg, t->line.fixed, t->line.per_unit);
     }
 }
 
@@ -253,7 +319,10 @@ static void text_bounds(const report *R, int w)
             printf("%8.3f", bt / lt);
         else
             printf("%8s", "-");
-        printf("  %s\n", lb.lb_binding[0] ? lb.lb_binding : "-");
+        /* the bound's short name: the header gives its source */
+        const char *bind = lb.lb_binding[0] ? lb.lb_binding : "-";
+        const char *paren = strstr(bind, " (");
+        printf("  %.*s\n", paren ? (int)(paren - bind) : (int)strlen(bind), bind);
     }
 }
 
@@ -423,7 +492,8 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"tr", "R", NULL, 0},         {"a", "A", NULL, 0},
                            {"m", "MIN:MAX", NULL, 0},    {"threads", "N", NULL, 0},
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
-                           {"only", "NAMES", NULL, 0},   {NULL, NULL, NULL, 0}};
+                           {"only", "NAMES", NULL, 0},   {"wide", NULL, NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
         return rc;
@@ -453,6 +523,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
         return xchg_cli_error("bad --only: %s", lerr.msg);
     po->verify = 1;
     *json = xchg_cli_has(opts, "json");
+    R->wide = xchg_cli_has(opts, "wide");
     return 0;
 }
 
