@@ -156,6 +156,28 @@ done
 usage_error "unexpected argument '--foo' after --version" --version --foo
 usage_error "unexpected argument 'list' after --help" --help list
 
+# --- limits (docs/limits.md): accepted at the limit, refused just past it --------------------
+# accepted PATTERN ARGS...: exit 0
+accepted() {
+    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" -eq 0 ]; then ok; else bad "xchg $* -> exit $rc at the limit: $(head -c 300 "$TMP/err")"; fi
+}
+accepted list --topo ring:16777216
+accepted list --topo torus:4096x4096
+accepted list --topo hypercube:24
+usage_error "ring:16777217.*1 to 16777216" list --topo ring:16777217
+usage_error "torus:4096x4097.*more than 16777216 nodes" list --topo torus:4096x4097
+usage_error "hypercube:25.*0 to 24.*0 <= D <= 24" list --topo hypercube:25
+accepted cost --topo ring:8 --alg ring --m 1e15
+usage_error "'1.1e15' for --m" cost --topo ring:8 --alg ring --m 1.1e15
+accepted cost --topo ring:8 --alg ring --ts 1e12 --tw 1
+usage_error "'2e12' for --ts.*at most 1e\+12" cost --topo ring:8 --alg ring --ts 2e12 --tw 1
+accepted verify --topo ring:4 --alg ring --threads 1024
+usage_error "'1025' for --threads.*0 to 1024" verify --topo ring:4 --alg ring --threads 1025
+accepted verify --topo ring:4 --alg ring --max-work 0
+usage_error "'0' for --max-work.*from 1" compare --topo ring:4 --max-work 0
+
 # --- messages that say what applies --------------------------------------------------------
 usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \
     compare --topo torus:8x8 --only ring

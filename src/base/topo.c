@@ -21,7 +21,7 @@ static const char *const kind_names[] = {"ring", "array", "mesh", "torus", "hype
 
 static const char accepted[] =
     "accepted: ring:P, array:P, complete:P (P >= 1), mesh:A[xB...], "
-    "torus:A[xB...] (every size >= 2), hypercube:D (D >= 0); at most 16777216 nodes";
+    "torus:A[xB...] (every size >= 2), hypercube:D (0 <= D <= 24); at most 16777216 nodes";
 
 const char *xchg_topo_kind_name(xchg_topo_kind kind)
 {
