@@ -435,8 +435,11 @@ int xchg_alg_parse(const char *spec, const xchg_alg **alg, xchg_opts *opts, xchg
 /*
  * The specs of alg worth running on t that apply to it: alg->variants when
  * the algorithm has them, else its bare name; each kept only when it parses
- * back to alg and xchg_alg_applies accepts it. This is the one variant
- * enumeration: the planner, the CLI and the tests all use it. Writes at most
+ * back to alg and xchg_alg_applies accepts it. Where none is kept and the
+ * entry's needs say "virtual" lifts its size rule, "name:virtual" (hosted
+ * on virtual nodes, docs/virtual-nodes.md) when that applies. This is the
+ * one variant enumeration: the planner, the CLI, the executor's auto and
+ * the tests all use it. Writes at most
  * max specs (XCHG_MAX_VARIANTS is always enough) and returns how many it
  * wrote; 0 when none applies, with the reason (the algorithm's own message)
  * in *why when why is not NULL. Never fails otherwise.

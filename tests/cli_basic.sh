@@ -3,7 +3,8 @@
 # list, verify (exit 0 on correct schedules), cost (JSON counts equal the
 # closed forms of the textbook, time equal to the model's formula), export
 # (JSON and text, --output to a file), compare (winner, crossovers where the
-# two lines really cross), and compare and plan naming the same winner. JSON
+# two lines really cross), Liu et al.'s algorithms padded with virtual nodes
+# where their sizes do not fit, and compare and plan naming the same winner. JSON
 # is checked with node (scripts/install-deps.sh installs it); without node
 # the test fails.
 # Usage: bash tests/cli_basic.sh path/to/xchg
@@ -222,6 +223,35 @@ expect "compare --m with decimals exit status" $? 0
 expect "compare --m 0.0625:0.5: four sizes" \
     "$(jsx 'L.filter(x => x.type === "size").map(x => x.m).join(" ")' <"$TMP/cmp.json")" \
     "0.0625 0.125 0.25 0.5"
+
+# --- Liu et al.'s algorithms padded with virtual nodes ---------------------------
+# Where their sizes do not fit (torus:5x7, torus:6x10), compare offers the
+# :virtual forms, verified block by block, with the start-ups, volume and
+# time `xchg cost` gives the same spec; plan picks at2:virtual on torus:6x10
+# at 1 KiB on the Paragon (6095.71 us against pairwise's 6396.20).
+for topo in torus:5x7 torus:6x10; do
+    "$X" compare --topo "$topo" --m 1024 --json >"$TMP/pad.cmp"
+    expect "compare $topo exit status" $? 0
+    expect "compare $topo: the padded Liu forms, no plain one" "$(jsx '
+L.filter(x => x.type === "algorithm" && /^(ar1|at2|pt4|ptk|mt3|mtk)\b/.test(x.algorithm))
+ .map(x => x.algorithm).join(" ")' <"$TMP/pad.cmp")" "at2:virtual ptk:virtual mtk:virtual"
+    for alg in at2:virtual ptk:virtual mtk:virtual; do
+        "$X" cost --topo "$topo" --alg "$alg" --m 1024 --json >"$TMP/pad.cost"
+        expect "cost $topo $alg exit status" $? 0
+        cat "$TMP/pad.cmp" "$TMP/pad.cost" >"$TMP/pad.both"
+        expect "compare $topo: $alg verified, contention-free, costed as xchg cost says" "$(jsx '
+const a = L.find(x => x.type === "algorithm" && x.algorithm === "'"$alg"'");
+const t = L.find(x => x.type === "size").times["'"$alg"'"];
+a.verified === "yes" && a.eligible && a.link_conflicts === 0 &&
+  a.link_volume_blocks === a.volume_blocks && a.startups === o.startups &&
+  a.volume_blocks === o.volume_blocks && Math.abs(t - o.time) <= 1e-9 * o.time ||
+  JSON.stringify([a, t, o])' <"$TMP/pad.both")" true
+    done
+done
+"$X" plan --topo torus:6x10 --m 1024 --json >"$TMP/pad.plan"
+expect "plan torus:6x10 exit status" $? 0
+expect "plan torus:6x10 --m 1024 picks at2:virtual" "$(jsx 'o.algorithm' <"$TMP/pad.plan")" \
+    at2:virtual
 
 # --- one cost model: compare and plan name the same winner ----------------------
 # The same question (network, machine, block sizes) asked of compare (which
