@@ -3,7 +3,8 @@
  * variables: xchg_mpi_opts_from_env (src/mpi/opts.c) with XCHG_ALG,
  * XCHG_TOPOLOGY and XCHG_VERBOSE set from the input, which is split at its
  * first two newlines into the three values (a missing part leaves that
- * variable unset; an empty one sets it to ""). Needs only mpi.h: opts.c
+ * variable unset; an empty one sets it to "", and a value is cut at 400
+ * bytes, beyond the fuzzer's -max_len). Needs only mpi.h: opts.c
  * makes no MPI call, so there is no MPI_Init.
  *
  * It asserts (abort() on violation):
@@ -14,11 +15,32 @@
  *     each value is valid on its own: the algorithm passes
  *     xchg_mpi_alg_check, the topology is "auto" or parses.
  */
+/* putenv is XSI, beyond the _POSIX_C_SOURCE the build sets. */
+#define _XOPEN_SOURCE 700
+
 #include "fuzz_util.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
 
 static const char *const vars[3] = {"XCHG_ALG", "XCHG_TOPOLOGY", "XCHG_VERBOSE"};
+
+/* "NAME=value" for each variable, handed to putenv and rewritten in place.
+ * Not setenv: glibc's setenv keeps every value it ever replaced (so old
+ * getenv pointers stay valid), which over millions of inputs ran the first
+ * 10-minute run out of memory. */
+static char env_buf[3][512];
+
+/* Set vars[k] to value (at most 256 bytes, -max_len), or unset it. */
+static void set_var(int k, const char *value)
+{
+    if (!value) {
+        unsetenv(vars[k]);
+        return;
+    }
+    snprintf(env_buf[k], sizeof env_buf[k], "%s=%s", vars[k], value);
+    if (putenv(env_buf[k]) != 0)
+        abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,12 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             *nl = '\0';
         p = nl ? nl + 1 : NULL;
     }
-    for (int k = 0; k < 3; k++) {
-        if (part[k])
-            setenv(vars[k], part[k], 1);
-        else
-            unsetenv(vars[k]);
-    }
+    for (int k = 0; k < 3; k++)
+        set_var(k, part[k]);
 
     xchg_mpi_opts o;
     xchg_mpi_opts_default(&o);
