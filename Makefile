@@ -4,14 +4,16 @@
 #              exchange on 16 local ranks: xchg's executor against
 #              MPI_Alltoall, both validated (scripts/run-mpi-demo.sh)
 #   make test  build with -Werror and run every test, then again under
-#              AddressSanitizer and UBSan, then the MPI tests with MPICH
+#              AddressSanitizer and UBSan, then the MPI tests with MPICH,
+#              then the fuzz harnesses over their kept corpora (clang)
 BUILD      ?= build
 BUILD_SAN  ?= build-san
 BUILD_MPICH ?= build-mpich
+BUILD_FUZZ ?= build-fuzz
 JOBS       ?= 2
 RUN_ARGS   ?= --topo torus:8x8 --machine paragon --m 8:65536
 
-.PHONY: all deps build run test test-plain test-san test-mpich clean
+.PHONY: all deps build run test test-plain test-san test-mpich test-fuzz clean
 
 all: build
 
@@ -32,7 +34,7 @@ run: deps
 	./$(BUILD)/xchg compare $(RUN_ARGS)
 	bash scripts/run-mpi-demo.sh $(BUILD)
 
-test: test-plain test-san test-mpich
+test: test-plain test-san test-mpich test-fuzz
 
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -49,5 +51,14 @@ test-mpich: deps
 	cmake --build $(BUILD_MPICH) -j$(JOBS)
 	cd $(BUILD_MPICH) && ctest --output-on-failure -j1 -R '^mpi_'
 
+# The libFuzzer harnesses (tests/fuzz/), each run once over its kept corpus:
+# every input the fuzzer found worth keeping, crashes included. A tree of
+# its own, built with clang; only the harnesses are built. bench/fuzz.sh
+# fuzzes for real (docs/fuzzing.md).
+test-fuzz: deps
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXCHG_WERROR=ON -DXCHG_FUZZ=ON
+	cmake --build $(BUILD_FUZZ) --target xchg_fuzz -j$(JOBS)
+	cd $(BUILD_FUZZ) && ctest --output-on-failure -j$(JOBS) -R '^fuzz_'
+
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_MPICH)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_MPICH) $(BUILD_FUZZ)

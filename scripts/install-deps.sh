@@ -15,6 +15,9 @@ command -v mpicc.mpich >/dev/null 2>&1 || need+=(mpich libmpich-dev)
 [ -e /usr/include/fftw3-mpi.h ] || need+=(libfftw3-mpi-dev libfftw3-dev)
 command -v gfortran >/dev/null 2>&1 || need+=(gfortran)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# clang, whose libFuzzer and sanitizers build the fuzz harnesses (make
+# test-fuzz, tests/fuzz/).
+command -v clang >/dev/null 2>&1 || need+=(clang)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
