@@ -18,9 +18,19 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # clang, whose libFuzzer and sanitizers build the fuzz harnesses (make
 # test-fuzz, tests/fuzz/).
 command -v clang >/dev/null 2>&1 || need+=(clang)
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
-  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need[@]}"
+fi
+# libFuzzer's runtime is a package of its own (libclang-rt-N-dev), only
+# recommended by clang: an apt set not to install recommendations, or a
+# clang installed without it, leaves the fuzz build unable to link.
+fuzzer_rt="$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a"
+if [ ! -e "$fuzzer_rt" ]; then
+  major=$(clang -dumpversion | cut -d. -f1)
+  echo "installing: libclang-rt-$major-dev (libFuzzer for clang $major)"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "libclang-rt-$major-dev"
 fi
