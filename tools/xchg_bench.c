@@ -194,6 +194,16 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* Option opt's value s as a count from lo to 1e9 (what: "an iteration
+ * count"); 0 and *out, or -1 after saying what is accepted. */
+static int count_arg(const char *opt, const char *what, const char *s, long lo, long *out)
+{
+    if (parse_long(s, lo, 1000000000L, out) == 0)
+        return 0;
+    usage_error("%s '%s' is not %s; accepted: %ld to 1000000000", opt, s, what, lo);
+    return -1;
+}
+
 /* -m [MIN:]MAX, MIN:, :MAX (osu_alltoall's forms). 0 or -1 with a message. */
 static int parse_sizes(const char *s, bench_args *a)
 {
@@ -284,36 +294,22 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
                 return EXIT_USAGE;
             break;
         case 'i':
-            if (parse_long(optarg, 1, 1000000000L, &a->iters)) {
-                usage_error("-i '%s' is not an iteration count; accepted: 1 to 1000000000",
-                            optarg);
+            if (count_arg("-i", "an iteration count", optarg, 1, &a->iters))
                 return EXIT_USAGE;
-            }
             a->iters_large = a->iters;
             break;
         case 'x':
-            if (parse_long(optarg, 0, 1000000000L, &a->warmup)) {
-                usage_error("-x '%s' is not a warm-up count; accepted: 0 to 1000000000",
-                            optarg);
+            if (count_arg("-x", "a warm-up count", optarg, 0, &a->warmup))
                 return EXIT_USAGE;
-            }
             a->warmup_large = a->warmup;
             break;
         case OPT_ITERS_LARGE:
-            if (parse_long(optarg, 1, 1000000000L, &il)) {
-                usage_error("--iterations-large '%s' is not an iteration count; accepted: 1 to "
-                            "1000000000",
-                            optarg);
+            if (count_arg("--iterations-large", "an iteration count", optarg, 1, &il))
                 return EXIT_USAGE;
-            }
             break;
         case OPT_WARMUP_LARGE:
-            if (parse_long(optarg, 0, 1000000000L, &wl)) {
-                usage_error("--warmup-large '%s' is not a warm-up count; accepted: 0 to "
-                            "1000000000",
-                            optarg);
+            if (count_arg("--warmup-large", "a warm-up count", optarg, 0, &wl))
                 return EXIT_USAGE;
-            }
             break;
         case 'f': a->full = 1; break;
         case 'c': a->validate = 1; break;
