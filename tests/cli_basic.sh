@@ -146,6 +146,21 @@ if grep -q '^# Size(B)' "$TMP/cmp.txt" && grep -q 'best' "$TMP/cmp.txt"; then ok
 fi
 if grep -q '^crossover: ' "$TMP/cmp.txt"; then ok; else bad "compare prints crossover lines"; fi
 if grep -q 'link_volume_blocks' "$TMP/cmp.txt"; then ok; else bad "compare explains the model"; fi
+# docs/torus-suh.md, "Own blocks": t1 moves 128 own blocks (i,i) out in step 1
+# and back in step 9 on 16x16, where t1:paper and t2 move none
+own_moves() { # ALG: "step count" of every message block (i,i)
+    "$X" export --topo torus:16x16 --alg "$1" --format text |
+        awk '/^step/ {s = $2; next} {n = split($0, a, "blocks "); if (n < 2) next
+             m = split(a[2], b, " "); for (i = 1; i <= m; i++) {
+                 split(substr(b[i], 2, length(b[i]) - 2), c, ","); if (c[1] == c[2]) k[s]++ } }
+             END {for (s in k) print s, k[s]}' | sort -n | tr '\n' ' '
+}
+expect "t1 on 16x16 moves own blocks in steps 1 and 9" "$(own_moves t1)" "1 128 9 128 "
+expect "t1:paper on 16x16 moves no own block" "$(own_moves t1:paper)" ""
+expect "t2 on 16x16 moves no own block" "$(own_moves t2)" ""
+"$X" cost --topo torus:16x16 --alg t1 --json >"$TMP/t1cost.json"
+expect "t1 on 16x16: volume 2176" "$(jsx 'o.volume_blocks' <"$TMP/t1cost.json")" 2176
+
 # the text fits 100 columns: the times table comes in pages, each with the
 # size column, every candidate in exactly one page, best and lower bound last;
 # --wide prints it in one piece
