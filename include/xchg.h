@@ -377,6 +377,19 @@ typedef struct xchg_symmetry {
  * from needs, the generator takes its contention-freedom claim from free_on,
  * and the conformance test holds every schedule to all of them.
  */
+/*
+ * What building a schedule will take, known before it is built, so that a
+ * caller can refuse or skip what is too large instead of running out of
+ * memory or time (docs/limits.md). Sums saturate at UINT64_MAX.
+ */
+typedef struct xchg_estimate {
+    uint64_t steps;  /* steps the schedule has (a hosted schedule: at most) */
+    uint64_t bytes;  /* memory the built schedule holds, at most: its steps,
+                        per-node tables and context */
+    uint64_t work;   /* elementary operations to build it, about: one per
+                        step, per table entry and per block followed */
+} xchg_estimate;
+
 typedef struct xchg_alg {
     const char *name;        /* "hc-standard" */
     const char *summary;     /* one line */
@@ -418,6 +431,12 @@ typedef struct xchg_alg {
      * name. Callers use xchg_alg_variants, which also drops the ones that do
      * not apply. */
     int (*variants)(const xchg_topo *t, xchg_spec *specs, int max);
+    /* What building its schedule on t with opts takes, without building it
+     * (see xchg_estimate): fills every field of out, from closed forms in
+     * O(steps) time or less and no memory that grows with p. Expects
+     * xchg_alg_applies to have accepted (t, opts); callers use
+     * xchg_alg_estimate. Returns 0. */
+    int (*estimate)(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out);
 } xchg_alg;
 
 /* The registry: number of algorithms and the i-th one. */
@@ -489,6 +508,20 @@ int xchg_alg_generate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *
 
 /* Parse, check preconditions and generate in one call. */
 int xchg_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out, xchg_err *err);
+
+/*
+ * What generating alg with opts on t would take (xchg_estimate), without
+ * generating it: checks preconditions as xchg_alg_generate does, then asks
+ * the entry's estimate hook. Returns 0; XCHG_ENOTAPPLIC or EINVAL with the
+ * message when alg does not apply. *out is untouched on failure.
+ */
+int xchg_alg_estimate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                      xchg_estimate *out, xchg_err *err);
+
+/* Parse, check preconditions and estimate in one call (xchg_generate's
+ * counterpart). */
+int xchg_estimate_spec(const xchg_topo *t, const char *alg_spec, xchg_estimate *out,
+                       xchg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Verifier                                                            */

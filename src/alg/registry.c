@@ -616,3 +616,37 @@ int xchg_alg_variants(const xchg_topo *t, const xchg_alg *alg, xchg_spec *specs,
         *why = err;
     return kept;
 }
+
+int xchg_alg_estimate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *opts,
+                      xchg_estimate *out, xchg_err *err)
+{
+    if (!alg || !t || !out)
+        return xchg_fail(err, XCHG_EINVAL, "estimate: NULL argument");
+    xchg_opts none;
+    if (!opts) {
+        memset(&none, 0, sizeof none);
+        opts = &none;
+    }
+    int rc = xchg_alg_applies(alg, t, opts, err);
+    if (rc)
+        return rc;
+    if (!alg->estimate)
+        return xchg_fail(err, XCHG_ENOTAPPLIC, "%s has no estimate (a bug in xchg)",
+                         alg->name);
+    xchg_estimate e = {0, 0, 0};
+    if ((rc = alg->estimate(t, opts, &e)))
+        return xchg_fail(err, rc, "%s: estimate failed", alg->name);
+    *out = e;
+    return XCHG_OK;
+}
+
+int xchg_estimate_spec(const xchg_topo *t, const char *alg_spec, xchg_estimate *out,
+                       xchg_err *err)
+{
+    const xchg_alg *alg;
+    xchg_opts opts;
+    int rc = xchg_alg_parse(alg_spec, &alg, &opts, err);
+    if (rc)
+        return rc;
+    return xchg_alg_estimate(alg, t, &opts, out, err);
+}

@@ -524,3 +524,20 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
     *out = e.s;
     return XCHG_OK;
 }
+
+void xchg_virtual_estimate(const xchg_topo *real, const xchg_topo *virt,
+                           const xchg_estimate *guest, xchg_estimate *out)
+{
+    /* placeholder until the hosting's own accounting is written: every
+     * virtual step split into as many real steps as a host has guests */
+    uint64_t g = 1;
+    for (int k = 0; k < real->ndims; k++)
+        g *= (virt->size[k] + real->size[k] - 1) / real->size[k];
+    uint64_t pv = virt->nodes, p = real->nodes, T = guest->steps;
+    *out = *guest;
+    xchg_est_steps(out, xchg_est_prod(T, g));
+    xchg_est_add(out, guest->bytes, guest->work);
+    xchg_est_tables(out, xchg_est_prod(T, g), p, 8);
+    xchg_est_tables(out, T, pv, 10);
+    xchg_est_add(out, 0, xchg_est_prod(xchg_est_prod(pv, pv), T));
+}

@@ -79,4 +79,16 @@ XCHG_INTERNAL int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs,
                                      xchg_virtual_locate_fn locate, const char *name,
                                      xchg_sched **out, xchg_err *err);
 
+/*
+ * What xchg_virtual_embed takes (xchg_estimate) to host, on real, a
+ * schedule built for virt whose own estimate is *guest: the guest schedule
+ * (kept in the hosted schedule's context) and everything the hosting
+ * allocates and keeps or uses while it builds, the real steps (at most; the
+ * packing into sub-steps is known only once built) with their tables, and
+ * the work of following the blocks that fix the real sizes. Closed form, no
+ * allocation.
+ */
+XCHG_INTERNAL void xchg_virtual_estimate(const xchg_topo *real, const xchg_topo *virt,
+                                         const xchg_estimate *guest, xchg_estimate *out);
+
 #endif /* XCHG_VIRTUAL_H */

@@ -34,11 +34,40 @@ static void step_release(xchg_step *st)
     st->class_table = NULL;
 }
 
+/* First capacity of the step array; it doubles when full. */
+#define STEP_CAP_FIRST 16
+
+uint64_t xchg_sched_step_capacity(uint64_t n)
+{
+    uint64_t cap = n ? STEP_CAP_FIRST : 0;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
+uint64_t xchg_sched_bytes(const xchg_sched *s)
+{
+    if (!s)
+        return 0;
+    uint64_t p = s->topo.nodes;
+    uint64_t b = sizeof *s + (uint64_t)s->cap * sizeof *s->steps + s->ctx_bytes;
+    for (size_t i = 0; i < s->nsteps; i++) {
+        const xchg_step *st = &s->steps[i];
+        if (st->partner_table)
+            b += p * sizeof *st->partner_table;
+        if (st->blocks_table)
+            b += p * sizeof *st->blocks_table;
+        if (st->class_table)
+            b += p * sizeof *st->class_table;
+    }
+    return b;
+}
+
 int xchg_sched_add(xchg_sched *s, const xchg_step *step)
 {
     xchg_step st = *step;
     if (s->nsteps == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
+        size_t cap = s->cap ? s->cap * 2 : STEP_CAP_FIRST;
         xchg_step *grown = realloc(s->steps, cap * sizeof *grown);
         if (!grown) {
             step_release(&st);

@@ -116,6 +116,8 @@ struct xchg_sched {
     xchg_step *steps;
     void *ctx;                /* for XCHG_RULE_FN rules; owned when ctx_free */
     void (*ctx_free)(void *);
+    uint64_t ctx_bytes;       /* memory ctx holds (for xchg_sched_bytes; set
+                                 by the generator that allocates it) */
 };
 
 /* --- building (generators) ---------------------------------------- */
@@ -129,6 +131,13 @@ XCHG_INTERNAL xchg_sched *xchg_sched_new(const xchg_topo *t, const char *algorit
  * schedule, also on failure). Computes max_blocks. Returns 0 or ENOMEM.
  */
 XCHG_INTERNAL int xchg_sched_add(xchg_sched *s, const xchg_step *step);
+
+/* Memory s holds: the schedule, its step array, every per-node table and
+ * ctx_bytes. The estimate hooks (xchg_alg.estimate) are held to it. */
+XCHG_INTERNAL uint64_t xchg_sched_bytes(const xchg_sched *s);
+
+/* The capacity xchg_sched_add grows the step array to for n steps. */
+XCHG_INTERNAL uint64_t xchg_sched_step_capacity(uint64_t n);
 
 /* A zeroed step with partner XOR / SHIFT and the given rule, uniform size. */
 XCHG_INTERNAL xchg_step xchg_step_xor(uint32_t mask, xchg_rule rule, uint64_t blocks);
@@ -262,6 +271,46 @@ static inline int xchg_rule_eval(const xchg_sched *s, const xchg_rule *r, size_t
     }
     }
     return 0;
+}
+
+/* --- estimates (xchg_alg.estimate hooks) ------------------------- */
+
+/* a + b and a * b, saturating at UINT64_MAX. */
+static inline uint64_t xchg_est_sum(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static inline uint64_t xchg_est_prod(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* An estimate of a schedule of nsteps steps with no tables yet: the
+ * schedule, its step array as xchg_sched_add grows it, and one unit of work
+ * per step. */
+static inline void xchg_est_steps(xchg_estimate *e, uint64_t nsteps)
+{
+    e->steps = nsteps;
+    e->bytes = xchg_est_sum(sizeof(xchg_sched),
+                            xchg_est_prod(xchg_sched_step_capacity(nsteps), sizeof(xchg_step)));
+    e->work = nsteps;
+}
+
+/* Add `count` per-node tables of p entries of elem bytes each (partner,
+ * blocks or class tables, or a context's per-node arrays): their memory,
+ * and one unit of work per entry. */
+static inline void xchg_est_tables(xchg_estimate *e, uint64_t count, uint64_t p, uint64_t elem)
+{
+    uint64_t entries = xchg_est_prod(count, p);
+    e->bytes = xchg_est_sum(e->bytes, xchg_est_prod(entries, elem));
+    e->work = xchg_est_sum(e->work, entries);
+}
+
+/* Add bytes of memory and work units. */
+static inline void xchg_est_add(xchg_estimate *e, uint64_t bytes, uint64_t work)
+{
+    e->bytes = xchg_est_sum(e->bytes, bytes);
+    e->work = xchg_est_sum(e->work, work);
 }
 
 #endif /* XCHG_SCHED_INTERNAL_H */
