@@ -529,6 +529,9 @@ int xchg_estimate_spec(const xchg_topo *t, const char *alg_spec, xchg_estimate *
 
 #define XCHG_VERIFY_MAX_REPORTED 16
 
+/* Progress of long work: done out of 1, now and then; ctx is the caller's. */
+typedef void (*xchg_progress_fn)(void *ctx, double done);
+
 typedef struct xchg_verify_opts {
     int threads;           /* worker threads; 0 = number of online cores */
     uint64_t max_work;     /* refuse (XCHG_ETOOBIG) above this many
@@ -538,8 +541,36 @@ typedef struct xchg_verify_opts {
                               start-ups and volume from the declared sizes.
                               No block is followed, so delivery and sizes are
                               not checked; for networks too large to follow
-                              every block. max_work then limits p*steps. */
+                              every block. max_work then limits the link
+                              hops, p*steps*diameter. */
+    uint64_t max_bytes;    /* refuse (XCHG_ETOOBIG) when the run would take
+                              more memory (counts, scratch, compiled steps);
+                              0 = XCHG_VERIFY_DEFAULT_MAX_BYTES */
+    xchg_progress_fn progress; /* called now and then from the calling
+                              thread with the fraction done; NULL: none */
+    void *progress_ctx;
 } xchg_verify_opts;
+
+/* The verifier's default limits: work (block-steps, or link hops in
+ * messages-only mode) and memory. */
+#define XCHG_VERIFY_DEFAULT_MAX_WORK 20000000000ull
+#define XCHG_VERIFY_DEFAULT_MAX_BYTES (2048ull << 20)
+
+/*
+ * Would xchg_verify with opts accept a schedule of `steps` steps on t? The
+ * same work check it makes first (p*p*steps block-steps, or p*steps*diameter
+ * link hops with messages_only, against opts->max_work), made before the
+ * schedule is built. 0, or XCHG_ETOOBIG with the message xchg_verify would
+ * give; EINVAL on a NULL t.
+ */
+int xchg_verify_check_work(const xchg_topo *t, uint64_t steps, const xchg_verify_opts *opts,
+                           xchg_err *err);
+
+/* The memory xchg_verify with opts takes at least on a schedule of `steps`
+ * steps on t (its counts and scratch; the compiled steps, up to 9p bytes a
+ * step, come on top), capped by the limit it enforces (opts->max_bytes, past
+ * which it refuses). */
+uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify_opts *opts);
 
 typedef struct xchg_verify_report {
     int ok;                        /* every check passed */
@@ -672,9 +703,13 @@ typedef struct xchg_line_opts {
     int with_barrier;      /* add the machine's barrier once per start-up */
     int threads;           /* threads of the message-level check; 0 = every
                               online core */
-    uint64_t max_work;     /* limit of that check in messages (p*steps); 0 =
-                              the verifier's default. Above it the line is
-                              XCHG_LINK_UNMEASURED */
+    uint64_t max_work;     /* limit of that check in link hops
+                              (p*steps*diameter); 0 = the verifier's default.
+                              Above it the line is XCHG_LINK_UNMEASURED */
+    uint64_t max_bytes;    /* memory limit of that check (0: the verifier's
+                              default); above it, XCHG_LINK_UNMEASURED too */
+    xchg_progress_fn progress; /* the check's progress (xchg_verify_opts) */
+    void *progress_ctx;
     const xchg_verify_report *report; /* a report xchg_verify already made on
                               this schedule (any mode): the link volume is read
                               from it and no check is run */
@@ -711,7 +746,9 @@ enum {
                                 links): passed */
     XCHG_CHECK_FAILED = 3,   /* a check failed: never wins */
     XCHG_CHECK_TOOBIG = 4,   /* too large to check within max_work */
-    XCHG_CHECK_ERROR = 5     /* could not be generated or checked (see why) */
+    XCHG_CHECK_ERROR = 5,    /* could not be generated or checked (see why) */
+    XCHG_CHECK_SKIPPED = 6   /* not built: its estimate is over the memory
+                                limit (see why); never wins */
 };
 
 /* One candidate: a registry algorithm with options, and its time line. */
@@ -736,10 +773,21 @@ typedef struct xchg_plan_opts {
                               are too many blocks): one that fails never wins */
     int threads;           /* verifier threads; 0 = every online core */
     uint64_t max_work;     /* verifier limit: block-steps (p*p*steps) to follow
-                              blocks, messages (p*steps) for the message-level
-                              check; 0 = the verifier's default */
+                              blocks, link hops (p*steps*diameter) for the
+                              message-level check; 0 = the verifier's default */
     int with_barrier;      /* charge one barrier per start-up */
+    uint64_t max_bytes;    /* memory one candidate may take, its schedule
+                              (xchg_estimate) and its check together; one
+                              whose schedule alone is larger is skipped (not
+                              built; XCHG_CHECK_SKIPPED). 0 = XCHG_DEFAULT_MAX_BYTES */
+    xchg_progress_fn progress; /* fraction of the candidates done, now and
+                              then; NULL: none */
+    void *progress_ctx;
 } xchg_plan_opts;
+
+/* The memory a command or a planner candidate may take unless told
+ * otherwise (docs/limits.md). */
+#define XCHG_DEFAULT_MAX_BYTES (4ull << 30)
 
 /* The result of a sweep over block sizes (opaque; xchg_sweep_free). */
 typedef struct xchg_sweep xchg_sweep;
@@ -883,6 +931,13 @@ typedef int (*xchg_write_fn)(void *ctx, const char *data, size_t len);
  * "xchg-schedule/1" JSON (format "json") or as readable text ("text").
  * XCHG_ETOOBIG when p*p*steps is beyond max_work (0 = default limit).
  */
+/* Would xchg_export accept a schedule of `steps` steps on t with max_work
+ * (0: its default)? Its limits, checked before the schedule is built: 0
+ * with *bytes (when not NULL) set to the working memory it will take, or
+ * XCHG_ETOOBIG with the message xchg_export would give. */
+int xchg_export_check(const xchg_topo *t, uint64_t steps, uint64_t max_work, uint64_t *bytes,
+                      xchg_err *err);
+
 int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
                 xchg_write_fn write, void *ctx, xchg_err *err);
 

@@ -175,8 +175,65 @@ accepted cost --topo ring:8 --alg ring --ts 1e12 --tw 1
 usage_error "'2e12' for --ts.*at most 1e\+12" cost --topo ring:8 --alg ring --ts 2e12 --tw 1
 accepted verify --topo ring:4 --alg ring --threads 1024
 usage_error "'1025' for --threads.*0 to 1024" verify --topo ring:4 --alg ring --threads 1025
-accepted verify --topo ring:4 --alg ring --max-work 0
-usage_error "'0' for --max-work.*from 1" compare --topo ring:4 --max-work 0
+# one rule for --max-work in every command: a whole number from 1
+for cmd in "verify --alg ring" "export --alg ring" "cost --alg ring" "compare" "plan --m 8"; do
+    usage_error "'0' for --max-work.*from 1" $cmd --topo ring:4 --max-work 0
+    accepted $cmd --topo ring:4 --max-work 1000000
+done
+
+# --- work and memory: estimated, and refused before anything is built -----------
+# refused_fast PATTERN ARGS...: usage_error, and the answer comes within 1 s
+# (the estimate is closed-form; building these would take minutes or more
+# memory than the machine has)
+refused_fast() {
+    local t0 t1
+    t0=$(date +%s%N)
+    usage_error "$@"
+    t1=$(date +%s%N)
+    if [ $(((t1 - t0) / 1000000)) -lt 1000 ]; then ok; else
+        bad "xchg ${*:2} took $(((t1 - t0) / 1000000)) ms to refuse (wanted under 1 s)"
+    fi
+}
+refused_fast "verifying hypercube:24: .* block-steps .*accepted: --max-work W to raise it" \
+    verify --topo hypercube:24 --alg hc-direct
+refused_fast "checking the messages of hypercube:24: .*link hops.*--max-work W" \
+    verify --topo hypercube:24 --alg hc-direct --messages-only
+refused_fast "cost: hc-direct on hypercube:24 would take about [0-9.]+ GiB of memory \(its schedule: 16777215 steps\), more than the limit of 4.0 GiB; accepted: --max-memory BYTES" \
+    cost --topo hypercube:24 --alg hc-direct
+refused_fast "export follows every block.*above the limit" export --topo torus:4096x4096 --alg t1
+refused_fast "cost: pairwise on mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 would take about .* GiB.*--max-memory" \
+    cost --topo mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 --alg pairwise
+refused_fast "building ar1:virtual on ring:16777215 would take about .* operations.*--max-work W" \
+    cost --topo ring:16777215 --alg ar1:virtual --max-memory 1024T
+# the limit is the estimate itself: at it accepted, one byte under it refused
+est=$("$X" cost --topo ring:100000 --alg ring --json | sed 's/.*"estimate_bytes":\([0-9]*\).*/\1/')
+if [ -n "$est" ] && [ "$est" -gt $((1 << 20)) ]; then ok; else bad "cost --json gave estimate_bytes '$est'"; fi
+accepted cost --topo ring:100000 --alg ring --max-memory "$est"
+usage_error "ring on ring:100000 would take about .* MiB.*more than the limit" \
+    cost --topo ring:100000 --alg ring --max-memory $((est - 1))
+usage_error "would take about .* of memory.*and the verifier's counts" \
+    verify --topo ring:2048 --alg ring --max-memory 16M
+# --max-memory: whole bytes or K, M, G, T; 1M to 1024T
+accepted cost --topo ring:8 --alg ring --max-memory 1M
+accepted cost --topo ring:8 --alg ring --max-memory 1024T
+accepted cost --topo ring:8 --alg ring --max-memory 1048576
+for v in 0 1048575 1023K 1025T 4X 4GB -1 ""; do
+    usage_error "bad size '$v' for --max-memory; accepted: .*K, M, G or T.*from 1M to 1024T" \
+        cost --topo ring:8 --alg ring --max-memory "$v"
+done
+# compare and plan skip, and name, what is too big, and go on with the rest
+"$X" compare --topo ring:100000 --only ring,bruck --m 64 --max-memory 64M >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -qE '^  ring +skipped: its schedule would take about [0-9.]+ MiB \(99999 steps\), over the memory limit of 64.0 MiB' "$TMP/out" &&
+    grep -qE '^  bruck:2 +[0-9]+ ' "$TMP/out" && grep -q '^# skipped: too large to build.*--max-memory BYTES' "$TMP/out"; then
+    ok
+else
+    bad "compare skipping ring: exit $rc: $(head -c 600 "$TMP/out") $(head -c 300 "$TMP/err")"
+fi
+usage_error "plan: none of the 2 candidates on ring:100000 may win \(ring: skipped: its schedule would take about" \
+    plan --topo ring:100000 --only ring,ring-bidir --m 64 --max-memory 64M
+XCHG_PROGRESS_AFTER=soon usage_error "bad XCHG_PROGRESS_AFTER 'soon'; accepted: seconds from 0 to 3600" \
+    verify --topo ring:4 --alg ring
 
 # --- messages that say what applies --------------------------------------------------------
 usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \

@@ -117,6 +117,57 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
 
+/* --- limits (cli_limits.c) ---------------------------------------- */
+
+/* What a command that builds schedules may spend (docs/limits.md). */
+typedef struct xchg_cli_limits {
+    uint64_t max_bytes;  /* --max-memory BYTES (default XCHG_DEFAULT_MAX_BYTES) */
+    uint64_t max_work;   /* --max-work W: operations to build a schedule, and
+                            the checks' work (default XCHG_VERIFY_DEFAULT_MAX_WORK) */
+} xchg_cli_limits;
+
+/* Read --max-memory and --max-work (opts must hold both names); 0 or an
+ * exit status after printing. */
+int xchg_cli_limits_get(xchg_cli_opt *opts, xchg_cli_limits *out);
+
+/* Estimate alg_spec on t (xchg_estimate_spec); 0 or an exit status after
+ * printing the library's message (unknown name, does not apply). */
+int xchg_cli_estimate(const xchg_topo *t, const char *alg_spec, xchg_estimate *est);
+
+/* 0 when building est's schedule, plus check_bytes for what the command
+ * does with it (check_what names it: "the verifier's counts"), fits lim;
+ * else prints the estimate, the limit and the flag that raises it for
+ * command cmd, and returns XCHG_CLI_USAGE. */
+int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
+                    const xchg_estimate *est, const xchg_cli_limits *lim,
+                    uint64_t check_bytes, const char *check_what);
+
+/* Bytes as a short text ("3.2 GiB"). */
+const char *xchg_cli_bytes_text(uint64_t b, char *buf, size_t len);
+
+/* --- progress (cli_progress.c) ------------------------------------- */
+
+/* A progress bar for one piece of long work. */
+typedef struct xchg_cli_progress {
+    const char *what;    /* shown before the bar */
+    double start, last;  /* when the work began, when last drawn */
+    double after;        /* seconds before the bar appears */
+    int on;              /* stderr is a terminal */
+    int drawn;           /* something is on the line */
+} xchg_cli_progress;
+
+/* Start: 0, or an exit status after printing (a bad XCHG_PROGRESS_AFTER). */
+int xchg_cli_progress_start(xchg_cli_progress *pr, const char *what);
+/* The library's progress hook (xchg_progress_fn); ctx is the bar. */
+void xchg_cli_progress_hook(void *ctx, double done);
+/* Erase the bar if it was drawn. */
+void xchg_cli_progress_end(xchg_cli_progress *pr);
+
+/* Nonzero when a planner candidate has no time line: it could not be
+ * built (XCHG_CHECK_ERROR) or was skipped as too large (XCHG_CHECK_SKIPPED);
+ * its `why` says which. */
+int xchg_cli_no_line(const xchg_plan_entry *e);
+
 /* Where a time line's link volume comes from (XCHG_LINK_*), as compare and
  * plan print it: "claimed", "measured", "not measured". */
 const char *xchg_cli_link_source(int source);

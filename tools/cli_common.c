@@ -362,3 +362,8 @@ void xchg_cli_json_u64(FILE *f, uint64_t v)
 {
     fprintf(f, "%llu", (unsigned long long)v);
 }
+
+int xchg_cli_no_line(const xchg_plan_entry *e)
+{
+    return e->check == XCHG_CHECK_ERROR || e->check == XCHG_CHECK_SKIPPED;
+}

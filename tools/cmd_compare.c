@@ -18,7 +18,7 @@
 const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
-    "                    [--wide] [--json]\n\n"
+    "                    [--max-memory BYTES] [--wide] [--json]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
     "follow gets the message-level checks only: routes, ports, link contention,\n"
@@ -52,11 +52,15 @@ const char xchg_cli_compare_help[] =
     "                    t1,t1.x,t2 (default: every one that applies)\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
     "  --max-work W      follow blocks only in schedules of at most W block-steps\n"
-    "                    (p*p*steps; default: the library's limit); larger ones get\n"
-    "                    the message-level checks if they have at most W messages\n"
-    "                    (p*steps), else are costed from their declared sizes and\n"
-    "                    shown as not verified (and may not win unless they claim\n"
-    "                    to be contention-free)\n"
+    "                    (p*p*steps; default 2e10); larger ones get the\n"
+    "                    message-level checks if those cross at most W links\n"
+    "                    (p*steps*the longest route), else are costed from their\n"
+    "                    declared sizes and shown as not verified (and may not win\n"
+    "                    unless they claim to be contention-free); a schedule that\n"
+    "                    takes more than W operations to build is skipped, named\n"
+    "  --max-memory BYTES  skip, and name, a candidate whose schedule would take\n"
+    "                    more memory (default 4G; suffixes K, M, G, T); a check\n"
+    "                    gets what its schedule leaves\n"
     "  --wide            the table of times in one piece, one column per algorithm\n"
     "                    (default: cut into pages that fit 100 columns)\n"
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
@@ -103,6 +107,8 @@ static const char *verified_text(const xchg_plan_entry *e, char *buf, size_t len
         return "messages only (too large to follow blocks)";
     case XCHG_CHECK_TOOBIG:
         return "not verified (too large)";
+    case XCHG_CHECK_SKIPPED:
+        return "skipped (too large to build)";
     default:
         return "error";
     }
@@ -179,7 +185,7 @@ static void text_algorithms(const report *R, int w)
     for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
         const xchg_plan_entry *e = cand(R, i);
         const xchg_line *l = &e->line;
-        if (e->check == XCHG_CHECK_ERROR) {
+        if (xchg_cli_no_line(e)) {
             printf("  %-*s %s\n", w, e->alg, e->why);
             continue;
         }
@@ -210,12 +216,18 @@ static void text_algorithms(const report *R, int w)
                "shown; may not win\n");
     if (xchg_sweep_not_applicable(R->sw)[0])
         print_wrapped("# not applicable to this topology: ", xchg_sweep_not_applicable(R->sw));
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
+        if (cand(R, i)->check == XCHG_CHECK_SKIPPED) {
+            printf("# skipped: too large to build within the limits; --max-memory BYTES and "
+                   "--max-work W\n#   raise them\n");
+            break;
+        }
 }
 
 /* Width of candidate i's column in the times table (0: not shown). */
 static int time_width(const report *R, size_t i)
 {
-    if (cand(R, i)->check == XCHG_CHECK_ERROR)
+    if (xchg_cli_no_line(cand(R, i)))
         return 0;
     int cw = (int)strlen(cand(R, i)->alg) + 2;
     return cw < 14 ? 14 : cw;
@@ -383,7 +395,7 @@ static void json_algorithm(const report *R, const xchg_plan_entry *e)
     fputs(",\"verified\":", stdout);
     xchg_cli_json_str(stdout, verified_text(e, buf, sizeof buf));
     printf(",\"eligible\":%s", e->eligible ? "true" : "false");
-    if (e->check != XCHG_CHECK_ERROR) {
+    if (!xchg_cli_no_line(e)) {
         int measured = l->link_source == XCHG_LINK_MEASURED;
         fputs(",\"startups\":", stdout);
         xchg_cli_json_u64(stdout, l->startups);
@@ -428,7 +440,7 @@ static void json_size(const report *R, size_t k)
     int first = 1;
     for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
         const xchg_plan_entry *e = cand(R, i);
-        if (e->check == XCHG_CHECK_ERROR)
+        if (xchg_cli_no_line(e))
             continue;
         if (!first)
             fputc(',', stdout);
@@ -492,6 +504,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"tr", "R", NULL, 0},         {"a", "A", NULL, 0},
                            {"m", "MIN:MAX", NULL, 0},    {"threads", "N", NULL, 0},
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
+                           {"max-memory", "BYTES", NULL, 0},
                            {"only", "NAMES", NULL, 0},   {"wide", NULL, NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
@@ -510,11 +523,11 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
             return rc;
         po->threads = (int)v;
     }
-    if (xchg_cli_has(opts, "max-work")) {
-        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &v)))
-            return rc;
-        po->max_work = v;
-    }
+    xchg_cli_limits lim;
+    if ((rc = xchg_cli_limits_get(opts, &lim)))
+        return rc;
+    po->max_work = lim.max_work;
+    po->max_bytes = lim.max_bytes;
     if ((rc = xchg_cli_machine(opts, R->topo.nodes, &R->mach)))
         return rc;
     po->only = xchg_cli_has(opts, "only") ? xchg_cli_val(opts, "only") : NULL;
@@ -538,7 +551,13 @@ int xchg_cli_compare(int argc, char **argv)
     if (rc)
         goto out;
     xchg_err err = {{0}};
+    xchg_cli_progress bar;
+    if ((rc = xchg_cli_progress_start(&bar, "comparing")))
+        goto out;
+    po.progress = xchg_cli_progress_hook;
+    po.progress_ctx = &bar;
     int prc = xchg_plan_sweep(&R->topo, &R->mach, R->lo, R->hi, &po, &R->sw, &err);
+    xchg_cli_progress_end(&bar);
     if (prc) {
         rc = xchg_cli_lib_error(prc, "compare", &err);
         goto out;

@@ -13,7 +13,7 @@
 
 const char xchg_cli_cost_help[] =
     "usage: xchg cost --topo T --alg A [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
-    "                 [--m BYTES] [--barrier] [--json]\n\n"
+    "                 [--m BYTES] [--barrier] [--json] [--max-memory BYTES] [--max-work W]\n\n"
     "Predict the cost of algorithm A on topology T from its declared message\n"
     "sizes (no block is followed; see 'xchg verify' for the proof):\n"
     "  time = start-ups*ts + volume*m*tw + copies*m*tr (+ one barrier per start-up)\n"
@@ -34,7 +34,11 @@ const char xchg_cli_cost_help[] =
     "  --m BYTES         block size (default 1024)\n"
     "  --barrier         add the preset's barrier time once per start-up\n"
     "  --json            one JSON object on one line (startups, volume_blocks,\n"
-    "                    copy_blocks, time, lower_bound, ...)\n\n"
+    "                    copy_blocks, time, lower_bound, estimate_bytes, ...)\n"
+    "  --max-memory BYTES  refuse a schedule that would take more memory\n"
+    "                    (default 4G; suffixes K, M, G, T)\n"
+    "  --max-work W      refuse a schedule that takes more than W operations to\n"
+    "                    build (default 2e10)\n\n"
     "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* Larger of the volume bounds, and its name. */
@@ -50,7 +54,7 @@ static uint64_t volume_bound(const xchg_cost *c, const char **name)
 
 /* Print the cost as one JSON object. */
 static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
-                       double m, int barrier, const xchg_cost *c)
+                       double m, int barrier, const xchg_cost *c, const xchg_estimate *est)
 {
     char spec[128];
     const char *vb_name;
@@ -75,6 +79,10 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf(",\"contention_free\":%s", xchg_sched_contention_free(s) ? "true" : "false");
     fputs(",\"steps\":", stdout);
     xchg_cli_json_u64(stdout, c->steps);
+    fputs(",\"estimate_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, est->bytes);
+    fputs(",\"estimate_work\":", stdout);
+    xchg_cli_json_u64(stdout, est->work);
     fputs(",\"startups\":", stdout);
     xchg_cli_json_u64(stdout, c->startups);
     fputs(",\"volume_blocks\":", stdout);
@@ -165,6 +173,7 @@ int xchg_cli_cost(int argc, char **argv)
                            {"tw", "W", NULL, 0},         {"tr", "R", NULL, 0},
                            {"a", "A", NULL, 0},          {"m", "BYTES", NULL, 0},
                            {"barrier", NULL, NULL, 0},   {"json", NULL, NULL, 0},
+                           {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("cost", argc, argv, opts);
     if (rc)
@@ -186,8 +195,14 @@ int xchg_cli_cost(int argc, char **argv)
     if (barrier && xchg_cli_has(opts, "a"))
         return xchg_cli_error("--barrier does not go with --a (Suh et al.'s model has no "
                               "barrier); accepted: --barrier with --machine NAME");
+    xchg_cli_limits lim;
+    xchg_estimate est;
+    const char *alg = xchg_cli_val(opts, "alg");
+    if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
+        (rc = xchg_cli_within("cost", &t, alg, &est, &lim, 0, NULL)))
+        return rc;
     xchg_sched *s = NULL;
-    if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))
+    if ((rc = xchg_cli_generate(&t, alg, &s)))
         return rc;
     xchg_cost c;
     xchg_err err = {{0}};
@@ -196,7 +211,7 @@ int xchg_cli_cost(int argc, char **argv)
         rc = xchg_cli_lib_error(crc, "cost", &err);
     } else {
         if (xchg_cli_has(opts, "json"))
-            print_json(&t, s, &mach, m, barrier, &c);
+            print_json(&t, s, &mach, m, barrier, &c, &est);
         else
             print_text(&t, s, &mach, m, barrier, &c);
         rc = XCHG_CLI_OK;

@@ -18,7 +18,7 @@
 
 const char xchg_cli_export_help[] =
     "usage: xchg export --topo T --alg A [--format json|text] [--output FILE]\n"
-    "                   [--max-work W]\n\n"
+    "                   [--max-work W] [--max-memory BYTES]\n\n"
     "Write algorithm A's schedule on topology T, every block of every message:\n"
     "\"xchg-schedule/1\" JSON (docs/export-format.md) or one readable line per\n"
     "message. Work and output grow as p*p*steps: large networks are refused.\n\n"
@@ -28,7 +28,11 @@ const char xchg_cli_export_help[] =
     "  --format F      json (default) or text\n"
     "  --output FILE   write FILE (replaced only when the export succeeds)\n"
     "                  instead of stdout (- means stdout)\n"
-    "  --max-work W    refuse above W block-steps (default: the library's limit)\n\n"
+    "  --max-work W    refuse above W block-steps (default 2e9), or a schedule\n"
+    "                  that takes more than W operations to build\n"
+    "  --max-memory BYTES\n"
+    "                  refuse when the schedule and the export would take more\n"
+    "                  memory (default 4G; suffixes K, M, G, T)\n\n"
     "exit status: 0 ok, 2 bad input, a schedule too big or a file that cannot\n"
     "be written, 3 internal error (a bug in xchg).\n";
 
@@ -150,7 +154,8 @@ int xchg_cli_export(int argc, char **argv)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},     {"alg", "A", NULL, 0},
                            {"format", "F", NULL, 0},   {"output", "FILE", NULL, 0},
-                           {"max-work", "W", NULL, 0}, {NULL, NULL, NULL, 0}};
+                           {"max-work", "W", NULL, 0}, {"max-memory", "BYTES", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("export", argc, argv, opts);
     if (rc)
         return rc;
@@ -160,13 +165,23 @@ int xchg_cli_export(int argc, char **argv)
     const char *format = xchg_cli_has(opts, "format") ? xchg_cli_val(opts, "format") : "json";
     if (strcmp(format, "json") != 0 && strcmp(format, "text") != 0)
         return xchg_cli_error("unknown --format '%s'; accepted: json, text", format);
-    uint64_t max_work = 0;
-    if (xchg_cli_has(opts, "max-work") &&
-        (rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 0, UINT64_MAX,
-                            &max_work)))
+    xchg_cli_limits lim;
+    if ((rc = xchg_cli_limits_get(opts, &lim)))
+        return rc;
+    /* export's own default (fewer block-steps than verify's) unless told */
+    uint64_t max_work = xchg_cli_has(opts, "max-work") ? lim.max_work : 0;
+    const char *alg = xchg_cli_val(opts, "alg");
+    xchg_estimate est;
+    uint64_t need = 0;
+    xchg_err err = {{0}};
+    if ((rc = xchg_cli_estimate(&t, alg, &est)))
+        return rc;
+    if ((rc = xchg_export_check(&t, est.steps, max_work, &need, &err)))
+        return xchg_cli_lib_error(rc, "export", &err);
+    if ((rc = xchg_cli_within("export", &t, alg, &est, &lim, need, "export's block positions")))
         return rc;
     xchg_sched *s = NULL;
-    if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))
+    if ((rc = xchg_cli_generate(&t, alg, &s)))
         return rc;
     const char *path = xchg_cli_val(opts, "output");
     if (path && strcmp(path, "-") != 0)

@@ -18,7 +18,7 @@
 const char xchg_cli_plan_help[] =
     "usage: xchg plan --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                 (--m M | --sweep MIN:MAX) [--only LIST] [--threads N]\n"
-    "                 [--max-work W] [--json]\n\n"
+    "                 [--max-work W] [--max-memory BYTES] [--json]\n\n"
     "Cost every registry algorithm (each of its variants, e.g. every t1.x) that\n"
     "applies to T with the cost model's one time line (the same as 'xchg\n"
     "compare'):\n"
@@ -44,9 +44,13 @@ const char xchg_cli_plan_help[] =
     "                    --only t1.x chooses the best x\n"
     "  --threads N       threads measuring link volumes, 0 = every online core\n"
     "                    (default 0)\n"
-    "  --max-work W      measure the link volume of schedules of at most W messages\n"
-    "                    (p*steps; default: the library's limit); a larger one that\n"
-    "                    is not contention-free is shown but may not win\n"
+    "  --max-work W      measure the link volume of schedules whose messages cross\n"
+    "                    at most W links (p*steps*the longest route; default 2e10);\n"
+    "                    a larger one that is not contention-free is shown but may\n"
+    "                    not win; one that takes more than W operations to build is\n"
+    "                    skipped, named\n"
+    "  --max-memory BYTES  skip, and name, a candidate whose schedule would take\n"
+    "                    more memory (default 4G; suffixes K, M, G, T)\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
     "                    one \"best\" line (--m) or \"size\" and \"crossover\" lines\n\n"
     "exit status: 0 ok, 2 bad input or no candidate applies or may win.\n";
@@ -70,6 +74,7 @@ static int parse_options(int argc, char **argv, plan_args *A)
                            {"m", "M", NULL, 0},          {"sweep", "MIN:MAX", NULL, 0},
                            {"only", "LIST", NULL, 0},    {"threads", "N", NULL, 0},
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
+                           {"max-memory", "BYTES", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("plan", argc, argv, opts);
     if (rc)
@@ -93,11 +98,11 @@ static int parse_options(int argc, char **argv, plan_args *A)
             return rc;
         A->po.threads = (int)v;
     }
-    if (xchg_cli_has(opts, "max-work")) {
-        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &v)))
-            return rc;
-        A->po.max_work = v;
-    }
+    xchg_cli_limits lim;
+    if ((rc = xchg_cli_limits_get(opts, &lim)))
+        return rc;
+    A->po.max_work = lim.max_work;
+    A->po.max_bytes = lim.max_bytes;
     if ((rc = xchg_cli_machine(opts, A->topo.nodes, &A->mach)))
         return rc;
     A->po.only = xchg_cli_val(opts, "only");
@@ -173,7 +178,7 @@ static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *o
     for (size_t k = 0; k < n; k++) {
         const xchg_plan_entry *e = xchg_sweep_candidate(sw, ord ? ord[k] : k);
         ineligible |= !e->eligible;
-        if (e->check == XCHG_CHECK_ERROR) {
+        if (xchg_cli_no_line(e)) {
             printf("  %-*s %s\n", w, e->alg, e->why);
             continue;
         }
@@ -282,7 +287,13 @@ int xchg_cli_plan(int argc, char **argv)
         return rc;
     xchg_sweep *sw = NULL;
     xchg_err err = {{0}};
+    xchg_cli_progress bar;
+    if ((rc = xchg_cli_progress_start(&bar, "planning")))
+        return rc;
+    A.po.progress = xchg_cli_progress_hook;
+    A.po.progress_ctx = &bar;
     int prc = xchg_plan_sweep(&A.topo, &A.mach, A.lo, A.hi, &A.po, &sw, &err);
+    xchg_cli_progress_end(&bar);
     if (prc)
         return xchg_cli_lib_error(prc, "plan", &err);
     if (xchg_sweep_winner(sw, 0) == XCHG_NO_WINNER) {

@@ -7,7 +7,7 @@
 
 const char xchg_cli_verify_help[] =
     "usage: xchg verify --topo T --alg A [--threads N] [--max-work W]\n"
-    "                   [--messages-only] [--json]\n\n"
+    "                   [--max-memory BYTES] [--messages-only] [--json]\n\n"
     "Generate algorithm A on topology T and follow every block through the\n"
     "schedule: each block delivered, declared message sizes equal to what a node\n"
     "holds and selects, one-port receive, routes reaching their partner, and no\n"
@@ -17,11 +17,15 @@ const char xchg_cli_verify_help[] =
     "  --topo T        ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A         an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
     "  --threads N     worker threads, 0 = every online core (default 0)\n"
-    "  --max-work W    refuse above W block-steps (default: the library's limit)\n"
+    "  --max-work W    refuse above W block-steps (p*p*steps), or a schedule that\n"
+    "                  takes more than W operations to build (default 2e10)\n"
+    "  --max-memory BYTES\n"
+    "                  refuse when the schedule and the verifier's counts would\n"
+    "                  take more memory (default 4G; suffixes K, M, G, T)\n"
     "  --messages-only check only what the messages say (routes, ports, link\n"
     "                  contention and load; sizes taken as declared), following no\n"
     "                  block: for networks too large to follow every block; W then\n"
-    "                  limits p*steps messages\n"
+    "                  limits the link hops, p*steps*(the longest route)\n"
     "  --json          one JSON object on one line\n\n"
     "exit status: 0 every check passed, 1 a check failed, 2 bad input or a\n"
     "schedule too big to verify.\n";
@@ -130,7 +134,7 @@ int xchg_cli_verify(int argc, char **argv)
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},     {"alg", "A", NULL, 0},
                            {"threads", "N", NULL, 0},  {"max-work", "W", NULL, 0},
                            {"json", NULL, NULL, 0},    {"messages-only", NULL, NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+                           {"max-memory", "BYTES", NULL, 0}, {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("verify", argc, argv, opts);
     if (rc)
         return rc;
@@ -144,20 +148,37 @@ int xchg_cli_verify(int argc, char **argv)
             return rc;
         vo.threads = (int)v;
     }
-    if (xchg_cli_has(opts, "max-work")) {
-        if ((rc = xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 0, UINT64_MAX, &v)))
-            return rc;
-        vo.max_work = v;
-    }
+    xchg_cli_limits lim;
+    if ((rc = xchg_cli_limits_get(opts, &lim)))
+        return rc;
+    vo.max_work = lim.max_work;
     vo.messages_only = xchg_cli_has(opts, "messages-only");
+    /* everything checked before anything is built */
+    const char *alg = xchg_cli_val(opts, "alg");
+    xchg_estimate est;
+    xchg_err err = {{0}};
+    if ((rc = xchg_cli_estimate(&t, alg, &est)))
+        return rc;
+    if ((rc = xchg_verify_check_work(&t, est.steps, &vo, &err)))
+        return xchg_cli_error("verify: %s; accepted: --max-work W to raise it%s", err.msg,
+                              vo.messages_only ? "" : ", or --messages-only");
+    vo.max_bytes = est.bytes < lim.max_bytes ? lim.max_bytes - est.bytes : 1;
+    if ((rc = xchg_cli_within("verify", &t, alg, &est, &lim,
+                              xchg_verify_bytes(&t, est.steps, &vo), "the verifier's counts")))
+        return rc;
+    xchg_cli_progress bar;
+    if ((rc = xchg_cli_progress_start(&bar, "verifying")))
+        return rc;
+    vo.progress = xchg_cli_progress_hook;
+    vo.progress_ctx = &bar;
     xchg_sched *s = NULL;
-    if ((rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)))
+    if ((rc = xchg_cli_generate(&t, alg, &s)))
         return rc;
     xchg_verify_report r;
-    xchg_err err = {{0}};
     double t0 = xchg_cli_now();
     int vrc = xchg_verify(s, &vo, &r, &err);
     double secs = xchg_cli_now() - t0;
+    xchg_cli_progress_end(&bar);
     if (vrc) {
         rc = xchg_cli_lib_error(vrc, "verify", &err);
     } else {

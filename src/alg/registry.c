@@ -631,7 +631,7 @@ int xchg_alg_estimate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *
     if (rc)
         return rc;
     if (!alg->estimate)
-        return xchg_fail(err, XCHG_ENOTAPPLIC, "%s has no estimate (a bug in xchg)",
+        return xchg_fail(err, XCHG_EINTERNAL, "%s has no estimate hook",
                          alg->name);
     xchg_estimate e = {0, 0, 0};
     if ((rc = alg->estimate(t, opts, &e)))

@@ -1,5 +1,5 @@
 /*
- * util.c - error messages, strict number parsing, processor count.
+ * util.c - error messages, strict number parsing, processor count, clock.
  */
 #include "base/util.h"
 
@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 int xchg_fail(xchg_err *err, int code, const char *fmt, ...)
@@ -38,4 +39,11 @@ int xchg_ncpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (int)n;
+}
+
+double xchg_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -1,7 +1,7 @@
 /*
  * util.h - the base layer's helpers, shared by every module of the library:
  * the XCHG_INTERNAL marker that hides a symbol from the shared library,
- * error messages, strict number parsing and the processor count.
+ * error messages, strict number parsing, the processor count and a clock.
  */
 #ifndef XCHG_UTIL_H
 #define XCHG_UTIL_H
@@ -32,5 +32,8 @@ XCHG_INTERNAL int xchg_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64
 
 /* Number of online processors, at least 1. */
 XCHG_INTERNAL int xchg_ncpus(void);
+
+/* Seconds on a monotonic clock (for pacing progress reports). */
+XCHG_INTERNAL double xchg_now(void);
 
 #endif /* XCHG_UTIL_H */

@@ -47,10 +47,9 @@
 #include "sched/follow.h"
 #include "sched/links.h"
 
-/* Default limit on p*p*nsteps and on the memory of the count arrays. */
-#define VERIFY_DEFAULT_MAX_WORK 20000000000ull
-#define VERIFY_MAX_BYTES (2048ull << 20)
 #define VERIFY_MAX_THREADS 256
+/* Seconds between progress reports (the caller's hook throttles further). */
+#define VERIFY_PROGRESS_EVERY 0.1
 
 /* Message-check counts of one step. */
 typedef struct stepres {
@@ -98,6 +97,8 @@ typedef struct shared {
     uint32_t chunk;         /* origins taken at a time */
     atomic_size_t next_step;
     atomic_uint_fast64_t next_origin;
+    xchg_progress_fn progress; /* called by worker 0 only */
+    void *progress_ctx;
     pthread_mutex_t lock;
     int lock_ok;            /* lock was made */
     int threads;
@@ -325,20 +326,44 @@ static void check_step(wstate *w, size_t s, xchg_verify_report *rep, stepres *ou
 /* Threads                                                             */
 /* ------------------------------------------------------------------ */
 
+/* Worker 0 tells the caller how far the run is: the steps' message checks
+ * and the origins followed, each weighed by its share of the work. */
+static void report_progress(wstate *w, double *last)
+{
+    shared *v = w->v;
+    if (!v->progress || w != &v->ws[0])
+        return;
+    double now = xchg_now();
+    if (now - *last < VERIFY_PROGRESS_EVERY)
+        return;
+    *last = now;
+    double steps = v->nsteps ? (double)atomic_load(&v->next_step) / (double)v->nsteps : 1;
+    double origins = v->p ? (double)atomic_load(&v->next_origin) / (double)v->p : 1;
+    if (steps > 1)
+        steps = 1;
+    if (origins > 1)
+        origins = 1;
+    /* following blocks is about p times the messages' work */
+    v->progress(v->progress_ctx, v->messages_only ? steps : 0.1 * steps + 0.9 * origins);
+}
+
 /* A worker: message checks of whole steps first, then origins. */
 static void *worker(void *arg)
 {
     wstate *w = arg;
     shared *v = w->v;
+    double last = xchg_now();
     for (;;) {
         size_t s = atomic_fetch_add(&v->next_step, 1);
         if (s >= v->nsteps)
             break;
         check_step(w, s, NULL, &v->res[s]);
+        report_progress(w, &last);
     }
     for (;;) {
         if (v->messages_only)
             break;
+        report_progress(w, &last);
         uint64_t o0 = atomic_fetch_add(&v->next_origin, v->chunk);
         if (o0 >= v->p)
             break;
@@ -418,25 +443,73 @@ static uint64_t bytes_needed(const shared *v, uint64_t threads)
     return threads * per + counts * 8 + xchg_follower_bytes(v->s);
 }
 
-/* ETOOBIG when the work (block-steps, or messages in messages-only mode)
- * is beyond max_work. */
-static int check_work(const shared *v, uint64_t max_work, xchg_err *err)
+/* Most links a route on t crosses: every dimension's full length (a route
+ * may be made to go the long way round), 1 on a switch. */
+static uint64_t most_hops(const xchg_topo *t)
+{
+    if (!xchg_topo_has_links(t))
+        return 1;
+    uint64_t h = 0;
+    for (int k = 0; k < t->ndims; k++)
+        h += t->size[k] - 1;
+    return h ? h : 1;
+}
+
+/* a * b, saturating. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* ETOOBIG when the work of checking `steps` steps on t (block-steps, or
+ * link hops in messages-only mode) is beyond the limit. */
+static int check_work(const xchg_topo *t, uint64_t steps, int messages_only,
+                      uint64_t max_work, xchg_err *err)
 {
     char spec[64];
-    uint64_t pp = (uint64_t)v->p * v->p;
-    if (v->messages_only && v->nsteps > 0 && v->p > max_work / v->nsteps)
+    uint64_t p = t->nodes;
+    if (messages_only && mul_sat(mul_sat(p, steps), most_hops(t)) > max_work)
         return xchg_fail(err, XCHG_ETOOBIG,
-                         "checking the messages of %s: %u nodes over %zu steps is more than the "
-                         "limit of %llu messages (max_work)",
-                         xchg_topo_spec(v->t, spec, sizeof spec), v->p, v->nsteps,
+                         "checking the messages of %s: %llu nodes over %llu steps, up to %llu "
+                         "hops each, is more than the limit of %llu link hops (max_work)",
+                         xchg_topo_spec(t, spec, sizeof spec), (unsigned long long)p,
+                         (unsigned long long)steps, (unsigned long long)most_hops(t),
                          (unsigned long long)max_work);
-    if (!v->messages_only && v->nsteps > 0 && pp > max_work / v->nsteps)
+    if (!messages_only && mul_sat(p * p, steps) > max_work)
         return xchg_fail(err, XCHG_ETOOBIG,
-                         "verifying %s: %llu blocks over %zu steps is more than the limit of "
-                         "%llu block-steps (max_work); raise the limit or use a smaller topology",
-                         xchg_topo_spec(v->t, spec, sizeof spec), (unsigned long long)pp,
-                         v->nsteps, (unsigned long long)max_work);
+                         "verifying %s: %llu blocks over %llu steps is more than the limit of "
+                         "%llu block-steps (max_work)",
+                         xchg_topo_spec(t, spec, sizeof spec), (unsigned long long)(p * p),
+                         (unsigned long long)steps, (unsigned long long)max_work);
     return XCHG_OK;
+}
+
+int xchg_verify_check_work(const xchg_topo *t, uint64_t steps, const xchg_verify_opts *opts,
+                           xchg_err *err)
+{
+    if (!t)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_verify_check_work needs a topology");
+    uint64_t max_work = opts && opts->max_work ? opts->max_work : XCHG_VERIFY_DEFAULT_MAX_WORK;
+    return check_work(t, steps, opts && opts->messages_only, max_work, err);
+}
+
+/* The memory limit of a run with opts. */
+static uint64_t max_bytes_of(const xchg_verify_opts *opts)
+{
+    return opts && opts->max_bytes ? opts->max_bytes : XCHG_VERIFY_DEFAULT_MAX_BYTES;
+}
+
+uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify_opts *opts)
+{
+    if (!t)
+        return 0;
+    /* one thread's counts and scratch, the merged counts and the results:
+     * bytes_needed without the compiled steps, which depend on the rules */
+    uint64_t p = t->nodes, nl = xchg_link_count(t);
+    uint64_t counts = opts && opts->messages_only ? 0 : mul_sat(steps, p);
+    uint64_t need = mul_sat(counts, 12) + p * 20 + nl * 24 + mul_sat(steps, sizeof(stepres));
+    uint64_t cap = max_bytes_of(opts);
+    return need < cap ? need : cap;
 }
 
 /* Choose v->threads: as asked (0: every core), at most p and
@@ -449,16 +522,17 @@ static int choose_threads(shared *v, const xchg_verify_opts *opts, xchg_err *err
         threads = VERIFY_MAX_THREADS;
     if ((uint32_t)threads > v->p)
         threads = (int)v->p;
-    while (threads > 1 && bytes_needed(v, (uint64_t)threads) > VERIFY_MAX_BYTES)
+    uint64_t cap = max_bytes_of(opts);
+    while (threads > 1 && bytes_needed(v, (uint64_t)threads) > cap)
         threads--;
-    if (bytes_needed(v, 1) > VERIFY_MAX_BYTES) {
+    if (bytes_needed(v, 1) > cap) {
         char spec[64];
         return xchg_fail(err, XCHG_ETOOBIG,
-                         "verifying %s over %zu steps needs %llu MiB of count arrays, more than "
-                         "the %llu MiB the verifier allows",
+                         "verifying %s over %zu steps needs %llu MiB of count arrays and "
+                         "compiled steps, more than the %llu MiB allowed",
                          xchg_topo_spec(v->t, spec, sizeof spec), v->nsteps,
                          (unsigned long long)(bytes_needed(v, 1) >> 20),
-                         (unsigned long long)(VERIFY_MAX_BYTES >> 20));
+                         (unsigned long long)(cap >> 20));
     }
     v->threads = threads;
     return XCHG_OK;
@@ -611,8 +685,9 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
     v.has_links = xchg_topo_has_links(v.t);
     v.nlinks = xchg_link_count(v.t);
     v.messages_only = opts && opts->messages_only;
-    uint64_t max_work = opts && opts->max_work ? opts->max_work : VERIFY_DEFAULT_MAX_WORK;
-    int rc = check_work(&v, max_work, err);
+    v.progress = opts ? opts->progress : NULL;
+    v.progress_ctx = opts ? opts->progress_ctx : NULL;
+    int rc = xchg_verify_check_work(v.t, v.nsteps, opts, err);
     if (rc == XCHG_OK)
         rc = choose_threads(&v, opts, err);
     if (rc == XCHG_OK)

@@ -296,6 +296,22 @@ static int check_limits(uint32_t p, size_t nsteps, uint64_t limit, xchg_err *err
     return XCHG_OK;
 }
 
+int xchg_export_check(const xchg_topo *t, uint64_t steps, uint64_t max_work, uint64_t *bytes,
+                      xchg_err *err)
+{
+    if (!t)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_export_check needs a topology");
+    if (steps > SIZE_MAX)
+        steps = SIZE_MAX;
+    int rc = check_limits(t->nodes, (size_t)steps,
+                          max_work ? max_work : EXPORT_DEFAULT_WORK, err);
+    if (rc == XCHG_OK && bytes) {
+        uint64_t nb = (uint64_t)t->nodes * t->nodes;
+        *bytes = steps ? nb * 8 + nb / 8 : 0; /* work_alloc's positions and marks */
+    }
+    return rc;
+}
+
 /* Allocate the working memory for p nodes (none when there are no steps)
  * with every block at its origin; 0 or XCHG_ENOMEM (w then holds nothing). */
 static int work_alloc(work *w, uint32_t p, size_t nsteps)

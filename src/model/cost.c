@@ -311,8 +311,12 @@ int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_lin
         charge_report(o.report, mach, &l);
     } else if (!xchg_sched_contention_free(s) && xchg_topo_has_links(xchg_sched_topo(s))) {
         /* Contention is possible: measure it, following no block. */
-        xchg_verify_opts vo = {.threads = o.threads, .max_work = o.max_work,
-                               .messages_only = 1};
+        xchg_verify_opts vo = {.threads = o.threads,
+                               .max_work = o.max_work,
+                               .messages_only = 1,
+                               .max_bytes = o.max_bytes,
+                               .progress = o.progress,
+                               .progress_ctx = o.progress_ctx};
         xchg_verify_report rep;
         xchg_err verr = {{0}};
         rc = xchg_verify(s, &vo, &rep, &verr);

@@ -145,6 +145,26 @@ static int add_na(xchg_sweep *sw, const char *name)
     return XCHG_OK;
 }
 
+/* One candidate's share of the planner's progress: the caller's hook sees
+ * base + share * (the candidate's own fraction done). */
+typedef struct share {
+    const xchg_plan_opts *opts;
+    double base, share;
+} share;
+
+static void share_progress(void *ctx, double done)
+{
+    const share *sh = ctx;
+    sh->opts->progress(sh->opts->progress_ctx, sh->base + sh->share * done);
+}
+
+/* What a candidate's check may use: its memory (the limit less the
+ * schedule's estimate) and the shared progress. */
+typedef struct budget {
+    uint64_t check_bytes;
+    share sh;
+} budget;
+
 /*
  * Verify s block by block (message by message when there are too many
  * blocks) as opts says, filling e->check, e->failures and e->why; *rep gets
@@ -152,9 +172,14 @@ static int add_na(xchg_sweep *sw, const char *name)
  * XCHG_ENOMEM (the only code that stops the planner).
  */
 static int verify_candidate(const xchg_sched *s, const xchg_plan_opts *opts,
-                            xchg_plan_entry *e, xchg_verify_report *rep, int *have)
+                            const budget *bu, xchg_plan_entry *e, xchg_verify_report *rep,
+                            int *have)
 {
-    xchg_verify_opts vo = {.threads = opts->threads, .max_work = opts->max_work};
+    xchg_verify_opts vo = {.threads = opts->threads,
+                           .max_work = opts->max_work,
+                           .max_bytes = bu->check_bytes,
+                           .progress = opts->progress ? share_progress : NULL,
+                           .progress_ctx = (void *)&bu->sh};
     xchg_err verr = {{0}};
     *have = 0;
     int rc = xchg_verify(s, &vo, rep, &verr);
@@ -184,6 +209,56 @@ static int verify_candidate(const xchg_sched *s, const xchg_plan_opts *opts,
     return XCHG_OK;
 }
 
+/* Bytes as a short text ("3.2 GiB"). */
+static const char *bytes_text(uint64_t b, char *buf, size_t len)
+{
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)b;
+    int u = 0;
+    while (x >= 1024 && u < 6) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+    return buf;
+}
+
+/*
+ * Nonzero when spec's schedule on t would take more than the memory limit
+ * (its estimate; nothing is built): e is then marked skipped, with the
+ * estimate and the limit in why. Otherwise sets bu->check_bytes to what is
+ * left for the check, and returns 0.
+ */
+static int over_budget(const xchg_topo *t, const char *spec, const xchg_plan_opts *opts,
+                       budget *bu, xchg_plan_entry *e)
+{
+    uint64_t limit = opts->max_bytes ? opts->max_bytes : XCHG_DEFAULT_MAX_BYTES;
+    uint64_t max_work = opts->max_work ? opts->max_work : XCHG_VERIFY_DEFAULT_MAX_WORK;
+    xchg_estimate est;
+    if (xchg_estimate_spec(t, spec, &est, NULL) != XCHG_OK)
+        return 0; /* generating will say why */
+    char a[32], b[32];
+    if (est.bytes >= limit) {
+        e->check = XCHG_CHECK_SKIPPED;
+        snprintf(e->why, sizeof e->why,
+                 "skipped: its schedule would take about %s (%llu steps), over the memory "
+                 "limit of %s",
+                 bytes_text(est.bytes, a, sizeof a), (unsigned long long)est.steps,
+                 bytes_text(limit, b, sizeof b));
+        return 1;
+    }
+    if (est.work > max_work) {
+        e->check = XCHG_CHECK_SKIPPED;
+        snprintf(e->why, sizeof e->why,
+                 "skipped: building it would take about %.3g operations (%llu steps), over "
+                 "the work limit of %.3g",
+                 (double)est.work, (unsigned long long)est.steps, (double)max_work);
+        return 1;
+    }
+    bu->check_bytes = limit - est.bytes;
+    return 0;
+}
+
 /*
  * Generate spec on t, check it as opts says and give it its line; fills
  * e. A candidate that cannot be generated or costed is kept, with check
@@ -191,9 +266,12 @@ static int verify_candidate(const xchg_sched *s, const xchg_plan_opts *opts,
  * message in err.
  */
 static int cost_candidate(const xchg_topo *t, const xchg_machine *mach, const char *spec,
-                          const xchg_plan_opts *opts, xchg_plan_entry *e, xchg_err *err)
+                          const xchg_plan_opts *opts, budget *bu, xchg_plan_entry *e,
+                          xchg_err *err)
 {
     snprintf(e->alg, sizeof e->alg, "%.*s", (int)sizeof e->alg - 1, spec);
+    if (over_budget(t, spec, opts, bu, e))
+        return XCHG_OK;
     xchg_sched *s = NULL;
     xchg_err gerr = {{0}};
     int rc = xchg_generate(t, spec, &s, &gerr);
@@ -205,11 +283,15 @@ static int cost_candidate(const xchg_topo *t, const xchg_machine *mach, const ch
         return XCHG_OK;
     }
     e->contention_free = xchg_sched_contention_free(s);
-    xchg_line_opts lo = {.with_barrier = opts->with_barrier, .threads = opts->threads,
-                         .max_work = opts->max_work};
+    xchg_line_opts lo = {.with_barrier = opts->with_barrier,
+                         .threads = opts->threads,
+                         .max_work = opts->max_work,
+                         .max_bytes = bu->check_bytes,
+                         .progress = opts->progress ? share_progress : NULL,
+                         .progress_ctx = &bu->sh};
     xchg_verify_report rep;
     int have = 0;
-    if (opts->verify && (rc = verify_candidate(s, opts, e, &rep, &have))) {
+    if (opts->verify && (rc = verify_candidate(s, opts, bu, e, &rep, &have))) {
         xchg_sched_free(s);
         return xchg_fail(err, rc, "planner: out of memory verifying %s", spec);
     }
@@ -301,6 +383,12 @@ static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_
     if (rc)
         return rc;
     xchg_spec specs[XCHG_MAX_VARIANTS];
+    size_t total = 0, done = 0;
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (a && xchg_alg_in_list(opts->only, a->name))
+            total += (size_t)xchg_alg_variants(t, a, specs, XCHG_MAX_VARIANTS, NULL);
+    }
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
         if (!a || !xchg_alg_in_list(opts->only, a->name))
@@ -312,8 +400,12 @@ static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_
             xchg_plan_entry *e = add_candidate(sw);
             if (!e)
                 return xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
-            if ((rc = cost_candidate(t, mach, specs[k], opts, e, err)))
+            budget bu = {0, {opts, (double)done / (double)total, 1.0 / (double)total}};
+            if ((rc = cost_candidate(t, mach, specs[k], opts, &bu, e, err)))
                 return rc;
+            done++;
+            if (opts->progress)
+                opts->progress(opts->progress_ctx, (double)done / (double)total);
         }
     }
     if (sw->ncand == 0)
