@@ -564,11 +564,13 @@ static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
-    if (part_of(t, (uint32_t)k, &part))
-        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-    int rc = kd_size_check(t, name, mt_nsteps((uint64_t)k, part.slots), err);
+    /* size check first: placing long rings (part_place) takes slots^2 */
+    part_rings(t, (uint32_t)k, &part);
+    int rc = kd_size_check(t, name, mt_nsteps((uint64_t)k, part_slots(&part)), err);
     if (rc)
         return rc;
+    if (part_place(&part))
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
@@ -739,7 +741,12 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
-    if (part_of(t, (uint32_t)k, &part))
+    /* size check first: placing long rings (part_place) takes slots^2 */
+    part_rings(t, (uint32_t)k, &part);
+    int rc = kd_size_check(t, name, pt_nsteps((uint64_t)k, part_slots(&part)), err);
+    if (rc)
+        return rc;
+    if (part_place(&part))
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     /* k AR1 ops and k log2 k cube steps: at most 8 + 24 for k = 8 */
     ptop ops[64];
@@ -747,9 +754,6 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     ptop root;
     memset(&root, 0, sizeof root);
     pt_ops(k, 0, root, ops, &nops);
-    int rc = kd_size_check(t, name, pt_nsteps((uint64_t)k, part.slots), err);
-    if (rc)
-        return rc;
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
