@@ -76,6 +76,12 @@
  *   (AR1's final step is empty): k start-ups fewer than the formulas. With
  *   the split above every other size the paper allows meets them exactly.
  *   No local copies are modelled.
+ *
+ * Estimate (xchg_estimate, before building): the steps as the builders
+ * count them (mt_nsteps, pt_nsteps, from the longest ring's AR1 steps),
+ * each with partner, size and class tables (9 bytes a node), mtk's group
+ * byte per node while it builds; ":virtual" forms: that on the virtual
+ * torus, hosted (xchg_virtual_estimate); rings: ar1's estimate.
  */
 #include <stdlib.h>
 
@@ -162,6 +168,16 @@ static uint64_t over(uint64_t b, uint64_t l)
     return b > l ? b - l : 0;
 }
 
+/* Slots of a part whose rings are set (n, q): the longest ring's steps. */
+static uint32_t part_slots(const ar1part *a)
+{
+    uint32_t slots = 0;
+    for (int d = 0; d < a->n; d++)
+        if (xchg_liu_ar1_nsteps(a->q[d]) > slots)
+            slots = xchg_liu_ar1_nsteps(a->q[d]);
+    return slots;
+}
+
 /*
  * Place the rings of a (q, g and n set): slots = the longest ring's steps;
  * rings taken longest first. A shorter ring's final goes in the free slot
@@ -174,10 +190,7 @@ static uint64_t over(uint64_t b, uint64_t l)
  */
 static int part_place(ar1part *a)
 {
-    uint32_t slots = 0;
-    for (int d = 0; d < a->n; d++)
-        if (xchg_liu_ar1_nsteps(a->q[d]) > slots)
-            slots = xchg_liu_ar1_nsteps(a->q[d]);
+    uint32_t slots = part_slots(a);
     a->slots = slots;
     uint64_t *load = calloc(slots + 1, sizeof *load);
     if (!load)
@@ -243,15 +256,21 @@ static int part_place(ar1part *a)
     return XCHG_OK;
 }
 
-/* The part of a torus whose rings have stride `stride` along every
- * dimension (q = N_d/stride, groups of p/q blocks). */
-static int part_of(const xchg_topo *t, uint32_t stride, ar1part *a)
+/* The rings of a part of a torus whose rings have stride `stride` along
+ * every dimension (q = N_d/stride, groups of p/q blocks), not yet placed. */
+static void part_rings(const xchg_topo *t, uint32_t stride, ar1part *a)
 {
     a->n = t->ndims;
     for (int d = 0; d < t->ndims; d++) {
         a->q[d] = t->size[d] / stride;
         a->g[d] = t->nodes / a->q[d];
     }
+}
+
+/* That part with its rings placed (part_place). 0 or XCHG_ENOMEM. */
+static int part_of(const xchg_topo *t, uint32_t stride, ar1part *a)
+{
+    part_rings(t, stride, a);
     return part_place(a);
 }
 
@@ -433,6 +452,22 @@ static int kd_dims(const xchg_topo *t)
     return t->ndims;
 }
 
+/* Steps of the mtk schedule on a k-D torus whose AR1 parts take `slots`
+ * slots: k parts of phase 1 (every slot has the longest ring sending), then
+ * k-1 segment steps per dimension. */
+static uint64_t mt_nsteps(uint64_t k, uint64_t slots)
+{
+    return k * slots + k * (k - 1);
+}
+
+/* Steps of the ptk schedule on a k-D torus whose AR1 parts take `slots`
+ * slots: k AR1 ops (each uses every dimension, so every slot sends) and k
+ * log2 k cube steps. */
+static uint64_t pt_nsteps(uint64_t k, uint64_t slots)
+{
+    return k * slots + k * (uint64_t)xchg_alg_log2((uint32_t)k);
+}
+
 /* What the family needs: a torus (k = 1: a ring too) of dims dimensions
  * (0: any up to KD_MAX_DIMS), every size a multiple of 2k, lifted by the
  * option "virtual"; pow2: k a power of two. */
@@ -452,6 +487,27 @@ static int kd_dims(const xchg_topo *t)
 static int paper_size(const xchg_alg *a, const xchg_topo *t)
 {
     return xchg_needs_check(&a->needs, a->name, t, NULL, NULL) == XCHG_OK;
+}
+
+/*
+ * The virtual torus a ":virtual" schedule on t is built for: every size
+ * rounded up to a multiple of 2k, into *v. Returns 0, or XCHG_ETOOBIG (*v
+ * unspecified) when it would have more than XCHG_MAX_NODES nodes.
+ */
+static int kd_virtual_topo(const xchg_topo *t, xchg_topo *v)
+{
+    uint32_t m = 2u * (uint32_t)kd_dims(t);
+    uint64_t nodes = 1;
+    *v = *t;
+    for (int d = t->ndims - 1; d >= 0; d--) {
+        v->size[d] = (t->size[d] + m - 1) / m * m;
+        v->stride[d] = (uint32_t)nodes;
+        nodes *= v->size[d];
+        if (nodes > XCHG_MAX_NODES)
+            return XCHG_ETOOBIG;
+    }
+    v->nodes = (uint32_t)nodes;
+    return XCHG_OK;
 }
 
 /* A builder of the family: the schedule of entry a on t (preconditions
@@ -483,20 +539,12 @@ static int kd_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *o
     }
     if (!opts->virtual_nodes)
         return build(a, t, out, err);
-    uint32_t m = 2u * (uint32_t)kd_dims(t);
-    xchg_topo v = *t;
-    uint64_t nodes = 1;
-    for (int d = t->ndims - 1; d >= 0; d--) {
-        v.size[d] = (t->size[d] + m - 1) / m * m;
-        v.stride[d] = (uint32_t)nodes;
-        nodes *= v.size[d];
-        if (nodes > XCHG_MAX_NODES)
-            return xchg_fail(err, XCHG_ETOOBIG,
-                             "%s:virtual: the virtual torus (sizes rounded up to multiples of "
-                             "%u) would have more than %u nodes",
-                             name, m, (unsigned)XCHG_MAX_NODES);
-    }
-    v.nodes = (uint32_t)nodes;
+    xchg_topo v;
+    if (kd_virtual_topo(t, &v))
+        return xchg_fail(err, XCHG_ETOOBIG,
+                         "%s:virtual: the virtual torus (sizes rounded up to multiples of "
+                         "%d) would have more than %u nodes",
+                         name, 2 * kd_dims(t), (unsigned)XCHG_MAX_NODES);
     xchg_sched *vs = NULL;
     int rc = build(a, &v, &vs, err);
     if (rc)
@@ -516,11 +564,13 @@ static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
-    if (part_of(t, (uint32_t)k, &part))
-        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-    int rc = kd_size_check(t, name, (uint64_t)k * part.slots + (uint64_t)k * (k - 1), err);
+    /* size check first: placing long rings (part_place) takes slots^2 */
+    part_rings(t, (uint32_t)k, &part);
+    int rc = kd_size_check(t, name, mt_nsteps((uint64_t)k, part_slots(&part)), err);
     if (rc)
         return rc;
+    if (part_place(&part))
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
@@ -691,7 +741,12 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     int k = kd_dims(t);
     uint32_t p = t->nodes;
     ar1part part;
-    if (part_of(t, (uint32_t)k, &part))
+    /* size check first: placing long rings (part_place) takes slots^2 */
+    part_rings(t, (uint32_t)k, &part);
+    int rc = kd_size_check(t, name, pt_nsteps((uint64_t)k, part_slots(&part)), err);
+    if (rc)
+        return rc;
+    if (part_place(&part))
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     /* k AR1 ops and k log2 k cube steps: at most 8 + 24 for k = 8 */
     ptop ops[64];
@@ -699,10 +754,6 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     ptop root;
     memset(&root, 0, sizeof root);
     pt_ops(k, 0, root, ops, &nops);
-    uint64_t lg = (uint64_t)xchg_alg_log2((uint32_t)k);
-    int rc = kd_size_check(t, name, (uint64_t)k * part.slots + (uint64_t)k * lg, err);
-    if (rc)
-        return rc;
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
@@ -774,6 +825,74 @@ static int pt_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *ou
 }
 
 /* ------------------------------------------------------------------ */
+/* Estimates (xchg_estimate)                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What mt_build (mt nonzero) or pt_build takes on t, a torus of k >= 2
+ * dimensions with sizes multiples of 2k: the steps (mt_nsteps, pt_nsteps:
+ * the builders' own counts), each owning a partner, a size and a class
+ * table (4 + 4 + 1 bytes a node, as kd_size_check counts); no context.
+ * mt_build's group of every node (1 byte a node) lives while phase 1 is
+ * built: counted on top of the whole schedule, a peak at most p bytes high.
+ * part_place's slot loads are freed before the schedule is allocated and
+ * are not counted. Work: the table entries, and part_place's search for
+ * where each ring's final goes (about k slots^2). O(k), no allocation.
+ */
+static void kd_build_estimate(const xchg_topo *t, int mt, xchg_estimate *out)
+{
+    uint64_t k = (uint64_t)kd_dims(t), p = t->nodes;
+    ar1part a;
+    part_rings(t, (uint32_t)k, &a);
+    uint64_t slots = part_slots(&a);
+    uint64_t n = mt ? mt_nsteps(k, slots) : pt_nsteps(k, slots);
+    xchg_est_steps(out, n);
+    xchg_est_tables(out, n, p, sizeof(uint32_t)); /* partner_table */
+    xchg_est_tables(out, n, p, sizeof(uint32_t)); /* blocks_table */
+    xchg_est_tables(out, n, p, sizeof(uint8_t));  /* class_table */
+    if (mt)
+        xchg_est_tables(out, 1, p, sizeof(uint8_t)); /* grp, while phase 1 is built */
+    xchg_est_add(out, 0, xchg_est_prod(k, xchg_est_prod(slots, slots)));
+}
+
+/*
+ * The family's estimate hook, mirroring kd_generate: a ring (k = 1) is
+ * ar1's schedule, so ar1's estimate; a torus is kd_build_estimate on t, or,
+ * hosted (":virtual"), on the virtual torus kd_virtual_topo gives, with the
+ * hosting's cost added by xchg_virtual_estimate. A virtual torus beyond
+ * XCHG_MAX_NODES, which kd_generate refuses, estimates as UINT64_MAX in
+ * every field. Returns 0 (XCHG_ENOTAPPLIC only if ar1 had no estimate).
+ */
+static int kd_estimate(const xchg_topo *t, const xchg_opts *opts, int mt, xchg_estimate *out)
+{
+    if (kd_dims(t) == 1)
+        return xchg_alg_ar1.estimate ? xchg_alg_ar1.estimate(t, opts, out) : XCHG_ENOTAPPLIC;
+    if (!opts->virtual_nodes) {
+        kd_build_estimate(t, mt, out);
+        return XCHG_OK;
+    }
+    xchg_topo v;
+    if (kd_virtual_topo(t, &v)) {
+        out->steps = out->bytes = out->work = UINT64_MAX;
+        return XCHG_OK;
+    }
+    xchg_estimate guest;
+    kd_build_estimate(&v, mt, &guest);
+    xchg_virtual_estimate(t, &v, &guest, out);
+    return XCHG_OK;
+}
+
+static int mt_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    return kd_estimate(t, opts, 1, out);
+}
+
+static int pt_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    return kd_estimate(t, opts, 0, out);
+}
+
+/* ------------------------------------------------------------------ */
 /* The paper's closed forms, for the tests and docs                    */
 /* ------------------------------------------------------------------ */
 
@@ -818,6 +937,7 @@ const xchg_alg xchg_alg_mt3 = {
     .generate = mt3_generate,
     .formula = mt_formula,
     .variants = NULL,
+    .estimate = mt_estimate,
 };
 
 const xchg_alg xchg_alg_mtk = {
@@ -835,6 +955,7 @@ const xchg_alg xchg_alg_mtk = {
     .generate = mtk_generate,
     .formula = mt_formula,
     .variants = NULL,
+    .estimate = mt_estimate,
 };
 
 const xchg_alg xchg_alg_pt4 = {
@@ -852,6 +973,7 @@ const xchg_alg xchg_alg_pt4 = {
     .generate = pt4_generate,
     .formula = pt_formula,
     .variants = NULL,
+    .estimate = pt_estimate,
 };
 
 const xchg_alg xchg_alg_ptk = {
@@ -869,4 +991,5 @@ const xchg_alg xchg_alg_ptk = {
     .generate = ptk_generate,
     .formula = pt_formula,
     .variants = NULL,
+    .estimate = pt_estimate,
 };

@@ -56,6 +56,9 @@
  *   Equal to Table 1 for T2, T1.1 and T1 with d <= 5; see docs for T1 at
  *   d >= 6 and T1.x with x >= 2, where the table differs. No local copies
  *   are modelled.
+ * Estimate (xchg_estimate, before building): the steps as the builders add
+ *   them (suh_nsteps), each with a partner table (4 bytes a node) and a
+ *   class table (1 byte a node); no context, no other working memory.
  */
 #include "torus_suh.h"
 
@@ -173,6 +176,38 @@ static int add_concentration(const suh_geo *g, int c, xchg_sched *s, xchg_err *e
     return XCHG_OK;
 }
 
+/* Level of the groups paired in halving phase ph of a 2^d torus: ph, or
+ * d-1 in phase d (a row takes one local and one wrap-around pair), at
+ * least 1. */
+static int halving_level(int d, int ph)
+{
+    int level = ph < d ? ph : d - 1;
+    return level < 1 ? 1 : level;
+}
+
+/* Nonzero when level-`level` group k leads a pair (k, k XOR (2^(level-1)
+ * - 1)) that moves at depth c: k is active and the smaller of the two. */
+static int halving_leads(int level, int c, uint32_t k)
+{
+    uint32_t k2 = k ^ ((1u << (level - 1)) - 1);
+    return group_active(level, c, k) && k2 >= k;
+}
+
+/* Steps of the schedule of depth c on a 2^d torus, counted as the builders
+ * below add them: two per concentration phase, two per leading group of
+ * each halving phase, one per send phase. O(2^d): about 3000 groups at
+ * d = 12, the largest torus. */
+static uint64_t suh_nsteps(int d, int c)
+{
+    uint64_t n = 3 * (uint64_t)c;
+    for (int ph = c + 1; ph <= d; ph++) {
+        int level = halving_level(d, ph);
+        for (uint32_t k = 0; k < (1u << (level - 1)); k++)
+            n += 2 * (uint64_t)halving_leads(level, c, k);
+    }
+    return n;
+}
+
 /* Halving phases c+1..d among G_(c+1)(1): for each active pair of groups
  * (k, k XOR flip) two half-steps, one group moving in x while the other
  * moves in y, then the other way. On failure s is freed. */
@@ -183,15 +218,13 @@ static int add_halving(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
     xchg_step st;
     int rc;
     for (int ph = c + 1; ph <= d; ph++) {
-        int level = ph < d ? ph : d - 1;
-        if (level < 1)
-            level = 1;
+        int level = halving_level(d, ph);
         uint32_t ngroups = 1u << (level - 1);
         uint32_t flip = ngroups - 1;
         uint32_t mx = xm(ph), my = ym(g, ph);
         for (uint32_t k = 0; k < ngroups; k++) {
             uint32_t k2 = k ^ flip;
-            if (!group_active(level, c, k) || k2 < k)
+            if (!halving_leads(level, c, k))
                 continue;
             for (int half_step = 0; half_step < 2; half_step++) {
                 if ((rc = suh_new(g, &st, half, s, err)))
@@ -340,6 +373,40 @@ static int t1x_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *c)
     return suh_formula('x', t, o, c);
 }
 
+/*
+ * Estimate hooks (xchg_estimate): t1:paper from d = 4 on is
+ * xchg_suh_paper_estimate; everything else is suh_build, whose steps each
+ * own a partner table (4 bytes a node) and a class table (1 byte a node),
+ * and nothing more: no context, no working memory beyond the step being
+ * filled, which the schedule then owns.
+ */
+static int suh_estimate(char which, const xchg_topo *t, const xchg_opts *opts,
+                        xchg_estimate *out)
+{
+    int d = suh_dim(t);
+    if (is_paper(which, opts) && d >= 4) {
+        xchg_suh_paper_estimate(t, out);
+        return XCHG_OK;
+    }
+    uint64_t n = suh_nsteps(d, depth_of(which, d, opts));
+    xchg_est_steps(out, n);
+    xchg_est_tables(out, n, t->nodes, sizeof(uint32_t)); /* partner_table */
+    xchg_est_tables(out, n, t->nodes, sizeof(uint8_t));  /* class_table */
+    return XCHG_OK;
+}
+static int t1_estimate(const xchg_topo *t, const xchg_opts *o, xchg_estimate *e)
+{
+    return suh_estimate('1', t, o, e);
+}
+static int t2_estimate(const xchg_topo *t, const xchg_opts *o, xchg_estimate *e)
+{
+    return suh_estimate('2', t, o, e);
+}
+static int t1x_estimate(const xchg_topo *t, const xchg_opts *o, xchg_estimate *e)
+{
+    return suh_estimate('x', t, o, e);
+}
+
 /* What the family needs: a 2^d x 2^d torus with d >= min_d. */
 #define SUH_NEEDS(min_d, why_text)                                                         \
     {.kinds = XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2, .square_pow2 = (min_d), .why = (why_text)}
@@ -371,6 +438,7 @@ const xchg_alg xchg_alg_t1 = {
     .generate = t1_generate,
     .formula = t1_formula,
     .variants = NULL,
+    .estimate = t1_estimate,
 };
 
 const xchg_alg xchg_alg_t2 = {
@@ -389,6 +457,7 @@ const xchg_alg xchg_alg_t2 = {
     .generate = t2_generate,
     .formula = t2_formula,
     .variants = NULL,
+    .estimate = t2_estimate,
 };
 
 const xchg_alg xchg_alg_t1x = {
@@ -407,4 +476,5 @@ const xchg_alg xchg_alg_t1x = {
     .generate = t1x_generate,
     .formula = t1x_formula,
     .variants = t1x_variants,
+    .estimate = t1x_estimate,
 };

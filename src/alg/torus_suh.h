@@ -2,8 +2,8 @@
  * torus_suh.h - what the two files of Suh et al.'s family share
  * (torus_suh.c: t1, t2, t1.x; torus_suh_paper.c: t1:paper): the geometry of
  * a 2^d x 2^d torus as bit masks on node ids (id = y*2^d + x), the diagonal
- * groups G_L(1), G_L(2) and level-L groups, and step building. See the
- * header of torus_suh.c for the definitions.
+ * groups G_L(1), G_L(2) and level-L groups, step building, and t1:paper's
+ * builder and estimate. See the header of torus_suh.c for the definitions.
  */
 #ifndef XCHG_TORUS_SUH_H
 #define XCHG_TORUS_SUH_H
@@ -109,5 +109,13 @@ static inline uint32_t halving_mask(const suh_geo *g, int level, int shift)
  * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4. 0, ENOMEM.
  */
 XCHG_INTERNAL int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err);
+
+/*
+ * What xchg_suh_paper_build takes on the 2^d x 2^d torus t, d >= 4
+ * (xchg_estimate): its 3d-3 steps with their tables, its context, and the
+ * builder's working memory at its peak. Closed form; also for d > 9, where
+ * t1:paper is refused (ETOOBIG) and the work says why.
+ */
+XCHG_INTERNAL void xchg_suh_paper_estimate(const xchg_topo *t, xchg_estimate *out);
 
 #endif /* XCHG_TORUS_SUH_H */

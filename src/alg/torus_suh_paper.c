@@ -31,6 +31,10 @@
  * Cost: 3d-3 start-ups; volume has no closed form here. Measured:
  *   see docs/torus-suh.md (below Table 1 at d = 4, 5; above it from d = 6,
  *   where the table's send phase is short).
+ * Memory: 3d-3 steps with a partner and a size table (8 bytes a node), a
+ *   context with the target table (4(d+1) bytes a node, s->ctx_bytes);
+ *   while building, also about 4 bytes a node and step of counters
+ *   (xchg_suh_paper_estimate counts the peak). Work: N*p*(3d-3) block moves.
  */
 #include <string.h>
 
@@ -38,6 +42,13 @@
 
 /* Most steps of t1:paper: 3d-3 with d <= 12 (p <= 2^24). */
 #define PAPER_MAX_STEPS 40
+
+/* Steps of t1:paper on a 2^d torus: two per exchange phase 1..d
+ * (paper_exchange_steps), one per send phase 1..d-3 (paper_send_steps). */
+static int paper_nsteps(int d)
+{
+    return 2 * d + (d - 3);
+}
 
 /* What the callback reads; the partner tables are borrowed from the steps
  * (owned by the schedule), the rest is owned. */
@@ -48,6 +59,13 @@ typedef struct paper_ctx {
     const uint32_t *part[PAPER_MAX_STEPS];
     uint32_t fmx[PAPER_MAX_STEPS], fmy[PAPER_MAX_STEPS];
 } paper_ctx;
+
+/* Memory a paper_ctx holds on the torus of g: itself and its target table
+ * (the partner tables it borrows are the steps'). */
+static uint64_t paper_ctx_bytes(const suh_geo *g)
+{
+    return sizeof(paper_ctx) + (uint64_t)g->p * (uint64_t)(g->d + 1) * sizeof(uint32_t);
+}
 
 static void paper_ctx_free(void *p)
 {
@@ -281,6 +299,7 @@ static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, 
         return xchg_fail(err, XCHG_ENOMEM, "t1:paper: out of memory while building the schedule");
     s->ctx = b->c;
     s->ctx_free = paper_ctx_free;
+    s->ctx_bytes = paper_ctx_bytes(&b->g);
     b->c = NULL; /* the schedule owns it now */
     int ns = b->ns;
     b->ns = 0; /* each step is the schedule's once added (xchg_alg_add frees it on failure) */
@@ -322,7 +341,7 @@ int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
     paper_build b;
     memset(&b, 0, sizeof b);
     b.g = suh_geo_of(t);
-    if (b.g.d < 4 || 3 * b.g.d - 3 > PAPER_MAX_STEPS)
+    if (b.g.d < 4 || paper_nsteps(b.g.d) > PAPER_MAX_STEPS)
         return xchg_fail(err, XCHG_EINTERNAL, "t1:paper: called with d = %d (needs 4 <= d <= 12)",
                          b.g.d);
     int rc = XCHG_ENOMEM;
@@ -346,4 +365,32 @@ int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
     rc = paper_assemble(&b, t, out, err);
     paper_build_free(&b);
     return rc;
+}
+
+/*
+ * What xchg_suh_paper_build takes (torus_suh.h). Held by the schedule: the
+ * steps, each with a partner and a size table, and the context with its
+ * target table. While it builds, the builder also holds, all at once at
+ * its peak in paper_sizes (counted in bytes, since callers budget memory
+ * by the peak): act and srv (5 bytes a node), the per-step counters cnt (4
+ * bytes a node and step), cur (4 bytes a node) and the orbit sums (8 bytes
+ * a step and orbit). Work: the roles, targets and tables, and following
+ * every block of N origins through every step (the bulk: N*p*(3d-3)).
+ */
+void xchg_suh_paper_estimate(const xchg_topo *t, xchg_estimate *out)
+{
+    suh_geo g = suh_geo_of(t);
+    uint64_t ns = (uint64_t)paper_nsteps(g.d), p = g.p;
+    xchg_est_steps(out, ns);
+    xchg_est_tables(out, ns, p, sizeof(uint32_t)); /* partner_table */
+    xchg_est_tables(out, ns, p, sizeof(uint32_t)); /* blocks_table */
+    /* the context; work: one per target entry */
+    xchg_est_add(out, paper_ctx_bytes(&g), xchg_est_prod((uint64_t)g.d + 1, p));
+    /* peak working memory of the builder */
+    xchg_est_tables(out, 1, p, sizeof(uint8_t) + sizeof(uint32_t)); /* act, srv */
+    xchg_est_tables(out, ns, p, sizeof(uint32_t));                  /* cnt */
+    xchg_est_tables(out, 1, p, sizeof(uint32_t));                   /* cur */
+    xchg_est_tables(out, ns, g.n, sizeof(uint64_t));                /* orbit */
+    /* following the blocks of the N orbit origins through every step */
+    xchg_est_add(out, 0, xchg_est_prod(xchg_est_prod(g.n, p), ns));
 }
