@@ -18,6 +18,10 @@
  *   the real nodes: src/alg/virtual.h).
  *   Cost (verified): start-ups ceil(p/4)+1 (1 for p = 2), volume
  *   floor(p^2/8) + p/2 blocks -- Liu et al.'s T_ring; no local copies.
+ *   Memory: a node's partner depends only on its parity, so every step is
+ *   one parity shift (XCHG_PARTNER_PARITY) and a callback rule: the
+ *   schedule holds its steps and a 4-byte ctx, nothing per node (ring:10^6
+ *   is built and costed in a fraction of a second).
  *
  * at2 (Liu et al. section 4): on an r x s torus (r, s multiples of 4) node
  * (x, y) is even when x+y is even. Gu's partition into 2x2 submeshes gives
@@ -307,17 +311,12 @@ static int ar1_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     c->q = q;
     s->ctx = c;
     s->ctx_free = free;
+    s->ctx_bytes = sizeof *c;
     for (uint32_t k = 0; k < xchg_liu_ar1_nsteps(q); k++) {
-        xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(ar1_rule), xchg_liu_ar1_groups(q, k));
-        st.partner = XCHG_PARTNER_TABLE;
-        st.partner_table = malloc((size_t)q * sizeof *st.partner_table);
-        if (!st.partner_table) {
-            xchg_sched_free(s);
-            return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-        }
-        for (uint32_t i = 0; i < q; i++)
-            st.partner_table[i] =
-                (uint32_t)(((int64_t)i + xchg_liu_ar1_offset(q, k, i) + q) % q);
+        /* a node's offset depends only on its parity: no table */
+        xchg_step st = xchg_step_parity(0, xchg_liu_ar1_offset(q, k, 0),
+                                        xchg_liu_ar1_offset(q, k, 1), xchg_rule_fn(ar1_rule),
+                                        xchg_liu_ar1_groups(q, k));
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;

@@ -94,6 +94,7 @@ static int check_partner(const xchg_follower *f, size_t s, xchg_err *err)
     case XCHG_PARTNER_XOR:
         return XCHG_OK;
     case XCHG_PARTNER_SHIFT:
+    case XCHG_PARTNER_PARITY:
         if (st->shift_dim < -1 || st->shift_dim >= t->ndims)
             return xchg_fail(err, XCHG_EINVAL,
                              "step %zu shifts along dimension %d; the topology has %d", s,
