@@ -377,6 +377,7 @@ static void test_malformed(void)
         {"step 1 gives node 2 class 20; a class-dist rule has 16", "class-dist class out of range"},
         {"step 1 class-dist class 3 reads dimension 9 with div 1 mod 1", "class-dist dimension"},
         {"step 1 class-dist class 0 reads dimension 0 with div 0 mod 1", "class-dist zero div"},
+        {"step 1 shifts along dimension 4; the topology has 3", "parity on a missing dimension"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         xchg_sched *s = hc_standard(3);
@@ -421,6 +422,10 @@ static void test_malformed(void)
         case 10:
             st->rule = xchg_rule_class_dist();
             st->rule.cdist[0].div = 0;
+            break;
+        case 11:
+            st->partner = XCHG_PARTNER_PARITY;
+            st->shift_dim = 4;
             break;
         }
         expect_refused(s, cases[i].want, cases[i].what);

@@ -104,6 +104,44 @@ static void test_rules(void)
     xchg_sched_free(s);
 }
 
+/* Parity shifts: one distance for the nodes whose coordinate (id along
+ * -1) is even, another for the odd ones, with wrap-around; the follower
+ * compiles them like any partner. */
+static void test_parity(void)
+{
+    xchg_topo t = check_topo("torus:3x5");
+    xchg_sched *s = xchg_sched_new(&t, "parity", 0);
+    xchg_step st = xchg_step_parity(1, 2, -1, xchg_rule_dest_is_to(), 1);
+    CHECK(xchg_sched_add(s, &st) == 0, "add parity along columns");
+    st = xchg_step_parity(0, 1, -2, xchg_rule_dest_is_to(), 1);
+    CHECK(xchg_sched_add(s, &st) == 0, "add parity along rows");
+    st = xchg_step_parity(-1, 1, -1, xchg_rule_dest_is_to(), 3);
+    CHECK(xchg_sched_add(s, &st) == 0, "add parity along ids");
+    xchg_msg m;
+    xchg_sched_message(s, 0, 9, &m);
+    CHECK_EQ_U64(m.to, 6, "column 4 is even: +2 wraps, (1,4) -> (1,1)");
+    xchg_sched_message(s, 0, 13, &m);
+    CHECK_EQ_U64(m.to, 12, "column 3 is odd: -1, (2,3) -> (2,2)");
+    xchg_sched_message(s, 0, 5, &m);
+    CHECK_EQ_U64(m.to, 7, "the coordinate's parity, not the id's: (1,0) -> (1,2)");
+    xchg_sched_message(s, 1, 11, &m);
+    CHECK_EQ_U64(m.to, 1, "row 2 is even: +1 wraps, (2,1) -> (0,1)");
+    xchg_sched_message(s, 1, 8, &m);
+    CHECK_EQ_U64(m.to, 13, "row 1 is odd: -2 wraps, (1,3) -> (2,3)");
+    xchg_sched_message(s, 2, 14, &m);
+    CHECK(m.to == 0 && m.blocks == 3, "id 14 is even: +1 mod 15");
+    xchg_sched_message(s, 2, 7, &m);
+    CHECK_EQ_U64(m.to, 6, "id 7 is odd: -1");
+    CHECK_EQ_U64(xchg_sched_step_max_blocks(s, 2), 3, "every node sends");
+    xchg_follower *f = NULL;
+    uint32_t path[4];
+    CHECK(xchg_follower_new(s, &f, NULL) == 0, "the follower compiles parity steps");
+    CHECK(f && xchg_follow_block(f, 9, 6, path) == 0 && path[1] == 6 && path[3] == 6,
+          "block (9,6) goes to 6 at step 0 and stays");
+    xchg_follower_free(f);
+    xchg_sched_free(s);
+}
+
 /* A callback rule: selects blocks whose destination is even. */
 static int even_dest(const void *ctx, size_t step, uint32_t node, uint32_t origin, uint32_t dest)
 {
@@ -132,6 +170,7 @@ int main(void)
 {
     test_partners();
     test_tables_and_sizes();
+    test_parity();
     test_rules();
     test_callback();
     return check_finish("test_sched");

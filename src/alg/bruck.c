@@ -63,6 +63,27 @@ static uint64_t digit_count(uint64_t p, uint64_t w, uint64_t r, uint64_t z)
     return p / wr * w + extra;
 }
 
+/* Steps of bruck on p nodes with radix r: for each digit weight w < p,
+ * one step per digit value z = 1..r-1 with z*w < p, i.e. min(r-1,
+ * floor((p-1)/w)) of them, as bruck_generate's loops run. */
+static uint64_t bruck_nsteps(uint64_t p, uint64_t r)
+{
+    uint64_t n = 0;
+    for (uint64_t w = 1; w < p; w *= r) {
+        uint64_t zs = (p - 1) / w;
+        n += zs < r - 1 ? zs : r - 1;
+    }
+    return n;
+}
+
+/* Steps only (shifts, rel-digit rules, uniform sizes: no tables, no
+ * ctx). O(log_r p). */
+static int bruck_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    xchg_est_steps(out, bruck_nsteps(t->nodes, radix_of(opts)));
+    return XCHG_OK;
+}
+
 static int bruck_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
 {
@@ -147,4 +168,5 @@ const xchg_alg xchg_alg_bruck = {
     .generate = bruck_generate,
     .formula = bruck_formula,
     .variants = bruck_variants,
+    .estimate = bruck_estimate,
 };

@@ -82,19 +82,52 @@ static int xor_phases(const xchg_alg *a, const xchg_topo *t, const char *spec, i
     return XCHG_OK;
 }
 
+/* Steps xor_phases makes for phases of the given widths: 2^w - 1 each. */
+static uint64_t xor_phases_nsteps(int nphases, const int *width)
+{
+    uint64_t n = 0;
+    for (int j = 0; j < nphases; j++)
+        n += ((uint64_t)1 << width[j]) - 1;
+    return n;
+}
+
+/* What xor_phases holds: its steps (XOR partners, uniform sizes: no
+ * tables, no ctx). */
+static void xor_phases_estimate(int nphases, const int *width, xchg_estimate *out)
+{
+    xchg_est_steps(out, xor_phases_nsteps(nphases, width));
+}
+
 /* ---- hc-standard --------------------------------------------------- */
+
+/* hc-standard's phases on p = 2^d nodes: d phases of one bit each, bit
+ * D-1 first, down to bit 0. Returns d. */
+static int standard_phases(const xchg_topo *t, int *off, int *width)
+{
+    int d = xchg_alg_log2(t->nodes);
+    for (int j = 0; j < d; j++) {
+        off[j] = d - 1 - j;
+        width[j] = 1;
+    }
+    return d;
+}
 
 static int standard_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                              xchg_err *err)
 {
     (void)opts;
-    int d = xchg_alg_log2(t->nodes);
     int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
-    for (int j = 0; j < d; j++) {
-        off[j] = d - 1 - j; /* bit D-1 first, down to bit 0 */
-        width[j] = 1;
-    }
+    int d = standard_phases(t, off, width);
     return xor_phases(&xchg_alg_hc_standard, t, "hc-standard", d, off, width, 1, out, err);
+}
+
+/* O(log p). */
+static int standard_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
+    xor_phases_estimate(standard_phases(t, off, width), width, out);
+    return XCHG_OK;
 }
 
 /* Grama et al. eq. 4.9: (t_s + t_w m p/2) log p; copies p log p. */
@@ -126,6 +159,14 @@ static int direct_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched
             return rc;
     }
     *out = s;
+    return XCHG_OK;
+}
+
+/* p-1 XOR steps: no tables, no ctx. O(1). */
+static int direct_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    xchg_est_steps(out, t->nodes ? t->nodes - 1 : 0);
     return XCHG_OK;
 }
 
@@ -221,18 +262,36 @@ static int multiphase_applies(const xchg_topo *t, const xchg_opts *opts, xchg_er
     return XCHG_OK;
 }
 
-static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
-                               xchg_err *err)
+/* multiphase's phases: one per part, lowest bits first. Returns their
+ * number. */
+static int multiphase_phases(const xchg_opts *opts, int *off, int *width)
 {
-    int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS], at = 0;
+    int at = 0;
     for (int j = 0; j < opts->nparts; j++) {
-        off[j] = at; /* lowest bits first */
+        off[j] = at;
         width[j] = opts->parts[j];
         at += opts->parts[j];
     }
+    return opts->nparts;
+}
+
+static int multiphase_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
+                               xchg_err *err)
+{
+    int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
+    int n = multiphase_phases(opts, off, width);
     char spec[96];
     multiphase_spec(opts, spec, sizeof spec);
-    return xor_phases(&xchg_alg_multiphase, t, spec, opts->nparts, off, width, 0, out, err);
+    return xor_phases(&xchg_alg_multiphase, t, spec, n, off, width, 0, out, err);
+}
+
+/* O(number of parts). */
+static int multiphase_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)t;
+    int off[XCHG_MAX_DIMS], width[XCHG_MAX_DIMS];
+    xor_phases_estimate(multiphase_phases(opts, off, width), width, out);
+    return XCHG_OK;
 }
 
 /* Start-ups sum(2^dj - 1), volume sum((2^dj - 1) p / 2^dj). */
@@ -287,6 +346,7 @@ const xchg_alg xchg_alg_hc_standard = {
     .generate = standard_generate,
     .formula = standard_formula,
     .variants = NULL,
+    .estimate = standard_estimate,
 };
 
 const xchg_alg xchg_alg_hc_direct = {
@@ -305,6 +365,7 @@ const xchg_alg xchg_alg_hc_direct = {
     .generate = direct_generate,
     .formula = direct_formula,
     .variants = NULL,
+    .estimate = direct_estimate,
 };
 
 const xchg_alg xchg_alg_multiphase = {
@@ -323,4 +384,5 @@ const xchg_alg xchg_alg_multiphase = {
     .generate = multiphase_generate,
     .formula = multiphase_formula,
     .variants = multiphase_variants,
+    .estimate = multiphase_estimate,
 };

@@ -27,6 +27,13 @@
  */
 #include "alg_common.h"
 
+/* Steps of mesh2 on an A x B mesh or torus: B-1 along the rows, then A-1
+ * along the columns (sizes >= 2). */
+static uint64_t mesh2_nsteps(const xchg_topo *t)
+{
+    return (uint64_t)(t->size[1] - 1) + (t->size[0] - 1);
+}
+
 /* Rows phase then columns phase, as described above. */
 static int mesh2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                           xchg_err *err)
@@ -52,6 +59,14 @@ static int mesh2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched 
             return rc;
     }
     *out = s;
+    return XCHG_OK;
+}
+
+/* Steps only (shifts, no tables, no ctx). O(1). */
+static int mesh2_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    xchg_est_steps(out, mesh2_nsteps(t));
     return XCHG_OK;
 }
 
@@ -85,4 +100,5 @@ const xchg_alg xchg_alg_mesh2 = {
     .generate = mesh2_generate,
     .formula = mesh2_formula,
     .variants = NULL,
+    .estimate = mesh2_estimate,
 };

@@ -38,6 +38,14 @@ static int pairwise_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sch
     return XCHG_OK;
 }
 
+/* p-1 steps, XOR or shift: no tables, no ctx. O(1). */
+static int pairwise_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    xchg_est_steps(out, t->nodes ? t->nodes - 1 : 0);
+    return XCHG_OK;
+}
+
 static int pairwise_formula(const xchg_topo *t, const xchg_opts *opts, xchg_counts *out)
 {
     (void)opts;
@@ -64,4 +72,5 @@ const xchg_alg xchg_alg_pairwise = {
     .generate = pairwise_generate,
     .formula = pairwise_formula,
     .variants = NULL,
+    .estimate = pairwise_estimate,
 };

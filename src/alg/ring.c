@@ -39,6 +39,20 @@
  */
 #include "alg_common.h"
 
+/* Steps of `ring` on p nodes: p-1 (none for p <= 1). */
+static uint32_t ring_nsteps(uint32_t p)
+{
+    return p ? p - 1 : 0;
+}
+
+/* The two phases of `ring-bidir` on p nodes: h1 = ceil((p-1)/2) clockwise
+ * steps, h2 = floor((p-1)/2) counter-clockwise (none for p <= 1). */
+static void bidir_halves(uint32_t p, uint32_t *h1, uint32_t *h2)
+{
+    *h1 = p / 2;
+    *h2 = p ? (p - 1) / 2 : 0;
+}
+
 /* `ring`: p-1 steps of shift +1 carrying every block not for the sender. */
 static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                          xchg_err *err)
@@ -49,13 +63,21 @@ static int ring_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched *
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
-    for (uint32_t k = 1; k < p; k++) {
+    for (uint32_t k = 1; k <= ring_nsteps(p); k++) {
         xchg_step st = xchg_step_shift(0, 1, xchg_rule_coord_ne(0), (uint64_t)(p - k));
         st.route_policy = XCHG_ROUTE_PLUS;
         if ((rc = xchg_alg_add(s, &st, err)))
             return rc;
     }
     *out = s;
+    return XCHG_OK;
+}
+
+/* Both: steps only (shifts, no tables, no ctx). O(1). */
+static int ring_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    xchg_est_steps(out, ring_nsteps(t->nodes));
     return XCHG_OK;
 }
 
@@ -79,8 +101,8 @@ static int ring_bidir_generate(const xchg_topo *t, const xchg_opts *opts, xchg_s
     xchg_sched *s = xchg_sched_new(t, "ring-bidir", xchg_alg_claims_free(&xchg_alg_ring_bidir, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-    uint32_t p = t->nodes;
-    uint32_t h1 = p / 2, h2 = (p - 1) / 2; /* ceil((p-1)/2), floor((p-1)/2) */
+    uint32_t h1, h2;
+    bidir_halves(t->nodes, &h1, &h2);
     for (uint32_t k = 1; k <= h1; k++) {
         xchg_step st = xchg_step_shift(0, 1, xchg_rule_coord_dist(0, +1, 1, h1),
                                        (uint64_t)(h1 - k + 1));
@@ -96,6 +118,15 @@ static int ring_bidir_generate(const xchg_topo *t, const xchg_opts *opts, xchg_s
             return rc;
     }
     *out = s;
+    return XCHG_OK;
+}
+
+static int ring_bidir_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    (void)opts;
+    uint32_t h1, h2;
+    bidir_halves(t->nodes, &h1, &h2);
+    xchg_est_steps(out, (uint64_t)h1 + h2);
     return XCHG_OK;
 }
 
@@ -126,6 +157,7 @@ const xchg_alg xchg_alg_ring = {
     .generate = ring_generate,
     .formula = ring_formula,
     .variants = NULL,
+    .estimate = ring_estimate,
 };
 
 const xchg_alg xchg_alg_ring_bidir = {
@@ -144,4 +176,5 @@ const xchg_alg xchg_alg_ring_bidir = {
     .generate = ring_bidir_generate,
     .formula = ring_bidir_formula,
     .variants = NULL,
+    .estimate = ring_bidir_estimate,
 };

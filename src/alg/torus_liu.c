@@ -18,6 +18,10 @@
  *   the real nodes: src/alg/virtual.h).
  *   Cost (verified): start-ups ceil(p/4)+1 (1 for p = 2), volume
  *   floor(p^2/8) + p/2 blocks -- Liu et al.'s T_ring; no local copies.
+ *   Memory: a node's partner depends only on its parity, so every step is
+ *   one parity shift (XCHG_PARTNER_PARITY) and a callback rule: the
+ *   schedule holds its steps and a 4-byte ctx, nothing per node (ring:10^6
+ *   is built and costed in a fraction of a second).
  *
  * at2 (Liu et al. section 4): on an r x s torus (r, s multiples of 4) node
  * (x, y) is even when x+y is even. Gu's partition into 2x2 submeshes gives
@@ -42,8 +46,15 @@
  *   (2*ceil(b/8)+4) t_s + (4a*floor(b^2/32) + 2ab) m t_w, except on 4x4:
  *   4 start-ups, not 6 (AR1 on 2 logical nodes is 1 step). docs/at2.md
  *   works out both that and why the split final is needed.
+ *   Memory: 2*slots+2 steps, each with a partner and a blocks table of p
+ *   entries (a node's partner depends on its class, its ring's dimension
+ *   and its logical parity, and some nodes idle in a slot), and a ctx of
+ *   one at2_step a step.
  * The preconditions are declared in the registry entries (needs), with
- * virtual_any_size for the option `virtual`.
+ * virtual_any_size for the option `virtual`. The estimate hooks count the
+ * same steps, tables and ctx in O(1), and at2's the work of laying its two
+ * rings out; the hosted forms add what hosting takes (src/alg/virtual.h,
+ * xchg_virtual_estimate).
  */
 #include <stdlib.h>
 
@@ -153,6 +164,15 @@ uint32_t xchg_liu_ar1_locate(uint32_t q, uint32_t k, uint32_t i0, uint32_t j)
     return right ? (at + 2 * hops) % q : (at + q - (2 * hops) % q) % q;
 }
 
+/* Slots of two AR1 rings of qa and qb logical nodes side by side: the
+ * longer ring's steps (xchg_liu_ar1_pair; the at2 estimate counts them
+ * without laying the rings out). */
+static uint32_t ar1_pair_slots(uint32_t qa, uint32_t qb)
+{
+    uint32_t na = xchg_liu_ar1_nsteps(qa), nb = xchg_liu_ar1_nsteps(qb);
+    return na >= nb ? na : nb;
+}
+
 void xchg_liu_ar1_pair(uint32_t qa, uint64_t ga, uint32_t qb, uint64_t gb, uint32_t *slots,
                        uint32_t *final_a, uint32_t *final_b)
 {
@@ -167,7 +187,7 @@ void xchg_liu_ar1_pair(uint32_t qa, uint64_t ga, uint32_t qb, uint64_t gb, uint3
     for (uint32_t z = best; z < nl; z++)
         if (gl * xchg_liu_ar1_groups(ql, z) >= gl * xchg_liu_ar1_groups(ql, best))
             best = z;
-    *slots = nl;
+    *slots = ar1_pair_slots(qa, qb);
     *final_a = a_long ? (na ? na - 1 : 0) : best;
     *final_b = a_long ? best : (nb ? nb - 1 : 0);
 }
@@ -225,6 +245,25 @@ static uint64_t layout_sum(uint32_t ql, uint64_t gl, uint32_t qs, uint64_t gs, u
         v += a > b ? a : b;
     }
     return v;
+}
+
+/* Work of xchg_liu_ar1_lay_out on rings of qa and qb logical nodes, in
+ * slot visits: the pair's placement and one layout_sum over the longer
+ * ring's nl slots, then, when the shorter ring's final can be split, one
+ * layout_sum for every ordered pair of distinct free slots and every split
+ * point. Saturating; O(1). */
+static uint64_t lay_out_work(uint32_t qa, uint32_t qb)
+{
+    uint32_t na = xchg_liu_ar1_nsteps(qa), nb = xchg_liu_ar1_nsteps(qb);
+    uint64_t nl = na >= nb ? na : nb, ns = na >= nb ? nb : na;
+    uint64_t G = ns ? xchg_liu_ar1_groups(na >= nb ? qb : qa, (uint32_t)(ns - 1)) : 0;
+    uint64_t w = 2 * nl;
+    if (ns >= 2 && G >= 2) {
+        uint64_t free_slots = nl - ns + 1;
+        uint64_t tries = xchg_est_prod(free_slots * (free_slots - 1), G - 1);
+        w = xchg_est_sum(w, xchg_est_prod(tries, nl));
+    }
+    return w;
 }
 
 void xchg_liu_ar1_lay_out(uint32_t qa, uint64_t ga, uint32_t qb, uint64_t gb,
@@ -307,17 +346,12 @@ static int ar1_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     c->q = q;
     s->ctx = c;
     s->ctx_free = free;
+    s->ctx_bytes = sizeof *c;
     for (uint32_t k = 0; k < xchg_liu_ar1_nsteps(q); k++) {
-        xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(ar1_rule), xchg_liu_ar1_groups(q, k));
-        st.partner = XCHG_PARTNER_TABLE;
-        st.partner_table = malloc((size_t)q * sizeof *st.partner_table);
-        if (!st.partner_table) {
-            xchg_sched_free(s);
-            return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-        }
-        for (uint32_t i = 0; i < q; i++)
-            st.partner_table[i] =
-                (uint32_t)(((int64_t)i + xchg_liu_ar1_offset(q, k, i) + q) % q);
+        /* a node's offset depends only on its parity: no table */
+        xchg_step st = xchg_step_parity(0, xchg_liu_ar1_offset(q, k, 0),
+                                        xchg_liu_ar1_offset(q, k, 1), xchg_rule_fn(ar1_rule),
+                                        xchg_liu_ar1_groups(q, k));
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -333,6 +367,15 @@ static uint32_t round_up(uint32_t n, uint32_t m)
     return r < m ? m : r;
 }
 
+/* The virtual ring ar1:virtual builds AR1 on: the next even size. */
+static xchg_topo ar1_virtual_topo(const xchg_topo *t)
+{
+    xchg_topo v = *t;
+    v.size[0] = round_up(t->size[0], 2);
+    v.nodes = v.size[0];
+    return v;
+}
+
 static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
@@ -340,9 +383,7 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     if (!opts->virtual_nodes)
         return ar1_build(t, "ar1", out, err);
     /* ar1:virtual: AR1 on the next even ring, hosted by the real nodes */
-    xchg_topo v = *t;
-    v.size[0] = round_up(t->size[0], 2);
-    v.nodes = v.size[0];
+    xchg_topo v = ar1_virtual_topo(t);
     xchg_sched *vs = NULL;
     if ((rc = ar1_build(&v, "ar1", &vs, err)))
         return rc;
@@ -350,6 +391,28 @@ static int ar1_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     if (rc == XCHG_OK) /* hosting keeps it contention-free, as declared */
         (*out)->contention_free = xchg_alg_claims_free(&xchg_alg_ar1, t);
     return rc;
+}
+
+/* What ar1_build holds on an even ring of q nodes: its steps (parity
+ * shifts, no tables) and its ctx; one unit of work a step. */
+static void ar1_estimate_plain(uint32_t q, xchg_estimate *out)
+{
+    xchg_est_steps(out, xchg_liu_ar1_nsteps(q));
+    xchg_est_add(out, sizeof(ar1_ctx), 0);
+}
+
+/* ar1, or the next even ring hosted on t (ar1:virtual). O(1). */
+static int ar1_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    if (!opts->virtual_nodes) {
+        ar1_estimate_plain(t->nodes, out);
+        return XCHG_OK;
+    }
+    xchg_topo v = ar1_virtual_topo(t);
+    xchg_estimate guest;
+    ar1_estimate_plain(v.nodes, &guest);
+    xchg_virtual_estimate(t, &v, &guest, out);
+    return XCHG_OK;
 }
 
 /* Liu et al. section 3: T_ring = (ceil(p/4)+1) t_s + (floor(p^2/8)+p/2) m t_w,
@@ -393,6 +456,7 @@ const xchg_alg xchg_alg_ar1 = {
     .generate = ar1_generate,
     .formula = ar1_formula,
     .variants = ar1_variants,
+    .estimate = ar1_estimate,
 };
 
 /* ------------------------------------------------------------------ */
@@ -612,6 +676,7 @@ static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     }
     sc->ctx = c;
     sc->ctx_free = free;
+    sc->ctx_bytes = sizeof *c + n * sizeof c->steps[0];
     for (size_t k = 0; k < n; k++) {
         xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(at2_rule), 0);
         st.partner = XCHG_PARTNER_TABLE;
@@ -638,19 +703,29 @@ static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     return XCHG_OK;
 }
 
+/* The virtual torus at2:virtual builds AT2 on: both sizes rounded up to
+ * multiples of 4. XCHG_ETOOBIG when it would exceed XCHG_MAX_NODES. */
+static int at2_virtual_topo(const xchg_topo *t, xchg_topo *v)
+{
+    *v = *t;
+    v->size[0] = round_up(t->size[0], 4);
+    v->size[1] = round_up(t->size[1], 4);
+    v->stride[1] = 1;
+    v->stride[0] = v->size[1];
+    if ((uint64_t)v->size[0] * v->size[1] > XCHG_MAX_NODES)
+        return XCHG_ETOOBIG;
+    v->nodes = v->size[0] * v->size[1];
+    return XCHG_OK;
+}
+
 static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **out,
                         xchg_err *err)
 {
     int rc;
     if (!opts->virtual_nodes)
         return at2_build(t, "at2", out, err);
-    xchg_topo v = *t;
-    v.size[0] = round_up(t->size[0], 4);
-    v.size[1] = round_up(t->size[1], 4);
-    v.stride[1] = 1;
-    v.stride[0] = v.size[1];
-    v.nodes = v.size[0] * v.size[1];
-    if ((uint64_t)v.size[0] * v.size[1] > XCHG_MAX_NODES)
+    xchg_topo v;
+    if (at2_virtual_topo(t, &v))
         return xchg_fail(err, XCHG_ETOOBIG, "at2:virtual: the virtual torus would be too large");
     xchg_sched *vs = NULL;
     if ((rc = at2_build(&v, "at2", &vs, err)))
@@ -659,6 +734,36 @@ static int at2_generate(const xchg_topo *t, const xchg_opts *opts, xchg_sched **
     if (rc == XCHG_OK) /* hosting keeps it contention-free, as declared */
         (*out)->contention_free = xchg_alg_claims_free(&xchg_alg_at2, t);
     return rc;
+}
+
+/* What at2_build holds on an r x s torus (multiples of 4): 2*slots+2 steps
+ * (the two AR1 parts, then the two swaps), each with a partner and a
+ * blocks table of p entries, and the ctx with its step array; the work of
+ * laying the two rings out besides. */
+static void at2_estimate_plain(uint32_t r, uint32_t s, xchg_estimate *out)
+{
+    uint64_t n = 2 * (uint64_t)ar1_pair_slots(s / 2, r / 2) + 2, p = (uint64_t)r * s;
+    xchg_est_steps(out, n);
+    xchg_est_tables(out, n, p, sizeof(uint32_t)); /* partner_table */
+    xchg_est_tables(out, n, p, sizeof(uint32_t)); /* blocks_table */
+    xchg_est_add(out, sizeof(at2_ctx) + n * sizeof(at2_step), lay_out_work(s / 2, r / 2));
+}
+
+/* at2, or the next multiples of 4 hosted on t (at2:virtual). O(1).
+ * XCHG_ETOOBIG where at2_generate refuses the virtual torus. */
+static int at2_estimate(const xchg_topo *t, const xchg_opts *opts, xchg_estimate *out)
+{
+    if (!opts->virtual_nodes) {
+        at2_estimate_plain(t->size[0], t->size[1], out);
+        return XCHG_OK;
+    }
+    xchg_topo v;
+    if (at2_virtual_topo(t, &v))
+        return XCHG_ETOOBIG;
+    xchg_estimate guest;
+    at2_estimate_plain(v.size[0], v.size[1], &guest);
+    xchg_virtual_estimate(t, &v, &guest, out);
+    return XCHG_OK;
 }
 
 /*
@@ -712,4 +817,5 @@ const xchg_alg xchg_alg_at2 = {
     .generate = at2_generate,
     .formula = at2_formula,
     .variants = at2_variants,
+    .estimate = at2_estimate,
 };

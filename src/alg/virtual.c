@@ -17,6 +17,11 @@
  * (or the generator's own locate the first). The verifier calls that rule
  * from several threads at once, so the context, follower included, is
  * read-only once built.
+ *
+ * xchg_virtual_estimate (at the end) accounts for the same allocations
+ * without building: the real steps at substeps_max sub-steps per virtual
+ * step, the ctx as vctx_held counts it for a built schedule, the working
+ * memory of embed, and the blocks real_counts follows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -290,12 +295,20 @@ static int note_real(vctx *c, uint32_t t, uint16_t sub)
     return XCHG_OK;
 }
 
-/* Largest number of virtual nodes one real node hosts. */
-static uint64_t max_guests(const vctx *c)
+/* Most virtual coordinates one real coordinate hosts along dimension k:
+ * ceil(n'/n). */
+static uint64_t guests_along(const xchg_topo *real, const xchg_topo *virt, int k)
+{
+    return (virt->size[k] + (uint64_t)real->size[k] - 1) / real->size[k];
+}
+
+/* Largest number of virtual nodes one real node hosts: the product of
+ * guests_along over the dimensions. */
+static uint64_t max_guests(const xchg_topo *real, const xchg_topo *virt)
 {
     uint64_t g = 1;
-    for (int k = 0; k < c->real.ndims; k++)
-        g *= (c->virt.size[k] + c->real.size[k] - 1) / c->real.size[k];
+    for (int k = 0; k < real->ndims; k++)
+        g *= guests_along(real, virt, k);
     return g;
 }
 
@@ -360,7 +373,7 @@ static int embed_start(embed *e, const xchg_topo *real, xchg_sched *vs,
         c->host[v] = xchg_virtual_host(real, &vs->topo, v);
     for (uint32_t n = 0; n < p; n++)
         c->prim[n] = xchg_virtual_primary(real, &vs->topo, n);
-    e->guests = max_guests(c);
+    e->guests = max_guests(real, &vs->topo);
     return XCHG_OK;
 }
 
@@ -497,6 +510,18 @@ static int add_real_steps(embed *e, size_t t, size_t n, xchg_err *err)
     return XCHG_OK;
 }
 
+/* What the hosted schedule's ctx holds once built, for its ctx_bytes: the
+ * ctx, the guest schedule, its compiled follower, the host and primary
+ * maps, the sub-step of every virtual message and the real-to-virtual step
+ * maps at their capacity. */
+static uint64_t vctx_held(const vctx *c)
+{
+    uint64_t pv = c->virt.nodes, p = c->real.nodes, T = c->vs->nsteps;
+    return sizeof *c + xchg_sched_bytes(c->vs) + xchg_follower_held(c->vf) +
+           pv * sizeof *c->host + p * sizeof *c->prim + (T ? T : 1) * pv * sizeof *c->sub +
+           (uint64_t)c->capreal * (sizeof *c->rv + sizeof *c->rsub);
+}
+
 int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locate_fn locate,
                        const char *name, xchg_sched **out, xchg_err *err)
 {
@@ -521,23 +546,138 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
     embed_free(&e, rc == XCHG_OK);
     if (rc)
         return rc;
+    e.s->ctx_bytes = vctx_held(e.c);
     *out = e.s;
     return XCHG_OK;
 }
 
+/*
+ * Sub-steps that the messages of one virtual step can need, at most, when
+ * real hosts virt (the bound behind xchg_virtual_estimate's steps).
+ *
+ * pack_one is first fit: a message goes into sub-step k only when each of
+ * sub-steps 0..k-1 already holds a message sharing its sender, its receiver
+ * or a directed link of its route. So a step needs at most 1 + D sub-steps,
+ * D the most other messages one message conflicts with. Let c_k =
+ * ceil(n'_k / n_k), the most virtual coordinates one real coordinate hosts
+ * along dimension k; a real node hosts at most g = prod_k c_k virtual nodes.
+ *   Sender: every virtual node sends at most one message a step (the guest
+ *   is one-port), and a host's messages to one other host are merged, so a
+ *   real node sends at most gamma = min(g, p-1) messages: gamma-1 others.
+ *   Receiver: every virtual node receives at most one: gamma-1 others.
+ *   Links: at most 2(l-1), l = max_k prod_{j != k} c_j, when the guest
+ *   (i) moves every message along one dimension, (ii) by as many hops as
+ *   every other message of the step moving along that dimension in that
+ *   direction, (iii) with no virtual link carrying two messages
+ *   (contention-free), and (iv) the real route of a message is the image
+ *   of its virtual one (the shortest way on the real ring is the way the
+ *   virtual message goes). Then a message m moving along k uses the real
+ *   links onto which the links of its own virtual interval map. The real
+ *   line it runs on is the image of at most l virtual lines (the hosting
+ *   maps coordinates one dimension at a time), and along the line a real
+ *   link is the image of one virtual link of each (host_coord is monotone
+ *   and steps by 0 or 1). On m's own virtual line and on any line carrying
+ *   a message merged into m, every other interval is disjoint from m's by
+ *   (iii); on each of the other l-1 lines the intervals are disjoint and
+ *   as long as m's by (ii), so at most two of them overlap m's.
+ * Every sub-step holds a message, so there are also at most as many
+ * sub-steps as messages: min(p', p * gamma).
+ *
+ * The registry's guests meet (i)-(iii): their steps are AR1 steps on
+ * logical rings (the even nodes of every ring of one dimension shift one
+ * way by one distance, the odd nodes the other way), swaps across one
+ * dimension, or cyclic shifts inside segments, and the verifier holds them
+ * to contention-freedom. (iv) holds wherever every message covers less
+ * than half the real dimension; it can fail only on the smallest networks
+ * (a real dimension under twice a guest's longest hop, or of size 2, whose
+ * two directions share one link), which the proof above does not cover:
+ * there the bound rests on measurement. Measured on every ring up to 40
+ * and on 2-D, 3-D and 4-D tori from 2 to 22 per side, hosting ar1, at2,
+ * mt3/mtk and pt4/ptk, no virtual step needed more than the bound, and
+ * about half of it: 2 of 3 sub-steps for ar1 (g = 2), at most 5 of 9 for
+ * at2 (g = 4). tests/test_estimate.c holds the total to it.
+ */
+static uint64_t substeps_max(const xchg_topo *real, const xchg_topo *virt)
+{
+    uint64_t p = real->nodes, pv = virt->nodes, g = max_guests(real, virt);
+    uint64_t gamma = g < p - 1 ? g : p - 1, cmin = UINT64_MAX;
+    if (gamma == 0) /* one real node: no messages, at most an idle step */
+        return 1;
+    for (int k = 0; k < real->ndims; k++) {
+        uint64_t c = guests_along(real, virt, k);
+        cmin = c < cmin ? c : cmin;
+    }
+    uint64_t l = real->ndims ? g / cmin : 1;
+    uint64_t b = 1 + 2 * (gamma - 1) + 2 * (l - 1);
+    uint64_t msgs = xchg_est_prod(p, gamma) < pv ? xchg_est_prod(p, gamma) : pv;
+    if (msgs < b)
+        b = msgs;
+    return b ? b : 1;
+}
+
+/* The capacity that doubling from `first` reaches to hold n entries (0
+ * for none), as note_real and pack_one grow their arrays. */
+static uint64_t doubled_capacity(uint64_t first, uint64_t n)
+{
+    uint64_t cap = n ? first : 0;
+    while (cap < n && cap <= UINT64_MAX / 2)
+        cap *= 2;
+    return cap < n ? n : cap;
+}
+
+/* ceil(log2 n), 0 for n <= 1: the depth of a sort of n messages. */
+static uint64_t log2_ceil(uint64_t n)
+{
+    uint64_t d = 0;
+    while (d < 63 && ((uint64_t)1 << d) < n)
+        d++;
+    return d;
+}
+
+/* See virtual.h: what xchg_virtual_embed allocates and keeps, in the
+ * order it does, with every virtual step at substeps_max sub-steps; the
+ * guest's own estimate stands for the guest schedule. */
 void xchg_virtual_estimate(const xchg_topo *real, const xchg_topo *virt,
                            const xchg_estimate *guest, xchg_estimate *out)
 {
-    /* placeholder until the hosting's own accounting is written: every
-     * virtual step split into as many real steps as a host has guests */
-    uint64_t g = 1;
+    uint64_t p = real->nodes, pv = virt->nodes, T = guest->steps, T1 = T ? T : 1;
+    uint64_t B = substeps_max(real, virt);
+    /* a virtual step becomes its sub-steps, or one idle step that copies */
+    uint64_t R = xchg_est_prod(T, B);
+    uint64_t nlinks = 1;
     for (int k = 0; k < real->ndims; k++)
-        g *= (virt->size[k] + real->size[k] - 1) / real->size[k];
-    uint64_t pv = virt->nodes, p = real->nodes, T = guest->steps;
-    *out = *guest;
-    xchg_est_steps(out, xchg_est_prod(T, g));
+        nlinks += real->size[k];
+
+    /* the hosted schedule: R steps, each with a partner and a blocks table */
+    xchg_est_steps(out, R);
+    xchg_est_tables(out, R, p, sizeof(uint32_t));
+    xchg_est_tables(out, R, p, sizeof(uint32_t));
+    /* its ctx: the guest schedule and its compiled follower, the host and
+     * primary maps, the sub-step of every virtual message (uint16_t), the
+     * real-to-virtual step maps (uint32_t and uint16_t) */
+    xchg_est_add(out, sizeof(vctx), 0);
     xchg_est_add(out, guest->bytes, guest->work);
-    xchg_est_tables(out, xchg_est_prod(T, g), p, 8);
-    xchg_est_tables(out, T, pv, 10);
-    xchg_est_add(out, 0, xchg_est_prod(xchg_est_prod(pv, pv), T));
+    xchg_est_add(out, xchg_follower_held_max(virt, T), xchg_est_prod(T, pv));
+    xchg_est_tables(out, 1, pv, sizeof(uint32_t));
+    xchg_est_tables(out, 1, p, sizeof(uint32_t));
+    xchg_est_tables(out, T1, pv, sizeof(uint16_t));
+    xchg_est_add(out, xchg_est_prod(doubled_capacity(32, R), sizeof(uint32_t) + sizeof(uint16_t)),
+                 0);
+    /* working memory while it builds: the real size of every virtual
+     * message (int64_t), one step's messages, one route's links, one
+     * step's sub-step occupancy (2p ports and the links, a byte each), the
+     * primaries' marks */
+    xchg_est_tables(out, T1, pv, sizeof(int64_t));
+    xchg_est_add(out, xchg_est_prod(pv, sizeof(rmsg)), 0);
+    xchg_est_add(out, xchg_est_prod(nlinks, sizeof(size_t)), 0);
+    uint64_t width = xchg_est_sum(2 * p, xchg_link_count(real));
+    xchg_est_add(out, xchg_est_prod(B, width), 0);
+    xchg_est_add(out, xchg_est_prod(doubled_capacity(8, B), sizeof(uint8_t *)), 0);
+    xchg_est_add(out, pv, pv);
+    /* the real sizes: every block with both ends real, or every block with
+     * a virtual-only end, whichever is fewer, followed through T steps */
+    uint64_t nreal = p * p, nextra = pv * pv - nreal;
+    xchg_est_add(out, 0, xchg_est_prod(nreal <= nextra ? nreal : nextra, T));
+    /* per virtual step: the messages found, sorted twice and looked up */
+    xchg_est_add(out, 0, xchg_est_prod(xchg_est_prod(T, pv), 3 + 3 * log2_ceil(pv)));
 }

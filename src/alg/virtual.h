@@ -39,7 +39,12 @@
  * has a real origin and destination (or every block with a virtual-only end
  * and subtracting, whichever is fewer) through the virtual schedule:
  * O(min(p^2, p'^2 - p^2) * steps) rule evaluations; memory O(p' * steps)
- * (the compiled follower, the sizes), none per block.
+ * (the compiled follower, the sizes) and a partner and a blocks table of p
+ * entries per real step, none per block. The hosted schedule's ctx_bytes
+ * counts the guest schedule, its follower and the maps it keeps. How many
+ * real sub-steps a virtual step packs into is known only once packed;
+ * virtual.c (substeps_max) bounds it from the guests one real node hosts,
+ * and xchg_virtual_estimate counts every virtual step at that bound.
  */
 #ifndef XCHG_VIRTUAL_H
 #define XCHG_VIRTUAL_H

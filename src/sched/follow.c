@@ -38,6 +38,39 @@ uint64_t xchg_follower_bytes(const xchg_sched *s)
     return total + p * 4 * (uint64_t)s->topo.ndims; /* coordinate tables */
 }
 
+uint64_t xchg_follower_held(const xchg_follower *f)
+{
+    if (!f)
+        return 0;
+    uint64_t p = f->p, b = sizeof *f + ((uint64_t)f->nsteps + 1) * sizeof *f->steps;
+    for (size_t k = 0; k < f->nsteps; k++) {
+        const xchg_cstep *cs = &f->steps[k];
+        b += (cs->part ? p * sizeof *cs->part : 0) + (cs->tgt ? p * sizeof *cs->tgt : 0);
+        b += cs->relsel ? p : 0;
+        b += cs->cd ? XCHG_RULE_CDIST_CLASSES * sizeof *cs->cd : 0;
+    }
+    for (int k = 0; k < XCHG_MAX_DIMS; k++)
+        b += f->coords[k] ? p * sizeof *f->coords[k] : 0;
+    return b + (uint64_t)f->nlct * p * sizeof *f->lct[0].tab;
+}
+
+uint64_t xchg_follower_held_max(const xchg_topo *t, uint64_t nsteps)
+{
+    uint64_t p = t->nodes;
+    uint64_t cd = XCHG_RULE_CDIST_CLASSES * sizeof(xchg_cdclass);
+    uint64_t per_step = 2 * p * sizeof(uint32_t) + (p > cd ? p : cd);
+    /* class-dist rules ask for at most XCHG_RULE_CDIST_CLASSES logical
+     * tables a step, and at most XCHG_FOLLOW_MAX_LTABLES distinct ones */
+    uint64_t lct = xchg_est_prod(XCHG_RULE_CDIST_CLASSES, nsteps);
+    if (lct > XCHG_FOLLOW_MAX_LTABLES)
+        lct = XCHG_FOLLOW_MAX_LTABLES;
+    uint64_t tables = xchg_est_prod(lct + (uint64_t)t->ndims, p * sizeof(uint32_t));
+    uint64_t b = sizeof(xchg_follower);
+    b = xchg_est_sum(b, xchg_est_prod(xchg_est_sum(nsteps, 1), sizeof(xchg_cstep)));
+    b = xchg_est_sum(b, xchg_est_prod(nsteps, per_step));
+    return xchg_est_sum(b, tables);
+}
+
 /* ------------------------------------------------------------------ */
 /* Coordinate tables                                                   */
 /* ------------------------------------------------------------------ */
@@ -94,6 +127,7 @@ static int check_partner(const xchg_follower *f, size_t s, xchg_err *err)
     case XCHG_PARTNER_XOR:
         return XCHG_OK;
     case XCHG_PARTNER_SHIFT:
+    case XCHG_PARTNER_PARITY:
         if (st->shift_dim < -1 || st->shift_dim >= t->ndims)
             return xchg_fail(err, XCHG_EINVAL,
                              "step %zu shifts along dimension %d; the topology has %d", s,

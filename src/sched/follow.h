@@ -108,6 +108,19 @@ struct xchg_follower {
  * dimension), so a caller can refuse before compiling. */
 XCHG_INTERNAL uint64_t xchg_follower_bytes(const xchg_sched *s);
 
+/* Bytes follower f holds, exactly: the follower, its compiled steps and
+ * every table they own or share (what a schedule keeping f must count in
+ * its ctx_bytes). 0 for NULL. */
+XCHG_INTERNAL uint64_t xchg_follower_held(const xchg_follower *f);
+
+/* The most xchg_follower_new can allocate for any schedule of nsteps steps
+ * on t, whatever its partners and rules (closed form, for estimates; every
+ * sum saturates): the compiled steps, per step a partner and a target table
+ * and the larger of a rel-digit table and the class-dist classes, a
+ * coordinate table per dimension and every logical coordinate table the
+ * class-dist rules can ask for. */
+XCHG_INTERNAL uint64_t xchg_follower_held_max(const xchg_topo *t, uint64_t nsteps);
+
 /* Where a block node sends to `to` ends up: the partner when it is a valid
  * other node, else node itself (see the file comment). */
 static inline uint32_t xchg_follow_target(uint32_t node, uint32_t to, uint32_t p)

@@ -133,6 +133,15 @@ xchg_step xchg_step_shift(int dim, int64_t shift, xchg_rule rule, uint64_t block
     return st;
 }
 
+xchg_step xchg_step_parity(int dim, int64_t shift_even, int64_t shift_odd, xchg_rule rule,
+                           uint64_t blocks)
+{
+    xchg_step st = xchg_step_shift(dim, shift_even, rule, blocks);
+    st.partner = XCHG_PARTNER_PARITY;
+    st.shift_odd = shift_odd;
+    return st;
+}
+
 /* A rule of the given kind with every parameter zero. */
 static xchg_rule rule_of(xchg_rule_kind kind)
 {

@@ -5,7 +5,8 @@
  *
  * A step holds one partner rule and one block rule for every node:
  *   partner: who node i sends to (XOR a mask, shift along a dimension or
- *            along ids, or a per-node table);
+ *            along ids, one shift for the even nodes and another for the
+ *            odd ones, or a per-node table);
  *   block rule: which of the blocks node i holds go into the message
  *            (a small closed set of kinds evaluated inline, plus a callback
  *            for anything else);
@@ -23,7 +24,12 @@ typedef enum xchg_partner_kind {
     XCHG_PARTNER_XOR,    /* to = node ^ xor_mask                          */
     XCHG_PARTNER_SHIFT,  /* to = node moved by shift along shift_dim, with
                             wrap-around (shift_dim = -1: along ids mod p) */
-    XCHG_PARTNER_TABLE   /* to = partner_table[node] (XCHG_NONE idle)     */
+    XCHG_PARTNER_TABLE,  /* to = partner_table[node] (XCHG_NONE idle)     */
+    XCHG_PARTNER_PARITY  /* SHIFT by shift when node's coordinate along
+                            shift_dim (its id when -1) is even, by
+                            shift_odd when odd: two shifts in one step
+                            without a table (Liu et al.'s AR1: even nodes
+                            pass one way, odd nodes the other) */
 } xchg_partner_kind;
 
 typedef enum xchg_rule_kind {
@@ -93,8 +99,11 @@ typedef struct xchg_rule {
 typedef struct xchg_step {
     xchg_partner_kind partner;
     uint32_t xor_mask;        /* XOR */
-    int shift_dim;            /* SHIFT: dimension, or -1 for ids mod p */
-    int64_t shift;            /* SHIFT: signed distance */
+    int shift_dim;            /* SHIFT, PARITY: dimension, or -1 for ids
+                                 mod p */
+    int64_t shift;            /* SHIFT: signed distance; PARITY: that of
+                                 the even nodes */
+    int64_t shift_odd;        /* PARITY: signed distance of the odd nodes */
     uint32_t *partner_table;  /* TABLE: owned, p entries */
     xchg_rule rule;
     uint64_t blocks;          /* declared size of every message when
@@ -143,6 +152,10 @@ XCHG_INTERNAL uint64_t xchg_sched_step_capacity(uint64_t n);
 XCHG_INTERNAL xchg_step xchg_step_xor(uint32_t mask, xchg_rule rule, uint64_t blocks);
 XCHG_INTERNAL xchg_step xchg_step_shift(int dim, int64_t shift, xchg_rule rule,
                                         uint64_t blocks);
+/* A zeroed step with partner PARITY: nodes whose coordinate along dim (id
+ * when dim is -1) is even move by shift_even, odd ones by shift_odd. */
+XCHG_INTERNAL xchg_step xchg_step_parity(int dim, int64_t shift_even, int64_t shift_odd,
+                                         xchg_rule rule, uint64_t blocks);
 
 /* Rule constructors. */
 XCHG_INTERNAL xchg_rule xchg_rule_dest_is_to(void);
@@ -190,6 +203,24 @@ static inline int xchg_rule_linear_sel(const xchg_rule *r, unsigned c, uint32_t 
 
 /* Message-level helpers for the readers; also behind the public calls. */
 
+/* Node moved by shift along dim with wrap-around (dim -1: along ids mod
+ * p), the partner of XCHG_PARTNER_SHIFT and XCHG_PARTNER_PARITY. */
+static inline uint32_t xchg_shift_node(const xchg_topo *t, int dim, int64_t shift,
+                                       uint32_t node)
+{
+    if (dim < 0) {
+        int64_t p = t->nodes;
+        int64_t v = ((int64_t)node + shift) % p;
+        return (uint32_t)(v < 0 ? v + p : v);
+    }
+    int64_t n = t->size[dim];
+    uint32_t stride = t->stride[dim];
+    int64_t c = (node / stride) % n;
+    int64_t nc = (c + shift) % n;
+    if (nc < 0) nc += n;
+    return (uint32_t)(node + (nc - c) * (int64_t)stride);
+}
+
 /* Partner of node at a step, XCHG_NONE when idle. */
 static inline uint32_t xchg_step_partner(const xchg_topo *t, const xchg_step *st,
                                          uint32_t node)
@@ -197,21 +228,16 @@ static inline uint32_t xchg_step_partner(const xchg_topo *t, const xchg_step *st
     switch (st->partner) {
     case XCHG_PARTNER_XOR:
         return node ^ st->xor_mask;
-    case XCHG_PARTNER_SHIFT: {
-        if (st->shift_dim < 0) {
-            int64_t p = t->nodes;
-            int64_t v = ((int64_t)node + st->shift) % p;
-            return (uint32_t)(v < 0 ? v + p : v);
-        }
-        int64_t n = t->size[st->shift_dim];
-        uint32_t stride = t->stride[st->shift_dim];
-        int64_t c = (node / stride) % n;
-        int64_t nc = (c + st->shift) % n;
-        if (nc < 0) nc += n;
-        return (uint32_t)(node + (nc - c) * (int64_t)stride);
-    }
+    case XCHG_PARTNER_SHIFT:
+        return xchg_shift_node(t, st->shift_dim, st->shift, node);
     case XCHG_PARTNER_TABLE:
         return st->partner_table[node];
+    case XCHG_PARTNER_PARITY: {
+        uint32_t c = st->shift_dim < 0 ? node
+                                       : (node / t->stride[st->shift_dim]) %
+                                             t->size[st->shift_dim];
+        return xchg_shift_node(t, st->shift_dim, (c & 1) ? st->shift_odd : st->shift, node);
+    }
     }
     return XCHG_NONE;
 }
