@@ -567,9 +567,8 @@ int xchg_verify_check_work(const xchg_topo *t, uint64_t steps, const xchg_verify
                            xchg_err *err);
 
 /* The memory xchg_verify with opts takes at least on a schedule of `steps`
- * steps on t (its counts and scratch; the compiled steps, up to 9p bytes a
- * step, come on top), capped by the limit it enforces (opts->max_bytes, past
- * which it refuses). */
+ * steps on t: its counts and scratch for one thread (the compiled steps, up
+ * to 9p bytes a step, come on top; past opts->max_bytes it refuses). */
 uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify_opts *opts);
 
 typedef struct xchg_verify_report {
@@ -780,6 +779,9 @@ typedef struct xchg_plan_opts {
                               (xchg_estimate) and its check together; one
                               whose schedule alone is larger is skipped (not
                               built; XCHG_CHECK_SKIPPED). 0 = XCHG_DEFAULT_MAX_BYTES */
+    uint64_t max_build_work; /* a candidate whose schedule takes more
+                              operations to build (xchg_estimate) is skipped
+                              (XCHG_CHECK_SKIPPED); 0 = XCHG_VERIFY_DEFAULT_MAX_WORK */
     xchg_progress_fn progress; /* fraction of the candidates done, now and
                               then; NULL: none */
     void *progress_ctx;

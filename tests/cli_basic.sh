@@ -302,4 +302,15 @@ P.length === Object.keys(A).length && P.every(p => {
 })' <"$TMP/same.both")" true
 done
 
+# --- progress: a bar on stderr when it is a terminal (script(1) gives the
+# command one), nothing when it is a file; XCHG_PROGRESS_AFTER=0 shows it at
+# once instead of after 2 s
+XCHG_PROGRESS_AFTER=0 script -qec "'$X' verify --topo hypercube:10 --alg hc-direct >/dev/null" \
+    /dev/null >"$TMP/tty" 2>&1
+expect "progress bar on a terminal" \
+    "$(grep -c 'verifying \[#*\.*\] *[0-9]*%  about [0-9]* s left' "$TMP/tty")" 1
+expect "progress bar erased at the end" "$(tail -c 4 "$TMP/tty" | od -An -c | tr -d ' ')" '\r033[K'
+XCHG_PROGRESS_AFTER=0 "$X" verify --topo hypercube:10 --alg hc-direct >/dev/null 2>"$TMP/notty"
+expect "no progress bar when stderr is a file" "$(wc -c <"$TMP/notty")" 0
+
 finish

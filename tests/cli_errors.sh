@@ -201,10 +201,12 @@ refused_fast "checking the messages of hypercube:24: .*link hops.*--max-work W" 
 refused_fast "cost: hc-direct on hypercube:24 would take about [0-9.]+ GiB of memory \(its schedule: 16777215 steps\), more than the limit of 4.0 GiB; accepted: --max-memory BYTES" \
     cost --topo hypercube:24 --alg hc-direct
 refused_fast "export follows every block.*above the limit" export --topo torus:4096x4096 --alg t1
-refused_fast "cost: pairwise on mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 would take about .* GiB.*--max-memory" \
-    cost --topo mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 --alg pairwise
-refused_fast "building ar1:virtual on ring:16777215 would take about .* operations.*--max-work W" \
+refused_fast "cost: pairwise on mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 would take about .* GiB.*--max-memory" \
+    cost --topo mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2 --alg pairwise
+refused_fast "cost: ar1:virtual on ring:16777215 would take about [0-9.]+ PiB of memory" \
     cost --topo ring:16777215 --alg ar1:virtual --max-memory 1024T
+refused_fast "cost: building t1:paper on torus:4096x4096 would take about [0-9.e+]+ operations \(33 steps\), more than the limit of 2e\+10; accepted: --max-work W" \
+    cost --topo torus:4096x4096 --alg t1:paper --max-memory 16G
 # the limit is the estimate itself: at it accepted, one byte under it refused
 est=$("$X" cost --topo ring:100000 --alg ring --json | sed 's/.*"estimate_bytes":\([0-9]*\).*/\1/')
 if [ -n "$est" ] && [ "$est" -gt $((1 << 20)) ]; then ok; else bad "cost --json gave estimate_bytes '$est'"; fi
@@ -217,7 +219,7 @@ usage_error "would take about .* of memory.*and the verifier's counts" \
 accepted cost --topo ring:8 --alg ring --max-memory 1M
 accepted cost --topo ring:8 --alg ring --max-memory 1024T
 accepted cost --topo ring:8 --alg ring --max-memory 1048576
-for v in 0 1048575 1023K 1025T 4X 4GB -1 ""; do
+for v in 0 1048575 1023K 1025T 4X 4GB -1 1.5G; do
     usage_error "bad size '$v' for --max-memory; accepted: .*K, M, G or T.*from 1M to 1024T" \
         cost --topo ring:8 --alg ring --max-memory "$v"
 done

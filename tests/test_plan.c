@@ -14,6 +14,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -389,10 +390,68 @@ static void test_refusals(const xchg_machine *mach)
           "accessors accept NULL");
 }
 
+/* Candidates over the memory or build-work limit are skipped, not built:
+ * named, with the estimate in why, never eligible; the others are costed as
+ * usual. The limit is set between the candidates' own estimates. */
+static void test_skipped(const xchg_machine *mach, int by_work)
+{
+    const char *tspec = "torus:16x16";
+    xchg_topo t = check_topo(tspec);
+    xchg_plan_opts po = {.threads = 1};
+    xchg_sweep *sw = NULL;
+    xchg_err err = {{0}};
+    CHECK(xchg_plan_sweep(&t, mach, 64, 64, &po, &sw, &err) == 0, "sweep: %s", err.msg);
+    if (!sw)
+        return;
+    size_t n = xchg_sweep_ncandidates(sw);
+    uint64_t *est = calloc(n, sizeof *est), lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n && est; i++) {
+        xchg_estimate e;
+        CHECK(xchg_estimate_spec(&t, xchg_sweep_candidate(sw, i)->alg, &e, &err) == 0,
+              "estimate %s: %s", xchg_sweep_candidate(sw, i)->alg, err.msg);
+        est[i] = by_work ? e.work : e.bytes;
+        lo = est[i] < lo ? est[i] : lo;
+        hi = est[i] > hi ? est[i] : hi;
+    }
+    xchg_sweep_free(sw);
+    CHECK(est && lo < hi, "the candidates' estimates differ (%llu..%llu)",
+          (unsigned long long)lo, (unsigned long long)hi);
+    if (!est || lo >= hi) {
+        free(est);
+        return;
+    }
+    uint64_t limit = lo + (hi - lo) / 2;
+    if (by_work)
+        po.max_build_work = limit;
+    else
+        po.max_bytes = limit;
+    sw = NULL;
+    CHECK(xchg_plan_sweep(&t, mach, 64, 64, &po, &sw, &err) == 0, "limited sweep: %s", err.msg);
+    size_t skipped = 0;
+    for (size_t i = 0; sw && i < xchg_sweep_ncandidates(sw) && i < n; i++) {
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, i);
+        int over = by_work ? est[i] > limit : est[i] >= limit;
+        skipped += e->check == XCHG_CHECK_SKIPPED;
+        CHECK((e->check == XCHG_CHECK_SKIPPED) == over, "%s: estimate %llu, limit %llu, check %d",
+              e->alg, (unsigned long long)est[i], (unsigned long long)limit, e->check);
+        if (over)
+            CHECK(!e->eligible && strstr(e->why, by_work ? "work limit" : "memory limit"),
+                  "%s: skipped, not eligible, says why: %s", e->alg, e->why);
+        else
+            CHECK(e->check != XCHG_CHECK_ERROR, "%s: costed: %s", e->alg, e->why);
+    }
+    CHECK(skipped > 0 && skipped < n, "some skipped, some not (%zu of %zu)", skipped, n);
+    xchg_sweep_free(sw);
+    free(est);
+}
+
 int main(void)
 {
     xchg_machine a5 = suh_model(5000);
     xchg_plan_entry best;
+
+    test_skipped(&a5, 0);
+    test_skipped(&a5, 1);
 
     /* Suh et al.'s family on 64x64: t1, t2, t1.1, t1.2. */
     size_t n = plan_ok("torus:64x64", &a5, 1e-6, "t1,t1.x,t2", &best);

@@ -627,10 +627,13 @@ static void test_messages_only(void)
     CHECK(r.ok == 1 && r.undelivered == 0, "a missing step is invisible to the messages");
     CHECK_EQ_U64(r.startups, 3, "declared start-ups");
     CHECK_EQ_U64(r.volume_blocks, 24, "declared volume: 3 steps of 8");
-    mo.max_work = 3 * 16 - 1; /* messages: p * steps = 48 */
-    CHECK(xchg_verify(s, &mo, &r, &err) == XCHG_ETOOBIG, "limit on messages");
-    CHECK(strstr(err.msg, "messages") != NULL, "message names the limit: %s", err.msg);
-    mo.max_work = 3 * 16;
+    mo.max_work = 3 * 16 * 4 - 1; /* link hops: p * steps * (longest route, 4) = 192 */
+    CHECK(xchg_verify(s, &mo, &r, &err) == XCHG_ETOOBIG, "limit on link hops");
+    CHECK(strstr(err.msg, "link hops") != NULL, "message names the limit: %s", err.msg);
+    CHECK(xchg_verify_check_work(&t, 3, &mo, &err) == XCHG_ETOOBIG,
+          "the same refusal before the schedule is built");
+    mo.max_work = 3 * 16 * 4;
+    CHECK(xchg_verify_check_work(&t, 3, &mo, &err) == 0, "at the limit before it is built");
     CHECK(xchg_verify(s, &mo, &r, &err) == 0, "exactly at the limit runs");
     xchg_sched_free(s);
 }

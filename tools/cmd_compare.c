@@ -527,6 +527,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     if ((rc = xchg_cli_limits_get(opts, &lim)))
         return rc;
     po->max_work = lim.max_work;
+    po->max_build_work = lim.max_work;
     po->max_bytes = lim.max_bytes;
     if ((rc = xchg_cli_machine(opts, R->topo.nodes, &R->mach)))
         return rc;

@@ -102,6 +102,7 @@ static int parse_options(int argc, char **argv, plan_args *A)
     if ((rc = xchg_cli_limits_get(opts, &lim)))
         return rc;
     A->po.max_work = lim.max_work;
+    A->po.max_build_work = lim.max_work;
     A->po.max_bytes = lim.max_bytes;
     if ((rc = xchg_cli_machine(opts, A->topo.nodes, &A->mach)))
         return rc;

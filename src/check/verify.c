@@ -507,9 +507,7 @@ uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify
      * bytes_needed without the compiled steps, which depend on the rules */
     uint64_t p = t->nodes, nl = xchg_link_count(t);
     uint64_t counts = opts && opts->messages_only ? 0 : mul_sat(steps, p);
-    uint64_t need = mul_sat(counts, 12) + p * 20 + nl * 24 + mul_sat(steps, sizeof(stepres));
-    uint64_t cap = max_bytes_of(opts);
-    return need < cap ? need : cap;
+    return mul_sat(counts, 12) + p * 20 + nl * 24 + mul_sat(steps, sizeof(stepres));
 }
 
 /* Choose v->threads: as asked (0: every core), at most p and

@@ -233,7 +233,8 @@ static int over_budget(const xchg_topo *t, const char *spec, const xchg_plan_opt
                        budget *bu, xchg_plan_entry *e)
 {
     uint64_t limit = opts->max_bytes ? opts->max_bytes : XCHG_DEFAULT_MAX_BYTES;
-    uint64_t max_work = opts->max_work ? opts->max_work : XCHG_VERIFY_DEFAULT_MAX_WORK;
+    uint64_t max_work = opts->max_build_work ? opts->max_build_work
+                                             : XCHG_VERIFY_DEFAULT_MAX_WORK;
     xchg_estimate est;
     if (xchg_estimate_spec(t, spec, &est, NULL) != XCHG_OK)
         return 0; /* generating will say why */
