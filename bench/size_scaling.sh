@@ -5,7 +5,7 @@
 # of the schedule's memory (cost --json: estimate_bytes) and to `xchg
 # --version` run the same way (process start-up, the floor). For each row
 # the growth is its time over the time of the same row at a quarter of the
-# nodes: about 4 for work linear in p, 16 for p^2. Commands beyond the
+# nodes: about 4 for work linear in p, 16 for p^2 (shown from 20 ms up). Commands beyond the
 # default limits are refused (exit 2) within a second; those rows say so.
 #
 # Usage: bash bench/size_scaling.sh [path/to/xchg] [max log2 p]
@@ -24,10 +24,12 @@ trap 'rm -rf "$TMP"' EXIT
 
 # run CMD...: one run; sets secs, mb (max RSS in MiB) and rc.
 run() {
-    /usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$LIMIT" "$@" >"$TMP/out" 2>"$TMP/err"
+    local t0=$EPOCHREALTIME t1 kb
+    /usr/bin/time -f '%M' -o "$TMP/time" timeout "$LIMIT" "$@" >"$TMP/out" 2>"$TMP/err"
     rc=$?
-    read -r secs kb <"$TMP/time" 2>/dev/null || { secs=0; kb=0; }
-    case "$secs" in Command*) read -r secs kb < <(tail -n1 "$TMP/time") ;; esac
+    t1=$EPOCHREALTIME
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    kb=$(tail -n1 "$TMP/time")
     mb=$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')
 }
 
@@ -68,7 +70,7 @@ row() {
     key="$cmd/$kind/$alg"
     growth="-"
     if [ $rc -eq 0 ] && [ -n "${prev[$key]:-}" ]; then
-        growth=$(awk -v a="$secs" -v b="${prev[$key]}" 'BEGIN { if (b > 0.005) printf "%.1f", a / b; else print "-" }')
+        growth=$(awk -v a="$secs" -v b="${prev[$key]}" 'BEGIN { if (b >= 0.02) printf "%.1f", a / b; else print "-" }')
     fi
     [ $rc -eq 0 ] && prev[$key]=$secs
     printf "  %-8s %-10s %-13s %8d %9s %7s %10s %10s  %s\n" "$cmd" "$kind" "$alg" \

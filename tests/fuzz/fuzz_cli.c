@@ -45,35 +45,37 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * there), with the command name. */
 typedef struct table {
     const char *cmd;
-    xchg_cli_opt opts[14];
+    xchg_cli_opt opts[16];
 } table;
 
 static const table tables[] = {
     {"verify",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"threads", "N", NULL, 0},
       {"max-work", "W", NULL, 0}, {"json", NULL, NULL, 0}, {"messages-only", NULL, NULL, 0},
-      {NULL, NULL, NULL, 0}}},
+      {"max-memory", "BYTES", NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"export",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"format", "F", NULL, 0},
-      {"output", "FILE", NULL, 0}, {"max-work", "W", NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"output", "FILE", NULL, 0}, {"max-work", "W", NULL, 0}, {"max-memory", "BYTES", NULL, 0},
+      {NULL, NULL, NULL, 0}}},
     {"compare",
      {{"topo", "T", NULL, 0}, {"machine", "NAME", NULL, 0}, {"ts", "S", NULL, 0},
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},
       {"m", "MIN:MAX", NULL, 0}, {"threads", "N", NULL, 0}, {"max-work", "W", NULL, 0},
       {"json", NULL, NULL, 0}, {"only", "NAMES", NULL, 0}, {"wide", NULL, NULL, 0},
-      {NULL, NULL, NULL, 0}}},
+      {"max-memory", "BYTES", NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"plan",
      {{"topo", "T", NULL, 0}, {"machine", "NAME", NULL, 0}, {"ts", "S", NULL, 0},
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0}, {"m", "M", NULL, 0},
       {"sweep", "MIN:MAX", NULL, 0}, {"only", "LIST", NULL, 0}, {"threads", "N", NULL, 0},
-      {"max-work", "W", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"max-work", "W", NULL, 0}, {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0},
+      {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"cost",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"machine", "NAME", NULL, 0},
       {"ts", "S", NULL, 0}, {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},
       {"m", "BYTES", NULL, 0}, {"barrier", NULL, NULL, 0}, {"json", NULL, NULL, 0},
-      {NULL, NULL, NULL, 0}}},
+      {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0}, {NULL, NULL, NULL, 0}}},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -113,8 +115,12 @@ static void check_values(xchg_cli_opt *opts, const char *cmd, const char *in)
         xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &lo);
     if (xchg_cli_has(opts, "threads"))
         xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 1, 1024, &u);
-    if (xchg_cli_has(opts, "max-work"))
-        xchg_cli_uint("max-work", xchg_cli_val(opts, "max-work"), 1, UINT64_MAX, &u);
+    if (xchg_cli_get(opts, "max-memory")) {
+        xchg_cli_limits lim;
+        rc = xchg_cli_limits_get(opts, &lim);
+        FZ_CHECK(rc == 0 || rc == XCHG_CLI_USAGE, in);
+        FZ_CHECK(rc || (lim.max_bytes >= (1ull << 20) && lim.max_work >= 1), in);
+    }
     if (xchg_cli_has(opts, "only")) {
         xchg_err err;
         xchg_alg_check_list(xchg_cli_val(opts, "only"), &err);
