@@ -390,6 +390,10 @@ typedef struct xchg_estimate {
                         step, per table entry and per block followed */
 } xchg_estimate;
 
+/* A memory size as short text for messages ("3.2 GiB", "512 B"), written
+ * to buf (len bytes); returns buf. */
+const char *xchg_bytes_text(uint64_t bytes, char *buf, size_t len);
+
 typedef struct xchg_alg {
     const char *name;        /* "hc-standard" */
     const char *summary;     /* one line */

@@ -113,6 +113,10 @@ const char *xchg_cli_size(double m, char *buf, size_t len);
  */
 int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
 
+/* Print the library's message about --alg alg_spec (unknown, does not
+ * apply, too large) and return the exit status for code rc. */
+int xchg_cli_alg_error(int rc, const char *alg_spec, const xchg_err *err);
+
 /* Generate alg_spec on t; returns 0 or an exit status after printing the
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
@@ -142,8 +146,6 @@ int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
                     const xchg_estimate *est, const xchg_cli_limits *lim,
                     uint64_t check_bytes, const char *check_what);
 
-/* Bytes as a short text ("3.2 GiB"). */
-const char *xchg_cli_bytes_text(uint64_t b, char *buf, size_t len);
 
 /* --- progress (cli_progress.c) ------------------------------------- */
 

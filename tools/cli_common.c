@@ -292,16 +292,18 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
     return 0;
 }
 
+int xchg_cli_alg_error(int rc, const char *alg_spec, const xchg_err *err)
+{
+    char what[160];
+    snprintf(what, sizeof what, "--alg '%.100s'", alg_spec);
+    return xchg_cli_lib_error(rc, what, err);
+}
+
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out)
 {
     xchg_err err = {{0}};
     int rc = xchg_generate(t, alg_spec, out, &err);
-    if (rc) {
-        char what[160];
-        snprintf(what, sizeof what, "--alg '%.100s'", alg_spec);
-        return xchg_cli_lib_error(rc, what, &err);
-    }
-    return 0;
+    return rc ? xchg_cli_alg_error(rc, alg_spec, &err) : 0;
 }
 
 const char *xchg_cli_link_source(int source)

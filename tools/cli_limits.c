@@ -14,19 +14,6 @@
 /* Largest --max-memory: 1 PiB (no machine here has more). */
 #define MAX_MEMORY_CAP (1ull << 50)
 
-const char *xchg_cli_bytes_text(uint64_t b, char *buf, size_t len)
-{
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double x = (double)b;
-    int u = 0;
-    while (x >= 1024 && u < 6) {
-        x /= 1024;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
-    return buf;
-}
-
 /* Parse --max-memory's value: a whole number of bytes, or of KiB, MiB,
  * GiB, TiB with a suffix K, M, G, T; from 1 MiB to 1 PiB. */
 static int parse_bytes(const char *s, uint64_t *out)
@@ -74,12 +61,7 @@ int xchg_cli_estimate(const xchg_topo *t, const char *alg_spec, xchg_estimate *e
 {
     xchg_err err = {{0}};
     int rc = xchg_estimate_spec(t, alg_spec, est, &err);
-    if (rc) {
-        char what[160];
-        snprintf(what, sizeof what, "--alg '%.100s'", alg_spec);
-        return xchg_cli_lib_error(rc, what, &err);
-    }
-    return 0;
+    return rc ? xchg_cli_alg_error(rc, alg_spec, &err) : 0;
 }
 
 int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
@@ -95,10 +77,10 @@ int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
             "%s: %.60s on %s would take about %s of memory (%s%llu steps%s%s), more than the "
             "limit of %s; accepted: --max-memory BYTES to raise it (suffixes K, M, G, T), "
             "or a smaller topology",
-            cmd, alg_spec, spec, xchg_cli_bytes_text(bytes, a, sizeof a),
+            cmd, alg_spec, spec, xchg_bytes_text(bytes, a, sizeof a),
             "its schedule: ", (unsigned long long)est->steps,
             check_bytes ? ", and " : "", check_bytes ? check_what : "",
-            xchg_cli_bytes_text(lim->max_bytes, b, sizeof b));
+            xchg_bytes_text(lim->max_bytes, b, sizeof b));
     if (est->work > lim->max_work)
         return xchg_cli_error("%s: building %.60s on %s would take about %.3g operations "
                               "(%llu steps), more than the limit of %.3g; accepted: "

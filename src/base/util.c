@@ -1,5 +1,6 @@
 /*
- * util.c - error messages, strict number parsing, processor count, clock.
+ * util.c - error messages, strict number parsing, processor count, clock,
+ * memory sizes as text.
  */
 #include "base/util.h"
 
@@ -46,4 +47,17 @@ double xchg_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *xchg_bytes_text(uint64_t bytes, char *buf, size_t len)
+{
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)bytes;
+    int u = 0;
+    while (x >= 1024 && u < 6) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+    return buf;
 }

@@ -209,20 +209,6 @@ static int verify_candidate(const xchg_sched *s, const xchg_plan_opts *opts,
     return XCHG_OK;
 }
 
-/* Bytes as a short text ("3.2 GiB"). */
-static const char *bytes_text(uint64_t b, char *buf, size_t len)
-{
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double x = (double)b;
-    int u = 0;
-    while (x >= 1024 && u < 6) {
-        x /= 1024;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
-    return buf;
-}
-
 /*
  * Nonzero when spec's schedule on t would take more than the memory limit
  * (its estimate; nothing is built): e is then marked skipped, with the
@@ -244,8 +230,8 @@ static int over_budget(const xchg_topo *t, const char *spec, const xchg_plan_opt
         snprintf(e->why, sizeof e->why,
                  "skipped: its schedule would take about %s (%llu steps), over the memory "
                  "limit of %s",
-                 bytes_text(est.bytes, a, sizeof a), (unsigned long long)est.steps,
-                 bytes_text(limit, b, sizeof b));
+                 xchg_bytes_text(est.bytes, a, sizeof a), (unsigned long long)est.steps,
+                 xchg_bytes_text(limit, b, sizeof b));
         return 1;
     }
     if (est.work > max_work) {
