@@ -29,7 +29,7 @@ static void check_schedule(const xchg_alg *alg, const xchg_topo *t, const xchg_o
     FZ_CHECK(rc == XCHG_OK || rc == XCHG_ETOOBIG || rc == XCHG_ENOMEM, in);
     if (rc != XCHG_OK)
         return;
-    xchg_verify_opts vo = {1, 0, 0};
+    xchg_verify_opts vo = {.threads = 1};
     xchg_verify_report rep;
     FZ_CHECK(xchg_verify(s, &vo, &rep, &err) == XCHG_OK, in);
     if (!rep.ok)
