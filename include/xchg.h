@@ -860,6 +860,76 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
               size_t max_all, size_t *n_all, xchg_err *err);
 
 /* ------------------------------------------------------------------ */
+/* Network simulator                                                   */
+/* ------------------------------------------------------------------ */
+
+/* How steps follow each other in a simulation. */
+enum {
+    XCHG_SIM_BARRIER = 0, /* a step starts when the last one has ended on
+                             every node (plus the machine's barrier time
+                             when with_barrier) */
+    XCHG_SIM_ASYNC = 1    /* a node starts its next step as soon as its own
+                             send and receive of the last one are done */
+};
+
+typedef struct xchg_sim_opts {
+    int mode;          /* XCHG_SIM_BARRIER (0) or XCHG_SIM_ASYNC */
+    int all_port;      /* nodes inject and eject any number of messages at
+                          once (default 0: one of each at a time) */
+    double th;         /* latency per hop, in the machine's time units */
+    int with_barrier;  /* barrier mode: charge mach->barrier once per
+                          non-empty step, as xchg_cost_compute does */
+    /* Called once per message when it ends, in the order messages end;
+     * NULL: none. */
+    void (*trace)(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
+                  double ready, double start, double end);
+    void *trace_ctx;
+} xchg_sim_opts;
+
+/* One directed link of the simulated network and its load. */
+typedef struct xchg_sim_link {
+    uint32_t node;     /* the node it leaves */
+    int dim, dir;      /* its dimension and direction (+1, -1) */
+    double busy;       /* time some message held it */
+    uint64_t messages; /* messages that crossed it */
+} xchg_sim_link;
+
+#define XCHG_SIM_TOP_LINKS 8
+
+typedef struct xchg_sim_report {
+    double time;           /* when the last message ended (or the last
+                              step's copies and barrier) */
+    double predicted;      /* the cost model's contention-free time
+                              (xchg_cost_compute, with the same barrier) */
+    uint64_t messages;     /* messages simulated (non-empty ones) */
+    uint64_t link_hops;    /* links crossed, summed over messages */
+    double wait;           /* time messages spent waiting for a link or a
+                              port, summed */
+    double max_wait;       /* the longest such wait */
+    uint64_t waited;       /* messages that waited at all */
+    uint64_t events;       /* events processed */
+    size_t nlinks;         /* busiest links reported below */
+    xchg_sim_link busiest[XCHG_SIM_TOP_LINKS]; /* by busy time, largest first */
+} xchg_sim_report;
+
+/*
+ * Run schedule s on its topology, event by event, with blocks of m bytes
+ * on machine mach (docs/simulator.md): a message of b blocks takes ts at
+ * its sender, then holds every link of its route (xchg_topo_route, its
+ * step's policy), and with one-port nodes its sender's injection port and
+ * its receiver's ejection port, from head to tail: hops*th + b*m*tw. A
+ * message that finds a link or port taken waits, first come first served
+ * at the resource it waits for. Local copies take copy_blocks*m*tr before
+ * a node's step. In barrier mode with th = 0 and no contention the time is
+ * the cost model's. Memory: the network, and the messages in flight.
+ * Returns 0; EINVAL on NULL arguments, a negative or non-finite m or
+ * machine parameter or th, an unknown mode; ENOMEM. report is untouched on
+ * failure.
+ */
+int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
+                 const xchg_sim_opts *opts, xchg_sim_report *report, xchg_err *err);
+
+/* ------------------------------------------------------------------ */
 /* One rank's program                                                  */
 /* ------------------------------------------------------------------ */
 

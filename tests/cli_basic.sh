@@ -302,6 +302,25 @@ P.length === Object.keys(A).length && P.every(p => {
 })' <"$TMP/same.both")" true
 done
 
+# --- sim: the simulator through the CLI ---------------------------------------
+# hc-standard on array:4, worked by hand in docs/simulator.md: its second
+# step sends two messages over each of two links, so 2 ts + 3 messages' time
+"$X" sim --topo array:4 --alg hc-standard --m 100 --ts 75 --tw 0.011 --json >"$TMP/sim.json"
+expect "sim --json exit status" $? 0
+expect "sim: array:4 worked by hand" "$(jsx 'o.nodes === 4 && o.messages === 8 && o.waited === 2 &&
+  Math.abs(o.time - (2 * 75 + 3 * 2 * 100 * 0.011)) < 1e-9 &&
+  Math.abs(o.predicted - (2 * 75 + 2 * 2 * 100 * 0.011)) < 1e-9 && o.busiest_links[0].messages === 2' <"$TMP/sim.json")" true
+# contention-free: the simulated time is the cost model's
+"$X" sim --topo torus:16x16 --alg t2 --m 64 --json >"$TMP/sim.json"
+expect "sim: t2 on 16x16 in the model's time" "$(jsx 'o.time === o.predicted && o.waited === 0' <"$TMP/sim.json")" true
+# the trace: one JSON line per message, ready <= start <= end
+"$X" sim --topo torus:8x8 --alg hc-direct --mode async --ports all --trace "$TMP/trace.jsonl" \
+    --json >"$TMP/sim.json"
+expect "sim --trace exit status" $? 0
+expect "sim --trace: one line per message" "$(wc -l <"$TMP/trace.jsonl")" \
+    "$(jsx 'o.messages' <"$TMP/sim.json")"
+expect "sim --trace: ready <= start <= end" "$(jsx 'L.every(x => x.ready <= x.start && x.start <= x.end && x.blocks === 1)' <"$TMP/trace.jsonl")" true
+
 # --- progress: a bar on stderr when it is a terminal (script(1) gives the
 # command one), nothing when it is a file; XCHG_PROGRESS_AFTER=0 shows it at
 # once instead of after 2 s

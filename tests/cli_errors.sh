@@ -237,6 +237,17 @@ usage_error "plan: none of the 2 candidates on ring:100000 may win \(ring: skipp
 XCHG_PROGRESS_AFTER=soon usage_error "bad XCHG_PROGRESS_AFTER 'soon'; accepted: seconds from 0 to 3600" \
     verify --topo ring:4 --alg ring
 
+# --- sim --------------------------------------------------------------------------
+usage_error "needs --alg" sim --topo ring:4
+usage_error "unknown --mode 'fast'; accepted: barrier, async" sim --topo ring:4 --alg ring --mode fast
+usage_error "unknown --ports 'two'; accepted: one, all" sim --topo ring:4 --alg ring --ports two
+usage_error "'-1' for --th" sim --topo ring:4 --alg ring --th -1
+usage_error "--barrier needs barrier mode" sim --topo ring:4 --alg ring --mode async --barrier
+usage_error "--barrier needs barrier mode and a machine" sim --topo ring:4 --alg ring --ts 1 --tw 1 --barrier
+usage_error "cannot write --trace '$TMP/no/such/dir/t'" sim --topo ring:4 --alg ring --trace "$TMP/no/such/dir/t"
+refused_fast "sim: hc-direct on hypercube:24 would take about .* GiB of memory.*--max-memory" \
+    sim --topo hypercube:24 --alg hc-direct
+
 # --- messages that say what applies --------------------------------------------------------
 usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \
     compare --topo torus:8x8 --only ring

@@ -25,6 +25,7 @@ allowed() {
         export) echo "base/ sched/ export/" ;;
         model)  echo "xchg.h base/ model/" ;;
         rank)   echo "xchg.h base/ rank/" ;;
+        sim)    echo "xchg.h base/ sim/" ;;
         mpi)    echo "xchg.h xchg_mpi.h mpi/" ;;
         *)      echo "" ;;
     esac
@@ -34,7 +35,7 @@ allowed() {
 for f in $(find src -type f \( -name '*.c' -o -name '*.h' \) | sort); do
     layer=$(echo "$f" | cut -d/ -f2)
     if [ "$f" = "src/$layer" ] || [ -z "$(allowed "$layer")" ]; then
-        fail "$f is not in a layer folder (src/base, sched, alg, check, export, model, rank, mpi)"
+        fail "$f is not in a layer folder (src/base, sched, alg, check, export, model, rank, sim, mpi)"
         continue
     fi
     pass

@@ -192,6 +192,7 @@ int xchg_cli_cost(int argc, char **argv);
 int xchg_cli_export(int argc, char **argv);
 int xchg_cli_compare(int argc, char **argv);
 int xchg_cli_plan(int argc, char **argv);
+int xchg_cli_sim(int argc, char **argv);
 
 /* Their --help texts. */
 extern const char xchg_cli_list_help[];
@@ -200,5 +201,6 @@ extern const char xchg_cli_cost_help[];
 extern const char xchg_cli_export_help[];
 extern const char xchg_cli_compare_help[];
 extern const char xchg_cli_plan_help[];
+extern const char xchg_cli_sim_help[];
 
 #endif /* XCHG_CLI_H */

@@ -24,7 +24,10 @@ static const cmd commands[] = {
      xchg_cli_export, xchg_cli_export_help},
     {"compare", "every algorithm that applies to a topology: verified, costed, crossovers",
      xchg_cli_compare, xchg_cli_compare_help},
-    {"plan", "the fastest algorithm for a block size, or crossovers over a range", xchg_cli_plan, xchg_cli_plan_help},
+    {"plan", "the fastest algorithm for a block size, or crossovers over a range", xchg_cli_plan,
+     xchg_cli_plan_help},
+    {"sim", "run a schedule on a network with contention, event by event", xchg_cli_sim,
+     xchg_cli_sim_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

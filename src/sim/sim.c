@@ -1,0 +1,539 @@
+/*
+ * sim.c - the event-driven network simulator (xchg_sim_run; docs/simulator.md).
+ *
+ * It reads a schedule through the public API only (xchg_sched_message,
+ * xchg_topo_route, xchg_sched_copy_blocks) and runs it on the schedule's
+ * topology with contention:
+ *   - resources: every directed link (node, dim, dir), and with one-port
+ *     nodes each node's injection and ejection port;
+ *   - a message becomes ready ts after its sender starts its step (and has
+ *     done the step's local copies); it then needs every resource of its
+ *     route at once, holds them from head to tail, hops*th + blocks*m*tw,
+ *     and frees them all when its tail arrives (wormhole routing with the
+ *     whole path held, as a blocked worm holds it);
+ *   - a message that finds a resource taken waits in that resource's queue,
+ *     first come first served; when the resource is freed the queue's
+ *     messages try again in order, and one blocked elsewhere moves to the
+ *     queue of what blocks it.
+ * Steps: in barrier mode one step at a time, every node starting it when
+ * the last message of the previous one has arrived (plus the barrier time);
+ * in async mode each node starts its next step once its own send and
+ * receive are done. A node has at most one message of its own in flight, so
+ * memory is the network plus p messages (and, in async mode, one byte per
+ * node for each step some node is in).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define NONE UINT32_MAX
+
+enum { EV_READY = 0, EV_DONE = 1 };
+
+/* One event: a message is ready to go, or its tail has arrived. */
+typedef struct event {
+    double t;
+    uint64_t seq;   /* ties go to the earlier event: runs are reproducible */
+    uint32_t msg;   /* the sender's node id (one message per sender) */
+    int kind;
+} event;
+
+/* A message in flight, kept under its sender's id. */
+typedef struct smsg {
+    size_t step;
+    uint32_t to;
+    uint64_t blocks;
+    double ready, start, dur;
+    uint32_t *res;  /* resources of its route (owned) */
+    uint32_t nres, hops;
+    uint32_t next;  /* next in the wait queue it is in */
+    int live;
+} smsg;
+
+/* Per node in async mode. */
+typedef struct snode {
+    size_t step;        /* the step it is in (nsteps: finished) */
+    double copy_end;    /* when its copies of this step end */
+    int send_pending, recv_pending;
+} snode;
+
+typedef struct sim {
+    const xchg_sched *s;
+    const xchg_topo *t;
+    const xchg_machine *mach;
+    xchg_sim_opts o;
+    double m;
+    uint32_t p;
+    size_t nsteps;
+    int ndims;
+    size_t nlinks, nres;     /* directed links; links + ports */
+    uint32_t *holder;        /* per resource: the message holding it, NONE */
+    uint32_t *qhead, *qtail; /* per resource: its wait queue */
+    double *busy;            /* per link */
+    uint64_t *crossed;       /* per link */
+    smsg *msgs;              /* per sender */
+    event *heap;
+    size_t nheap, capheap;
+    uint64_t seq;
+    double now, last_end;
+    /* async mode */
+    snode *nodes;
+    uint8_t **seen;          /* per step, lazily: bit 0 a message is due to
+                                the node, bit 1 it has arrived */
+    uint32_t *left;          /* per step: nodes not yet past it */
+    xchg_sim_report r;
+    int oom;
+} sim;
+
+/* ------------------------------------------------------------------ */
+/* The event heap                                                      */
+/* ------------------------------------------------------------------ */
+
+static int ev_less(const event *a, const event *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* Push an event; sets sm->oom when out of memory. */
+static void push(sim *sm, double t, uint32_t msg, int kind)
+{
+    if (sm->nheap == sm->capheap) {
+        size_t cap = sm->capheap ? 2 * sm->capheap : 1024;
+        event *h = realloc(sm->heap, cap * sizeof *h);
+        if (!h) {
+            sm->oom = 1;
+            return;
+        }
+        sm->heap = h;
+        sm->capheap = cap;
+    }
+    event e = {t, sm->seq++, msg, kind};
+    size_t i = sm->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!ev_less(&e, &sm->heap[up]))
+            break;
+        sm->heap[i] = sm->heap[up];
+        i = up;
+    }
+    sm->heap[i] = e;
+}
+
+/* Pop the earliest event (the heap must not be empty). */
+static event pop(sim *sm)
+{
+    event top = sm->heap[0], last = sm->heap[--sm->nheap];
+    size_t i = 0, n = sm->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&sm->heap[c + 1], &sm->heap[c]))
+            c++;
+        if (!ev_less(&sm->heap[c], &last))
+            break;
+        sm->heap[i] = sm->heap[c];
+        i = c;
+    }
+    if (n)
+        sm->heap[i] = last;
+    return top;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resources                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Resource id of the link leaving node along dim in direction dir. */
+static uint32_t link_res(const sim *sm, uint32_t node, int dim, int dir)
+{
+    return (uint32_t)(((size_t)node * (size_t)sm->ndims + (size_t)dim) * 2 + (dir > 0));
+}
+
+/* The first resource of msg that someone else holds, or NONE. */
+static uint32_t first_taken(const sim *sm, const smsg *g)
+{
+    for (uint32_t i = 0; i < g->nres; i++)
+        if (sm->holder[g->res[i]] != NONE)
+            return g->res[i];
+    return NONE;
+}
+
+/* Append message id to resource r's wait queue. */
+static void enqueue(sim *sm, uint32_t r, uint32_t id)
+{
+    sm->msgs[id].next = NONE;
+    if (sm->qtail[r] == NONE)
+        sm->qhead[r] = id;
+    else
+        sm->msgs[sm->qtail[r]].next = id;
+    sm->qtail[r] = id;
+}
+
+/* Take every resource of message id and schedule its end. */
+static void start(sim *sm, uint32_t id)
+{
+    smsg *g = &sm->msgs[id];
+    for (uint32_t i = 0; i < g->nres; i++)
+        sm->holder[g->res[i]] = id;
+    g->start = sm->now;
+    double w = g->start - g->ready;
+    if (w > 0) {
+        sm->r.wait += w;
+        sm->r.waited++;
+        if (w > sm->r.max_wait)
+            sm->r.max_wait = w;
+    }
+    push(sm, g->start + g->dur, id, EV_DONE);
+}
+
+/* Message id is ready: go, or wait at the first resource taken. */
+static void request(sim *sm, uint32_t id)
+{
+    uint32_t r = first_taken(sm, &sm->msgs[id]);
+    if (r == NONE)
+        start(sm, id);
+    else
+        enqueue(sm, r, id);
+}
+
+/* Resource r was freed: its queue's messages try again, in order, until
+ * one of them takes r. */
+static void wake(sim *sm, uint32_t r)
+{
+    while (sm->qhead[r] != NONE && sm->holder[r] == NONE) {
+        uint32_t id = sm->qhead[r];
+        sm->qhead[r] = sm->msgs[id].next;
+        if (sm->qhead[r] == NONE)
+            sm->qtail[r] = NONE;
+        uint32_t other = first_taken(sm, &sm->msgs[id]);
+        if (other == NONE)
+            start(sm, id);
+        else
+            enqueue(sm, other, id);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Make node's message of step k, ready at time `ready`; 0 when it sends
+ * nothing there (idle or empty). Sets sm->oom when out of memory. */
+static int make_message(sim *sm, size_t k, uint32_t node, double ready)
+{
+    xchg_msg msg;
+    xchg_sched_message(sm->s, k, node, &msg);
+    if (msg.to == XCHG_NONE || msg.to >= sm->p || msg.blocks == 0)
+        return 0;
+    xchg_seg segs[XCHG_MAX_DIMS];
+    int nsegs = 0;
+    xchg_topo_route(sm->t, node, msg.to, msg.route_policy, segs, &nsegs);
+    uint64_t hops = 0;
+    for (int i = 0; i < nsegs; i++)
+        hops += segs[i].hops;
+    smsg *g = &sm->msgs[node];
+    g->res = malloc((size_t)(hops + 2) * sizeof *g->res);
+    if (!g->res) {
+        sm->oom = 1;
+        return 0;
+    }
+    uint32_t n = 0, at = node;
+    if (!sm->o.all_port)
+        g->res[n++] = (uint32_t)(sm->nlinks + node);
+    for (int i = 0; i < nsegs; i++)
+        for (uint32_t h = 0; h < segs[i].hops; h++) {
+            g->res[n++] = link_res(sm, at, segs[i].dim, segs[i].dir);
+            at = xchg_topo_neighbor(sm->t, at, segs[i].dim, segs[i].dir);
+        }
+    if (!sm->o.all_port)
+        g->res[n++] = (uint32_t)(sm->nlinks + sm->p + msg.to);
+    g->nres = n;
+    g->hops = (uint32_t)hops;
+    g->step = k;
+    g->to = msg.to;
+    g->blocks = msg.blocks;
+    g->ready = ready;
+    g->dur = (double)hops * sm->o.th + (double)msg.blocks * sm->m * sm->mach->tw;
+    g->live = 1;
+    sm->r.messages++;
+    sm->r.link_hops += hops;
+    push(sm, ready, node, EV_READY);
+    return 1;
+}
+
+/* Message id's tail has arrived: free its resources, count its load. */
+static void finish_message(sim *sm, uint32_t id)
+{
+    smsg *g = &sm->msgs[id];
+    for (uint32_t i = 0; i < g->nres; i++) {
+        uint32_t r = g->res[i];
+        sm->holder[r] = NONE;
+        if (r < sm->nlinks) {
+            sm->busy[r] += g->dur;
+            sm->crossed[r]++;
+        }
+    }
+    if (sm->o.trace)
+        sm->o.trace(sm->o.trace_ctx, g->step, id, g->to, g->blocks, g->ready, g->start,
+                    sm->now);
+    if (sm->now > sm->last_end)
+        sm->last_end = sm->now;
+    for (uint32_t i = 0; i < g->nres; i++)
+        wake(sm, g->res[i]);
+    free(g->res);
+    g->res = NULL;
+    g->live = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Barrier mode                                                        */
+/* ------------------------------------------------------------------ */
+
+static void run_barrier(sim *sm)
+{
+    double T = 0;
+    for (size_t k = 0; k < sm->nsteps && !sm->oom; k++) {
+        double go = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->m * sm->mach->tr;
+        int sent = 0;
+        for (uint32_t n = 0; n < sm->p && !sm->oom; n++)
+            sent |= make_message(sm, k, n, go + sm->mach->ts);
+        sm->last_end = go;
+        while (sm->nheap && !sm->oom) {
+            event e = pop(sm);
+            sm->now = e.t;
+            sm->r.events++;
+            if (e.kind == EV_READY)
+                request(sm, e.msg);
+            else
+                finish_message(sm, e.msg);
+        }
+        T = sm->last_end;
+        if (sent && sm->o.with_barrier)
+            T += sm->mach->barrier;
+    }
+    sm->r.time = T;
+}
+
+/* ------------------------------------------------------------------ */
+/* Async mode                                                          */
+/* ------------------------------------------------------------------ */
+
+/* The per-node flags of step k, made when a node first enters it: bit 0
+ * for every node some message of step k goes to. NULL when out of memory. */
+static uint8_t *step_flags(sim *sm, size_t k)
+{
+    if (sm->seen[k])
+        return sm->seen[k];
+    uint8_t *f = calloc(sm->p, 1);
+    if (!f) {
+        sm->oom = 1;
+        return NULL;
+    }
+    for (uint32_t n = 0; n < sm->p; n++) {
+        xchg_msg msg;
+        xchg_sched_message(sm->s, k, n, &msg);
+        if (msg.to != XCHG_NONE && msg.to < sm->p && msg.blocks > 0)
+            f[msg.to] |= 1;
+    }
+    sm->seen[k] = f;
+    sm->left[k] = sm->p;
+    return f;
+}
+
+/* Node n is past step k: free the step's flags when it was the last. */
+static void leave_step(sim *sm, size_t k)
+{
+    if (--sm->left[k] == 0) {
+        free(sm->seen[k]);
+        sm->seen[k] = NULL;
+    }
+}
+
+/* Node n enters step k at time T and goes on through every step that
+ * needs nothing from the network. */
+static void enter(sim *sm, uint32_t n, size_t k, double T)
+{
+    snode *nd = &sm->nodes[n];
+    for (; k < sm->nsteps && !sm->oom; k++) {
+        uint8_t *f = step_flags(sm, k);
+        if (!f)
+            return;
+        nd->step = k;
+        nd->copy_end = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->m * sm->mach->tr;
+        nd->send_pending = make_message(sm, k, n, nd->copy_end + sm->mach->ts);
+        nd->recv_pending = (f[n] & 1) && !(f[n] & 2);
+        if (nd->send_pending || nd->recv_pending)
+            return;
+        T = nd->copy_end;
+        leave_step(sm, k);
+    }
+    nd->step = sm->nsteps;
+    if (T > sm->r.time)
+        sm->r.time = T;
+}
+
+/* Node n's part of its step is done at time t (if all of it is). */
+static void step_done(sim *sm, uint32_t n, double t)
+{
+    snode *nd = &sm->nodes[n];
+    if (nd->send_pending || nd->recv_pending)
+        return;
+    size_t k = nd->step;
+    double T = t > nd->copy_end ? t : nd->copy_end;
+    leave_step(sm, k);
+    enter(sm, n, k + 1, T);
+}
+
+static void run_async(sim *sm)
+{
+    for (uint32_t n = 0; n < sm->p && !sm->oom; n++)
+        enter(sm, n, 0, 0);
+    while (sm->nheap && !sm->oom) {
+        event e = pop(sm);
+        sm->now = e.t;
+        sm->r.events++;
+        if (e.kind == EV_READY) {
+            request(sm, e.msg);
+            continue;
+        }
+        size_t k = sm->msgs[e.msg].step;
+        uint32_t to = sm->msgs[e.msg].to;
+        finish_message(sm, e.msg);
+        sm->nodes[e.msg].send_pending = 0;
+        snode *rv = &sm->nodes[to];
+        if (rv->step == k && rv->recv_pending)
+            rv->recv_pending = 0;
+        else if (sm->seen[k])
+            sm->seen[k][to] |= 2; /* arrived before its receiver got there */
+        step_done(sm, e.msg, sm->now);
+        if (to != e.msg)
+            step_done(sm, to, sm->now);
+    }
+    if (sm->last_end > sm->r.time)
+        sm->r.time = sm->last_end;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry point                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The busiest links, largest busy time first (ties: lower id). */
+static void top_links(sim *sm)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < sm->nlinks; r++) {
+        if (sm->crossed[r] == 0)
+            continue;
+        size_t i = n < XCHG_SIM_TOP_LINKS ? n++ : XCHG_SIM_TOP_LINKS;
+        if (i == XCHG_SIM_TOP_LINKS) {
+            if (!(sm->busy[r] > sm->r.busiest[i - 1].busy))
+                continue;
+            i--;
+        }
+        while (i > 0 && sm->busy[r] > sm->r.busiest[i - 1].busy) {
+            sm->r.busiest[i] = sm->r.busiest[i - 1];
+            i--;
+        }
+        xchg_sim_link *l = &sm->r.busiest[i];
+        l->node = (uint32_t)(r / 2 / (size_t)sm->ndims);
+        l->dim = (int)(r / 2 % (size_t)sm->ndims);
+        l->dir = r % 2 ? 1 : -1;
+        l->busy = sm->busy[r];
+        l->messages = sm->crossed[r];
+    }
+    sm->r.nlinks = n;
+}
+
+static void sim_free(sim *sm)
+{
+    if (sm->msgs)
+        for (uint32_t n = 0; n < sm->p; n++)
+            free(sm->msgs[n].res);
+    if (sm->seen)
+        for (size_t k = 0; k < sm->nsteps; k++)
+            free(sm->seen[k]);
+    free(sm->seen);
+    free(sm->left);
+    free(sm->nodes);
+    free(sm->holder);
+    free(sm->qhead);
+    free(sm->qtail);
+    free(sm->busy);
+    free(sm->crossed);
+    free(sm->msgs);
+    free(sm->heap);
+}
+
+/* Nonzero when x is finite and >= 0. */
+static int good(double x)
+{
+    return isfinite(x) && x >= 0;
+}
+
+int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
+                 const xchg_sim_opts *opts, xchg_sim_report *report, xchg_err *err)
+{
+    if (!s || !mach || !report)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: schedule, machine and report must "
+                                           "not be NULL");
+    xchg_sim_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts)
+        o = *opts;
+    if (!good(m) || !good(mach->ts) || !good(mach->tw) || !good(mach->tr) ||
+        !good(mach->barrier) || !good(o.th))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_sim_run: block size, machine parameters and th must be finite "
+                         "and >= 0");
+    if (o.mode != XCHG_SIM_BARRIER && o.mode != XCHG_SIM_ASYNC)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: unknown mode %d; accepted: "
+                                           "XCHG_SIM_BARRIER, XCHG_SIM_ASYNC", o.mode);
+    sim sm;
+    memset(&sm, 0, sizeof sm);
+    sm.s = s;
+    sm.t = xchg_sched_topo(s);
+    sm.mach = mach;
+    sm.o = o;
+    sm.m = m;
+    sm.p = sm.t->nodes;
+    sm.nsteps = xchg_sched_nsteps(s);
+    sm.ndims = sm.t->ndims > 0 ? sm.t->ndims : 1;
+    sm.nlinks = (size_t)sm.p * (size_t)sm.ndims * 2;
+    sm.nres = sm.nlinks + 2 * (size_t)sm.p;
+    sm.holder = malloc(sm.nres * sizeof *sm.holder);
+    sm.qhead = malloc(sm.nres * sizeof *sm.qhead);
+    sm.qtail = malloc(sm.nres * sizeof *sm.qtail);
+    sm.busy = calloc(sm.nlinks, sizeof *sm.busy);
+    sm.crossed = calloc(sm.nlinks, sizeof *sm.crossed);
+    sm.msgs = calloc(sm.p, sizeof *sm.msgs);
+    if (o.mode == XCHG_SIM_ASYNC) {
+        sm.nodes = calloc(sm.p, sizeof *sm.nodes);
+        sm.seen = calloc(sm.nsteps + 1, sizeof *sm.seen);
+        sm.left = calloc(sm.nsteps + 1, sizeof *sm.left);
+    }
+    if (!sm.holder || !sm.qhead || !sm.qtail || !sm.busy || !sm.crossed || !sm.msgs ||
+        (o.mode == XCHG_SIM_ASYNC && (!sm.nodes || !sm.seen || !sm.left))) {
+        sim_free(&sm);
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory starting the simulator");
+    }
+    for (size_t r = 0; r < sm.nres; r++)
+        sm.holder[r] = sm.qhead[r] = sm.qtail[r] = NONE;
+    if (o.mode == XCHG_SIM_BARRIER)
+        run_barrier(&sm);
+    else
+        run_async(&sm);
+    if (sm.oom) {
+        sim_free(&sm);
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory in the simulator");
+    }
+    top_links(&sm);
+    xchg_cost c;
+    if (xchg_cost_compute(s, mach, m, o.with_barrier, &c, NULL) == XCHG_OK)
+        sm.r.predicted = c.time;
+    sim_free(&sm);
+    *report = sm.r;
+    return XCHG_OK;
+}

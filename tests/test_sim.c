@@ -1,0 +1,244 @@
+/*
+ * test_sim.c - the network simulator (xchg_sim_run) held to the cost model
+ * and to cases worked by hand:
+ *   - exactness: every registry entry and variant on many topologies whose
+ *     schedule claims to be contention-free runs, in barrier mode with
+ *     th = 0, in the cost model's time (up to rounding: relative 1e-12),
+ *     with and without copies and barriers, and no message waits; every
+ *     other schedule takes at least that long;
+ *   - a contended step worked by hand (hc-standard on array:4, whose
+ *     second step sends two messages over each of two links);
+ *   - per-hop latency adds hops*th to a lone message;
+ *   - async mode finishes every message and is never slower than the cost
+ *     model's contention-free line allows for a schedule without copies;
+ *   - the trace sees every message once, with ready <= start <= end;
+ *   - bad arguments are refused.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "xchg.h"
+
+#define REL 1e-12
+
+static unsigned long exact_runs, contended_runs;
+
+/* A machine with every term non-zero, so each is exercised. */
+static xchg_machine machine(int barrier)
+{
+    xchg_machine m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "test");
+    snprintf(m.units, sizeof m.units, "us");
+    m.ts = 75;
+    m.tw = 0.011;
+    m.tr = 0.014;
+    m.barrier = barrier ? 130 : 0;
+    return m;
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= REL * (fabs(a) > fabs(b) ? fabs(a) : fabs(b)) + 1e-300;
+}
+
+/* Simulate spec on tspec in barrier mode and hold it to the cost model. */
+static void check_spec(const char *tspec, const char *spec)
+{
+    xchg_sched *s = check_generate(tspec, spec);
+    if (!s)
+        return;
+    int cf = xchg_sched_contention_free(s);
+    for (int b = 0; b < 2; b++) {
+        xchg_machine mach = machine(b);
+        const double sizes[] = {1, 64, 65536};
+        for (int k = 0; k < 3; k++) {
+            xchg_sim_opts o = {.mode = XCHG_SIM_BARRIER, .with_barrier = b};
+            xchg_sim_report r;
+            xchg_err err = {{0}};
+            int rc = xchg_sim_run(s, &mach, sizes[k], &o, &r, &err);
+            CHECK(rc == 0, "%s on %s: %s", spec, tspec, err.msg);
+            if (rc)
+                continue;
+            if (cf) {
+                exact_runs++;
+                CHECK(close_to(r.time, r.predicted) && r.waited == 0,
+                      "%s on %s, m = %g, barrier %d: simulated %.17g, model %.17g, %llu waited",
+                      spec, tspec, sizes[k], b, r.time, r.predicted,
+                      (unsigned long long)r.waited);
+            } else {
+                contended_runs++;
+                CHECK(r.time >= r.predicted * (1 - REL),
+                      "%s on %s, m = %g: contention made it faster (%.17g < %.17g)", spec,
+                      tspec, sizes[k], r.time, r.predicted);
+            }
+        }
+    }
+    xchg_sched_free(s);
+}
+
+static void run_topology(const char *tspec)
+{
+    xchg_topo t = check_topo(tspec);
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        xchg_spec specs[XCHG_MAX_VARIANTS];
+        int n = xchg_alg_variants(&t, xchg_alg_at(i), specs, XCHG_MAX_VARIANTS, NULL);
+        for (int k = 0; k < n; k++)
+            check_spec(tspec, specs[k]);
+    }
+}
+
+/* hc-standard on array:4: the XOR-1 step is free; in the XOR-2 step 0->2
+ * and 1->3 share link 1->2, 2->0 and 3->1 share link 2->1, so each pair
+ * goes one after the other: 2 ts + (2 + 2*2) blocks' time, and two
+ * messages wait one message's time each. */
+static void test_hand_worked(void)
+{
+    xchg_sched *s = check_generate("array:4", "hc-standard");
+    if (!s)
+        return;
+    xchg_machine mach = machine(0);
+    mach.tr = 0;
+    double m = 100, blk = 2 * m * mach.tw; /* one message: p/2 = 2 blocks */
+    for (int ports = 0; ports < 2; ports++)
+        for (int mode = 0; mode < 2; mode++) {
+            xchg_sim_opts o = {.mode = mode, .all_port = ports};
+            xchg_sim_report r;
+            xchg_err err = {{0}};
+            CHECK(xchg_sim_run(s, &mach, m, &o, &r, &err) == 0, "array:4: %s", err.msg);
+            CHECK(close_to(r.time, 2 * mach.ts + 3 * blk),
+                  "array:4 hc-standard (ports %d, mode %d): %.17g, want %.17g", ports, mode,
+                  r.time, 2 * mach.ts + 3 * blk);
+            CHECK(close_to(r.predicted, 2 * mach.ts + 2 * blk), "array:4: predicted %.17g",
+                  r.predicted);
+            CHECK(r.waited == 2 && close_to(r.wait, 2 * blk) && close_to(r.max_wait, blk),
+                  "array:4: %llu waited, %.17g in all, %.17g at most",
+                  (unsigned long long)r.waited, r.wait, r.max_wait);
+            CHECK_EQ_U64(r.messages, 8, "array:4: 8 messages");
+            CHECK_EQ_U64(r.link_hops, 4 + 8, "array:4: 4 one-hop and 4 two-hop messages");
+            CHECK(r.nlinks > 0 && close_to(r.busiest[0].busy, 2 * blk) &&
+                      r.busiest[0].messages == 2,
+                  "array:4: the busiest link carries two messages (%.17g, %llu)",
+                  r.nlinks ? r.busiest[0].busy : 0.0,
+                  (unsigned long long)(r.nlinks ? r.busiest[0].messages : 0));
+        }
+    xchg_sched_free(s);
+}
+
+/* ring on ring:8: every message goes one hop; th adds 1 * th per step. */
+static void test_hop_latency(void)
+{
+    xchg_sched *s = check_generate("ring:8", "ring");
+    if (!s)
+        return;
+    xchg_machine mach = machine(0);
+    xchg_sim_opts o = {.th = 3};
+    xchg_sim_report r;
+    CHECK(xchg_sim_run(s, &mach, 64, &o, &r, NULL) == 0, "ring:8 with th");
+    CHECK(close_to(r.time, r.predicted + 7 * 3.0), "ring:8: th once per step (%.17g vs %.17g)",
+          r.time, r.predicted);
+    xchg_sched_free(s);
+}
+
+/* Trace: every message once, in order of its end, ready <= start <= end. */
+typedef struct seen {
+    uint64_t n;
+    double last_end;
+    int bad;
+} seen;
+
+static void on_trace(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
+                     double ready, double start, double end)
+{
+    seen *sn = ctx;
+    (void)step;
+    (void)from;
+    (void)to;
+    sn->n++;
+    if (!(ready <= start && start <= end && end >= sn->last_end && blocks > 0))
+        sn->bad++;
+    sn->last_end = end;
+}
+
+/* Async mode on every kind of network: every message runs and ends, and
+ * the trace agrees with the report. */
+static void test_async(void)
+{
+    const char *cases[][2] = {{"torus:8x8", "hc-direct"},  {"torus:8x8", "t1"},
+                              {"mesh:4x6", "mesh2"},       {"hypercube:5", "multiphase:2,3"},
+                              {"ring:12", "ar1"},          {"torus:8x12", "at2"},
+                              {"complete:9", "bruck:3"},   {"torus:6x6x6", "mt3"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        xchg_sched *s = check_generate(cases[i][0], cases[i][1]);
+        if (!s)
+            continue;
+        xchg_machine mach = machine(0);
+        seen sn = {0, 0, 0};
+        xchg_sim_opts o = {.mode = XCHG_SIM_ASYNC, .trace = on_trace, .trace_ctx = &sn};
+        xchg_sim_opts ob = {.mode = XCHG_SIM_BARRIER};
+        xchg_sim_report ra, rb;
+        CHECK(xchg_sim_run(s, &mach, 256, &o, &ra, NULL) == 0, "async %s", cases[i][1]);
+        CHECK(xchg_sim_run(s, &mach, 256, &ob, &rb, NULL) == 0, "barrier %s", cases[i][1]);
+        CHECK(ra.messages == rb.messages && sn.n == ra.messages && sn.bad == 0,
+              "%s on %s: async ran %llu messages, barrier %llu, traced %llu (%d bad)",
+              cases[i][1], cases[i][0], (unsigned long long)ra.messages,
+              (unsigned long long)rb.messages, (unsigned long long)sn.n, sn.bad);
+        CHECK(ra.time > 0 && ra.time >= sn.last_end, "%s: async time %.17g covers the last end",
+              cases[i][1], ra.time);
+        xchg_sched_free(s);
+    }
+}
+
+static void test_errors(void)
+{
+    xchg_sched *s = check_generate("ring:4", "ring");
+    if (!s)
+        return;
+    xchg_machine mach = machine(0);
+    xchg_sim_report r;
+    xchg_err err = {{0}};
+    CHECK(xchg_sim_run(NULL, &mach, 1, NULL, &r, &err) == XCHG_EINVAL, "NULL schedule");
+    CHECK(xchg_sim_run(s, &mach, -1, NULL, &r, &err) == XCHG_EINVAL, "negative m");
+    CHECK(xchg_sim_run(s, &mach, NAN, NULL, &r, &err) == XCHG_EINVAL, "NaN m");
+    xchg_sim_opts o = {.mode = 7};
+    CHECK(xchg_sim_run(s, &mach, 1, &o, &r, &err) == XCHG_EINVAL && strstr(err.msg, "mode"),
+          "unknown mode: %s", err.msg);
+    o.mode = 0;
+    o.th = -1;
+    CHECK(xchg_sim_run(s, &mach, 1, &o, &r, &err) == XCHG_EINVAL, "negative th");
+    xchg_sched_free(s);
+}
+
+int main(void)
+{
+    char spec[64];
+    const char *kinds[] = {"ring", "array", "complete"};
+    for (int k = 0; k < 3; k++)
+        for (int p = 1; p <= 17; p++) {
+            snprintf(spec, sizeof spec, "%s:%d", kinds[k], p);
+            run_topology(spec);
+        }
+    const char *grids[] = {"2x2", "3x5", "4x4", "5x7", "8x8", "6x10", "8x12", "16x16"};
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        snprintf(spec, sizeof spec, "mesh:%s", grids[g]);
+        run_topology(spec);
+        snprintf(spec, sizeof spec, "torus:%s", grids[g]);
+        run_topology(spec);
+    }
+    run_topology("torus:6x6x6");
+    run_topology("torus:2x2x2x2");
+    run_topology("torus:32x32");
+    for (int d = 0; d <= 7; d++) {
+        snprintf(spec, sizeof spec, "hypercube:%d", d);
+        run_topology(spec);
+    }
+    CHECK(exact_runs > 1000, "only %lu contention-free runs checked", exact_runs);
+    CHECK(contended_runs > 100, "only %lu contended runs checked", contended_runs);
+    test_hand_worked();
+    test_hop_latency();
+    test_async();
+    test_errors();
+    return check_finish("sim");
+}

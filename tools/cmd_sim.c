@@ -1,0 +1,230 @@
+/*
+ * cmd_sim.c - "xchg sim": run a schedule on its network with the
+ * event-driven simulator (xchg_sim_run, docs/simulator.md) and print when
+ * it finishes, the cost model's contention-free prediction, the slowdown,
+ * the waiting and the busiest links; --trace writes every message as a
+ * JSON line.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char xchg_cli_sim_help[] =
+    "usage: xchg sim --topo T --alg A [--m BYTES] [--mode barrier|async]\n"
+    "                [--ports one|all] [--th T] [--machine NAME | --ts S --tw W\n"
+    "                [--tr R] | --a A] [--barrier] [--trace FILE] [--json]\n"
+    "                [--max-memory BYTES] [--max-work W]\n\n"
+    "Run algorithm A's schedule on topology T event by event, with contention:\n"
+    "a message takes ts at its sender, then holds every link of its route (and,\n"
+    "with one-port nodes, its sender's injection and its receiver's ejection\n"
+    "port) from head to tail, hops*th + blocks*m*tw; a message that finds one\n"
+    "taken waits, first come first served. Prints the finish time, the cost\n"
+    "model's contention-free prediction, the slowdown, the time messages\n"
+    "waited and the busiest links. With th = 0, barrier steps and no contention\n"
+    "the simulated time is the cost model's.\n\n"
+    "options:\n"
+    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
+    "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
+    "  --m BYTES         block size (default 1024)\n"
+    "  --mode M          barrier (default): a step starts when the last one has\n"
+    "                    ended everywhere; async: a node starts its next step when\n"
+    "                    its own send and receive are done\n"
+    "  --ports P         one (default): one message in and one out per node at a\n"
+    "                    time; all: any number\n"
+    "  --th T            latency per hop, in the machine's units (default 0)\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
+    "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
+    "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
+    "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0\n"
+    "  --barrier         barrier mode: add the preset's barrier time per step\n"
+    "  --trace FILE      write every message as a JSON line (step, from, to,\n"
+    "                    blocks, ready, start, end) to FILE\n"
+    "  --json            one JSON object on one line\n"
+    "  --max-memory BYTES  refuse a schedule that would take more memory\n"
+    "                    (default 4G; suffixes K, M, G, T)\n"
+    "  --max-work W      refuse a schedule that takes more than W operations to\n"
+    "                    build (default 2e10)\n\n"
+    "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
+
+/* Writes trace lines to a file. */
+typedef struct tracer {
+    FILE *f;
+} tracer;
+
+static void trace_line(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
+                       double ready, double start, double end)
+{
+    tracer *tr = ctx;
+    fprintf(tr->f, "{\"step\":%zu,\"from\":%u,\"to\":%u,\"blocks\":%llu,\"ready\":", step,
+            from, to, (unsigned long long)blocks);
+    xchg_cli_json_num(tr->f, ready);
+    fputs(",\"start\":", tr->f);
+    xchg_cli_json_num(tr->f, start);
+    fputs(",\"end\":", tr->f);
+    xchg_cli_json_num(tr->f, end);
+    fputs("}\n", tr->f);
+}
+
+/* The far end of a busiest link, for printing. */
+static uint32_t far_end(const xchg_topo *t, const xchg_sim_link *l)
+{
+    return xchg_topo_neighbor(t, l->node, l->dim, l->dir);
+}
+
+static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
+                       double m, const xchg_sim_opts *o, const xchg_sim_report *r)
+{
+    char spec[128];
+    fputs("{\"topology\":", stdout);
+    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    printf(",\"nodes\":%u", (unsigned)t->nodes);
+    fputs(",\"algorithm\":", stdout);
+    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    fputs(",\"machine\":", stdout);
+    xchg_cli_json_str(stdout, mach->name);
+    fputs(",\"m\":", stdout);
+    xchg_cli_json_num(stdout, m);
+    printf(",\"mode\":\"%s\",\"ports\":\"%s\"", o->mode == XCHG_SIM_ASYNC ? "async" : "barrier",
+           o->all_port ? "all" : "one");
+    fputs(",\"th\":", stdout);
+    xchg_cli_json_num(stdout, o->th);
+    fputs(",\"time\":", stdout);
+    xchg_cli_json_num(stdout, r->time);
+    fputs(",\"predicted\":", stdout);
+    xchg_cli_json_num(stdout, r->predicted);
+    fputs(",\"slowdown\":", stdout);
+    xchg_cli_json_num(stdout, r->predicted > 0 ? r->time / r->predicted : 1);
+    fputs(",\"messages\":", stdout);
+    xchg_cli_json_u64(stdout, r->messages);
+    fputs(",\"link_hops\":", stdout);
+    xchg_cli_json_u64(stdout, r->link_hops);
+    fputs(",\"waited\":", stdout);
+    xchg_cli_json_u64(stdout, r->waited);
+    fputs(",\"wait\":", stdout);
+    xchg_cli_json_num(stdout, r->wait);
+    fputs(",\"max_wait\":", stdout);
+    xchg_cli_json_num(stdout, r->max_wait);
+    fputs(",\"events\":", stdout);
+    xchg_cli_json_u64(stdout, r->events);
+    fputs(",\"busiest_links\":[", stdout);
+    for (size_t i = 0; i < r->nlinks; i++) {
+        const xchg_sim_link *l = &r->busiest[i];
+        printf("%s{\"from\":%u,\"to\":%u,\"dim\":%d,\"dir\":%d,\"busy\":", i ? "," : "",
+               l->node, far_end(t, l), l->dim, l->dir);
+        xchg_cli_json_num(stdout, l->busy);
+        fputs(",\"messages\":", stdout);
+        xchg_cli_json_u64(stdout, l->messages);
+        fputc('}', stdout);
+    }
+    fputs("]}\n", stdout);
+}
+
+static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
+                       double m, const xchg_sim_opts *o, const xchg_sim_report *r)
+{
+    char spec[128];
+    const char *tu = mach->units;
+    printf("topology      %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
+           (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
+    printf("algorithm     %s\n", xchg_sched_algorithm(s));
+    printf("machine       %s: ts = %g, tw = %g, tr = %g, th = %g (%s)\n", mach->name, mach->ts,
+           mach->tw, mach->tr, o->th, tu);
+    printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
+    printf("mode          %s steps, %s-port nodes, wormhole routing (the whole path held)\n",
+           o->mode == XCHG_SIM_ASYNC ? "async" : "barrier", o->all_port ? "all" : "one");
+    printf("simulated     %.6g %s\n", r->time, tu);
+    printf("predicted     %.6g %s (cost model, no contention)\n", r->predicted, tu);
+    printf("slowdown      %.4g\n", r->predicted > 0 ? r->time / r->predicted : 1.0);
+    printf("messages      %llu (%llu link hops)\n", (unsigned long long)r->messages,
+           (unsigned long long)r->link_hops);
+    printf("waiting       %llu messages waited, %.6g %s in all, %.6g at most\n",
+           (unsigned long long)r->waited, r->wait, tu, r->max_wait);
+    if (r->nlinks)
+        printf("busiest links (from -> to, dimension and direction: busy time, messages):\n");
+    for (size_t i = 0; i < r->nlinks; i++) {
+        const xchg_sim_link *l = &r->busiest[i];
+        printf("  %u -> %u  dim %d %c: %.6g %s, %llu\n", l->node, far_end(t, l), l->dim,
+               l->dir > 0 ? '+' : '-', l->busy, tu, (unsigned long long)l->messages);
+    }
+}
+
+/* Parse --mode, --ports and --th into o; 0 or an exit status. */
+static int parse_sim_options(xchg_cli_opt *opts, xchg_sim_opts *o)
+{
+    const char *mode = xchg_cli_val(opts, "mode"), *ports = xchg_cli_val(opts, "ports");
+    if (mode && strcmp(mode, "barrier") != 0 && strcmp(mode, "async") != 0)
+        return xchg_cli_error("unknown --mode '%s'; accepted: barrier, async", mode);
+    if (ports && strcmp(ports, "one") != 0 && strcmp(ports, "all") != 0)
+        return xchg_cli_error("unknown --ports '%s'; accepted: one, all", ports);
+    o->mode = mode && strcmp(mode, "async") == 0 ? XCHG_SIM_ASYNC : XCHG_SIM_BARRIER;
+    o->all_port = ports && strcmp(ports, "all") == 0;
+    if (xchg_cli_has(opts, "th"))
+        return xchg_cli_number("th", xchg_cli_val(opts, "th"), 0, 1e12, 0, &o->th);
+    return 0;
+}
+
+int xchg_cli_sim(int argc, char **argv)
+{
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},       {"alg", "A", NULL, 0},
+                           {"machine", "NAME", NULL, 0},  {"ts", "S", NULL, 0},
+                           {"tw", "W", NULL, 0},          {"tr", "R", NULL, 0},
+                           {"a", "A", NULL, 0},           {"m", "BYTES", NULL, 0},
+                           {"mode", "M", NULL, 0},        {"ports", "P", NULL, 0},
+                           {"th", "T", NULL, 0},          {"barrier", NULL, NULL, 0},
+                           {"trace", "FILE", NULL, 0},    {"json", NULL, NULL, 0},
+                           {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
+    int rc = xchg_cli_parse("sim", argc, argv, opts);
+    if (rc)
+        return rc;
+    xchg_topo t;
+    if ((rc = xchg_cli_topo(opts, "sim", &t)) || (rc = xchg_cli_require(opts, "alg", "sim")))
+        return rc;
+    double m = 1024;
+    if (xchg_cli_has(opts, "m") &&
+        (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &m)))
+        return rc;
+    xchg_machine mach;
+    xchg_sim_opts o;
+    memset(&o, 0, sizeof o);
+    if ((rc = xchg_cli_machine(opts, t.nodes, &mach)) || (rc = parse_sim_options(opts, &o)))
+        return rc;
+    o.with_barrier = xchg_cli_has(opts, "barrier");
+    int custom = !xchg_cli_has(opts, "machine") &&
+                 (xchg_cli_has(opts, "ts") || xchg_cli_has(opts, "a"));
+    if (o.with_barrier && (o.mode != XCHG_SIM_BARRIER || custom))
+        return xchg_cli_error("--barrier needs barrier mode and a machine with a barrier time; "
+                              "accepted: --barrier with --mode barrier and --machine NAME");
+    xchg_cli_limits lim;
+    xchg_estimate est;
+    const char *alg = xchg_cli_val(opts, "alg");
+    if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
+        (rc = xchg_cli_within("sim", &t, alg, &est, &lim, 0, NULL)))
+        return rc;
+    tracer tr = {NULL};
+    const char *path = xchg_cli_val(opts, "trace");
+    if (path && !(tr.f = fopen(path, "w")))
+        return xchg_cli_error("cannot write --trace '%s': %s", path, strerror(errno));
+    if (tr.f) {
+        o.trace = trace_line;
+        o.trace_ctx = &tr;
+    }
+    xchg_sched *s = NULL;
+    xchg_sim_report r;
+    xchg_err err = {{0}};
+    if ((rc = xchg_cli_generate(&t, alg, &s)) == 0) {
+        int src = xchg_sim_run(s, &mach, m, &o, &r, &err);
+        if (src) {
+            rc = xchg_cli_lib_error(src, "sim", &err);
+        } else if (xchg_cli_has(opts, "json")) {
+            print_json(&t, s, &mach, m, &o, &r);
+        } else {
+            print_text(&t, s, &mach, m, &o, &r);
+        }
+    }
+    if (tr.f && fclose(tr.f) != 0 && rc == 0)
+        rc = xchg_cli_error("cannot write --trace '%s': %s", path, strerror(errno));
+    xchg_sched_free(s);
+    return rc;
+}
