@@ -37,7 +37,7 @@ one() {
 
 # field NAME: a number from the last JSON report.
 field() {
-    sed -n "s/.*\"$1\":\\([0-9.e+-]*\\).*/\\1/p" "$TMP/out"
+    grep -o "\"$1\":[0-9.e+-]*" "$TMP/out" | head -n1 | cut -d: -f2
 }
 
 # row T A [MODE] [GOAL]: print one row.
@@ -72,6 +72,6 @@ floor=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
     row torus:48x48x48 mt3 barrier "under 60 s"
     echo "# against network size"
     for n in 8 16 32 64; do row "torus:${n}x${n}" pairwise; done
-    for d in 8 10 12 14; do row "hypercube:$d" hc-direct; done
+    for d in 8 10 12 13; do row "hypercube:$d" hc-direct; done
     for n in 16 32 64 128 256; do row "torus:${n}x${n}" t1; done
 } | tee "$OUT"

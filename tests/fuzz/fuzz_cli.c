@@ -45,7 +45,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * there), with the command name. */
 typedef struct table {
     const char *cmd;
-    xchg_cli_opt opts[16];
+    xchg_cli_opt opts[18];
 } table;
 
 static const table tables[] = {
@@ -68,6 +68,13 @@ static const table tables[] = {
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0}, {"m", "M", NULL, 0},
       {"sweep", "MIN:MAX", NULL, 0}, {"only", "LIST", NULL, 0}, {"threads", "N", NULL, 0},
       {"max-work", "W", NULL, 0}, {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0},
+      {NULL, NULL, NULL, 0}}},
+    {"sim",
+     {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"machine", "NAME", NULL, 0},
+      {"ts", "S", NULL, 0}, {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},
+      {"m", "BYTES", NULL, 0}, {"mode", "M", NULL, 0}, {"ports", "P", NULL, 0},
+      {"th", "T", NULL, 0}, {"barrier", NULL, NULL, 0}, {"trace", "FILE", NULL, 0},
+      {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
       {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
