@@ -9,6 +9,8 @@
  *   - round trip: "name" or "name:args" rebuilt from the parse result parses
  *     to the same algorithm with the same options;
  *   - a refusal always carries a message;
+ *   - where xchg_alg_applies accepts, the estimate answers, with at least
+ *     the steps the schedule then has;
  *   - where xchg_alg_applies accepts, xchg_alg_generate succeeds (or says
  *     ETOOBIG/ENOMEM) and the verifier passes the schedule: the options the
  *     parser lets through must not reach a generator that cannot honour them.
@@ -25,10 +27,13 @@ static void check_schedule(const xchg_alg *alg, const xchg_topo *t, const xchg_o
 {
     xchg_sched *s = NULL;
     xchg_err err;
+    xchg_estimate est;
+    FZ_CHECK(xchg_alg_estimate(alg, t, o, &est, &err) == XCHG_OK, in);
     int rc = xchg_alg_generate(alg, t, o, &s, &err);
     FZ_CHECK(rc == XCHG_OK || rc == XCHG_ETOOBIG || rc == XCHG_ENOMEM, in);
     if (rc != XCHG_OK)
         return;
+    FZ_CHECK(est.steps >= xchg_sched_nsteps(s), in);
     xchg_verify_opts vo = {.threads = 1};
     xchg_verify_report rep;
     FZ_CHECK(xchg_verify(s, &vo, &rep, &err) == XCHG_OK, in);
