@@ -879,6 +879,10 @@ typedef struct xchg_sim_opts {
     double th;         /* latency per hop, in the machine's time units */
     int with_barrier;  /* barrier mode: charge mach->barrier once per
                           non-empty step, as xchg_cost_compute does */
+    /* Where each node of the schedule sits on the network: node i runs on
+     * network node map[i] of the same topology (a permutation of 0..p-1).
+     * Routes, links and ports are the network's. NULL: node i on node i. */
+    const uint32_t *map;
     /* Called once per message when it ends, in the order messages end;
      * NULL: none. */
     void (*trace)(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
@@ -923,11 +927,19 @@ typedef struct xchg_sim_report {
  * a node's step. In barrier mode with th = 0 and no contention the time is
  * the cost model's. Memory: the network, and the messages in flight.
  * Returns 0; EINVAL on NULL arguments, a negative or non-finite m or
- * machine parameter or th, an unknown mode; ENOMEM. report is untouched on
- * failure.
+ * machine parameter or th, an unknown mode, a map that is not a
+ * permutation; ENOMEM. report is untouched on failure.
  */
 int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
                  const xchg_sim_opts *opts, xchg_sim_report *report, xchg_err *err);
+
+/*
+ * A placement of t's nodes on t's network for xchg_sim_opts.map: "row-major"
+ * (node i on node i) or "snake" (boustrophedon: along the last dimension,
+ * every other line runs backwards, so consecutive ids stay neighbours).
+ * Fills map (t->nodes entries). EINVAL naming what is accepted.
+ */
+int xchg_sim_map(const xchg_topo *t, const char *name, uint32_t *map, xchg_err *err);
 
 /* ------------------------------------------------------------------ */
 /* One rank's program                                                  */

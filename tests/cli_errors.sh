@@ -247,6 +247,22 @@ usage_error "--barrier needs barrier mode and a machine" sim --topo ring:4 --alg
 usage_error "cannot write --trace '$TMP/no/such/dir/t'" sim --topo ring:4 --alg ring --trace "$TMP/no/such/dir/t"
 refused_fast "sim: hc-direct on hypercube:24 would take about .* GiB of memory.*--max-memory" \
     sim --topo hypercube:24 --alg hc-direct
+usage_error "cannot read --map 'spiral'.*accepted: row-major, snake, or a file of node ids" \
+    sim --topo mesh:2x2 --alg hc-direct --map spiral
+printf '0 1\n2 x\n' >"$TMP/map"
+usage_error "bad --map '.*', line 2: 'x' is not a node of the network; accepted: whole numbers from 0 to 3" \
+    sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+printf '0 1\n2\n' >"$TMP/map"
+usage_error "bad --map '.*': 3 numbers for a network of 4 nodes; accepted: exactly 4" \
+    sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+printf '0 1 2 3\n\n0\n' >"$TMP/map"
+usage_error "bad --map '.*', line 3: more than the 4 nodes" sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+printf '0 1 2 4\n' >"$TMP/map"
+usage_error "line 1: '4' is not a node of the network" sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+printf '0 1 1 3\n' >"$TMP/map"
+usage_error "sim: node map: network node 1 is given twice" sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+printf '3 2\n1 0\n' >"$TMP/map"
+accepted sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
 
 # --- messages that say what applies --------------------------------------------------------
 usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \

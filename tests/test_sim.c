@@ -12,6 +12,9 @@
  *   - async mode finishes every message and is never slower than the cost
  *     model's contention-free line allows for a schedule without copies;
  *   - the trace sees every message once, with ready <= start <= end;
+ *   - node maps: row-major is the identity, snake reverses every other
+ *     line, a mirrored placement sees the same contention, and a map that
+ *     is not a permutation is refused;
  *   - bad arguments are refused.
  */
 #include <math.h>
@@ -191,6 +194,52 @@ static void test_async(void)
     }
 }
 
+/* Node maps: row-major is no map at all; snake on mesh:3x4 runs every
+ * other row backwards; any permutation gives a run of the same messages;
+ * what is not a permutation is refused. */
+static void test_maps(void)
+{
+    xchg_topo t = check_topo("mesh:3x4");
+    uint32_t map[12];
+    CHECK(xchg_sim_map(&t, "snake", map, NULL) == 0, "snake on mesh:3x4");
+    const uint32_t want[12] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11};
+    CHECK(memcmp(map, want, sizeof want) == 0, "snake: row 1 backwards (%u %u %u %u)", map[4],
+          map[5], map[6], map[7]);
+    xchg_err err = {{0}};
+    CHECK(xchg_sim_map(&t, "spiral", map, &err) == XCHG_EINVAL && strstr(err.msg, "snake"),
+          "unknown map: %s", err.msg);
+
+    xchg_sched *s = check_generate("mesh:16x16", "hc-direct");
+    if (!s)
+        return;
+    xchg_machine mach = machine(0);
+    uint32_t rm[256], rev[256];
+    xchg_topo big = check_topo("mesh:16x16");
+    CHECK(xchg_sim_map(&big, "row-major", rm, NULL) == 0, "row-major");
+    for (uint32_t i = 0; i < 256; i++)
+        rev[i] = 255 - i;
+    xchg_sim_opts plain = {0}, o_rm = {.map = rm}, o_rev = {.map = rev};
+    xchg_sim_report a, b, c;
+    CHECK(xchg_sim_run(s, &mach, 512, &plain, &a, NULL) == 0 &&
+              xchg_sim_run(s, &mach, 512, &o_rm, &b, NULL) == 0 &&
+              xchg_sim_run(s, &mach, 512, &o_rev, &c, NULL) == 0,
+          "maps run");
+    CHECK(a.time == b.time && a.waited == b.waited, "row-major map = no map");
+    /* reversing every coordinate mirrors the mesh: the same contention */
+    CHECK(c.messages == a.messages && c.link_hops == a.link_hops && close_to(c.time, a.time),
+          "mirrored placement: %.17g vs %.17g", c.time, a.time);
+    rev[3] = rev[4];
+    o_rev.map = rev;
+    CHECK(xchg_sim_run(s, &mach, 512, &o_rev, &c, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "twice"),
+          "a repeated node is refused: %s", err.msg);
+    rev[3] = 256;
+    CHECK(xchg_sim_run(s, &mach, 512, &o_rev, &c, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "past the network"),
+          "a node past the network is refused: %s", err.msg);
+    xchg_sched_free(s);
+}
+
 static void test_errors(void)
 {
     xchg_sched *s = check_generate("ring:4", "ring");
@@ -239,6 +288,7 @@ int main(void)
     test_hand_worked();
     test_hop_latency();
     test_async();
+    test_maps();
     test_errors();
     return check_finish("sim");
 }

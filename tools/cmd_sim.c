@@ -6,14 +6,16 @@
  * JSON line.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 const char xchg_cli_sim_help[] =
     "usage: xchg sim --topo T --alg A [--m BYTES] [--mode barrier|async]\n"
-    "                [--ports one|all] [--th T] [--machine NAME | --ts S --tw W\n"
-    "                [--tr R] | --a A] [--barrier] [--trace FILE] [--json]\n"
+    "                [--ports one|all] [--th T] [--map row-major|snake|FILE]\n"
+    "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
+    "                [--trace FILE] [--json]\n"
     "                [--max-memory BYTES] [--max-work W]\n\n"
     "Run algorithm A's schedule on topology T event by event, with contention:\n"
     "a message takes ts at its sender, then holds every link of its route (and,\n"
@@ -33,6 +35,10 @@ const char xchg_cli_sim_help[] =
     "  --ports P         one (default): one message in and one out per node at a\n"
     "                    time; all: any number\n"
     "  --th T            latency per hop, in the machine's units (default 0)\n"
+    "  --map M           where the schedule's nodes sit on the network: row-major\n"
+    "                    (default: node i on node i), snake (every other line of\n"
+    "                    the last dimension backwards), or FILE: p whole numbers,\n"
+    "                    the network node of schedule node 0, 1, ... (a permutation)\n"
     "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
@@ -131,8 +137,9 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("machine       %s: ts = %g, tw = %g, tr = %g, th = %g (%s)\n", mach->name, mach->ts,
            mach->tw, mach->tr, o->th, tu);
     printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
-    printf("mode          %s steps, %s-port nodes, wormhole routing (the whole path held)\n",
-           o->mode == XCHG_SIM_ASYNC ? "async" : "barrier", o->all_port ? "all" : "one");
+    printf("mode          %s steps, %s-port nodes, wormhole routing (the whole path held)%s\n",
+           o->mode == XCHG_SIM_ASYNC ? "async" : "barrier", o->all_port ? "all" : "one",
+           o->map ? ", nodes placed by --map" : "");
     printf("simulated     %.6g %s\n", r->time, tu);
     printf("predicted     %.6g %s (cost model, no contention)\n", r->predicted, tu);
     printf("slowdown      %.4g\n", r->predicted > 0 ? r->time / r->predicted : 1.0);
@@ -147,6 +154,63 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
         printf("  %u -> %u  dim %d %c: %.6g %s, %llu\n", l->node, far_end(t, l), l->dim,
                l->dir > 0 ? '+' : '-', l->busy, tu, (unsigned long long)l->messages);
     }
+}
+
+/* Read a node map from path: p whole numbers separated by white space,
+ * entry i the network node of schedule node i. 0, or an exit status after
+ * printing what is wrong and where (xchg_sim_run checks it is a
+ * permutation). */
+static int load_map(const char *path, uint32_t p, uint32_t *map)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return xchg_cli_error("cannot read --map '%s': %s; accepted: row-major, snake, or a "
+                              "file of node ids",
+                              path, strerror(errno));
+    uint32_t n = 0;
+    unsigned line = 1;
+    int c, rc = 0;
+    char word[32];
+    size_t len = 0;
+    for (;;) {
+        c = fgetc(f);
+        if (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            if (len + 1 < sizeof word)
+                word[len] = (char)c;
+            len++;
+            continue;
+        }
+        if (len) {
+            word[len < sizeof word ? len : sizeof word - 1] = '\0';
+            char *end = NULL;
+            errno = 0;
+            unsigned long v = word[0] >= '0' && word[0] <= '9' ? strtoul(word, &end, 10) : 0;
+            if (len >= sizeof word || !end || *end || errno || v >= p) {
+                rc = xchg_cli_error("bad --map '%s', line %u: '%s' is not a node of the "
+                                    "network; accepted: whole numbers from 0 to %u",
+                                    path, line, word, p - 1);
+                break;
+            }
+            if (n == p) {
+                rc = xchg_cli_error("bad --map '%s', line %u: more than the %u nodes of the "
+                                    "network; accepted: exactly %u numbers",
+                                    path, line, p, p);
+                break;
+            }
+            map[n++] = (uint32_t)v;
+            len = 0;
+        }
+        if (c == '\n')
+            line++;
+        if (c == EOF)
+            break;
+    }
+    fclose(f);
+    if (rc == 0 && n < p)
+        rc = xchg_cli_error("bad --map '%s': %u numbers for a network of %u nodes; accepted: "
+                            "exactly %u numbers",
+                            path, n, p, p);
+    return rc;
 }
 
 /* Parse --mode, --ports and --th into o; 0 or an exit status. */
@@ -174,7 +238,7 @@ int xchg_cli_sim(int argc, char **argv)
                            {"th", "T", NULL, 0},          {"barrier", NULL, NULL, 0},
                            {"trace", "FILE", NULL, 0},    {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+                           {"map", "M", NULL, 0},         {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;
@@ -202,10 +266,29 @@ int xchg_cli_sim(int argc, char **argv)
     if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
         (rc = xchg_cli_within("sim", &t, alg, &est, &lim, 0, NULL)))
         return rc;
+    uint32_t *map = NULL;
+    const char *mname = xchg_cli_val(opts, "map");
+    if (mname) {
+        xchg_err merr = {{0}};
+        if (!(map = malloc((size_t)t.nodes * sizeof *map)))
+            return xchg_cli_error("out of memory for --map");
+        if (strcmp(mname, "row-major") == 0 || strcmp(mname, "snake") == 0) {
+            int mrc = xchg_sim_map(&t, mname, map, &merr);
+            rc = mrc ? xchg_cli_lib_error(mrc, "--map", &merr) : 0;
+        } else
+            rc = load_map(mname, t.nodes, map);
+        if (rc) {
+            free(map);
+            return rc;
+        }
+        o.map = map;
+    }
     tracer tr = {NULL};
     const char *path = xchg_cli_val(opts, "trace");
-    if (path && !(tr.f = fopen(path, "w")))
+    if (path && !(tr.f = fopen(path, "w"))) {
+        free(map);
         return xchg_cli_error("cannot write --trace '%s': %s", path, strerror(errno));
+    }
     if (tr.f) {
         o.trace = trace_line;
         o.trace_ctx = &tr;
@@ -226,5 +309,6 @@ int xchg_cli_sim(int argc, char **argv)
     if (tr.f && fclose(tr.f) != 0 && rc == 0)
         rc = xchg_cli_error("cannot write --trace '%s': %s", path, strerror(errno));
     xchg_sched_free(s);
+    free(map);
     return rc;
 }

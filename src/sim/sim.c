@@ -4,6 +4,8 @@
  * It reads a schedule through the public API only (xchg_sched_message,
  * xchg_topo_route, xchg_sched_copy_blocks) and runs it on the schedule's
  * topology with contention:
+ *   - nodes: schedule node i runs on network node map[i] (default i), and
+ *     routes, links and ports are the network's;
  *   - resources: every directed link (node, dim, dir), and with one-port
  *     nodes each node's injection and ejection port;
  *   - a message becomes ready ts after its sender starts its step (and has
@@ -228,9 +230,11 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
     xchg_sched_message(sm->s, k, node, &msg);
     if (msg.to == XCHG_NONE || msg.to >= sm->p || msg.blocks == 0)
         return 0;
+    uint32_t src = sm->o.map ? sm->o.map[node] : node;
+    uint32_t dst = sm->o.map ? sm->o.map[msg.to] : msg.to;
     xchg_seg segs[XCHG_MAX_DIMS];
     int nsegs = 0;
-    xchg_topo_route(sm->t, node, msg.to, msg.route_policy, segs, &nsegs);
+    xchg_topo_route(sm->t, src, dst, msg.route_policy, segs, &nsegs);
     uint64_t hops = 0;
     for (int i = 0; i < nsegs; i++)
         hops += segs[i].hops;
@@ -240,16 +244,16 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
         sm->oom = 1;
         return 0;
     }
-    uint32_t n = 0, at = node;
+    uint32_t n = 0, at = src;
     if (!sm->o.all_port)
-        g->res[n++] = (uint32_t)(sm->nlinks + node);
+        g->res[n++] = (uint32_t)(sm->nlinks + src);
     for (int i = 0; i < nsegs; i++)
         for (uint32_t h = 0; h < segs[i].hops; h++) {
             g->res[n++] = link_res(sm, at, segs[i].dim, segs[i].dir);
             at = xchg_topo_neighbor(sm->t, at, segs[i].dim, segs[i].dir);
         }
     if (!sm->o.all_port)
-        g->res[n++] = (uint32_t)(sm->nlinks + sm->p + msg.to);
+        g->res[n++] = (uint32_t)(sm->nlinks + sm->p + dst);
     g->nres = n;
     g->hops = (uint32_t)hops;
     g->step = k;
@@ -467,6 +471,49 @@ static void sim_free(sim *sm)
     free(sm->heap);
 }
 
+/* 0 when map (p entries, or NULL) is a permutation of 0..p-1; else EINVAL
+ * naming the first entry that is out of range or repeated, or ENOMEM. */
+static int check_map(uint32_t p, const uint32_t *map, xchg_err *err)
+{
+    if (!map)
+        return XCHG_OK;
+    uint8_t *used = calloc(p, 1);
+    if (!used)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory checking the node map");
+    int rc = XCHG_OK;
+    for (uint32_t i = 0; i < p && rc == XCHG_OK; i++) {
+        if (map[i] >= p)
+            rc = xchg_fail(err, XCHG_EINVAL,
+                           "node map: node %u is placed on %u, past the network's %u nodes; "
+                           "accepted: a permutation of 0..%u",
+                           i, map[i], p, p - 1);
+        else if (used[map[i]]++)
+            rc = xchg_fail(err, XCHG_EINVAL,
+                           "node map: network node %u is given twice (again for node %u); "
+                           "accepted: a permutation of 0..%u",
+                           map[i], i, p - 1);
+    }
+    free(used);
+    return rc;
+}
+
+int xchg_sim_map(const xchg_topo *t, const char *name, uint32_t *map, xchg_err *err)
+{
+    if (!t || !name || !map)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_sim_map: NULL argument");
+    int snake = strcmp(name, "snake") == 0;
+    if (!snake && strcmp(name, "row-major") != 0)
+        return xchg_fail(err, XCHG_EINVAL, "unknown node map '%s'; accepted: row-major, snake",
+                         name);
+    uint32_t last = t->ndims > 0 ? t->size[t->ndims - 1] : t->nodes;
+    for (uint32_t i = 0; i < t->nodes; i++) {
+        uint32_t line = last ? i / last : 0, c = last ? i % last : 0;
+        /* every other line along the last dimension runs backwards */
+        map[i] = snake && t->ndims > 1 && line % 2 ? line * last + (last - 1 - c) : i;
+    }
+    return XCHG_OK;
+}
+
 /* Nonzero when x is finite and >= 0. */
 static int good(double x)
 {
@@ -491,6 +538,9 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     if (o.mode != XCHG_SIM_BARRIER && o.mode != XCHG_SIM_ASYNC)
         return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: unknown mode %d; accepted: "
                                            "XCHG_SIM_BARRIER, XCHG_SIM_ASYNC", o.mode);
+    int rc = check_map(xchg_sched_topo(s)->nodes, o.map, err);
+    if (rc)
+        return rc;
     sim sm;
     memset(&sm, 0, sizeof sm);
     sm.s = s;
