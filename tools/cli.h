@@ -113,6 +113,10 @@ const char *xchg_cli_size(double m, char *buf, size_t len);
  */
 int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
 
+/* --topo and --alg (both required) and --m (default 1024 bytes), as cost
+ * and sim take them; 0 or an exit status after printing. */
+int xchg_cli_topo_alg_m(xchg_cli_opt *opts, const char *cmd, xchg_topo *t, double *m);
+
 /* Print the library's message about --alg alg_spec (unknown, does not
  * apply, too large) and return the exit status for code rc. */
 int xchg_cli_alg_error(int rc, const char *alg_spec, const xchg_err *err);

@@ -179,11 +179,8 @@ int xchg_cli_cost(int argc, char **argv)
     if (rc)
         return rc;
     xchg_topo t;
-    if ((rc = xchg_cli_topo(opts, "cost", &t)) || (rc = xchg_cli_require(opts, "alg", "cost")))
-        return rc;
-    double m = 1024;
-    if (xchg_cli_has(opts, "m") &&
-        (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &m)))
+    double m;
+    if ((rc = xchg_cli_topo_alg_m(opts, "cost", &t, &m)))
         return rc;
     xchg_machine mach;
     if ((rc = xchg_cli_machine(opts, t.nodes, &mach)))

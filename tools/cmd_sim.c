@@ -243,11 +243,8 @@ int xchg_cli_sim(int argc, char **argv)
     if (rc)
         return rc;
     xchg_topo t;
-    if ((rc = xchg_cli_topo(opts, "sim", &t)) || (rc = xchg_cli_require(opts, "alg", "sim")))
-        return rc;
-    double m = 1024;
-    if (xchg_cli_has(opts, "m") &&
-        (rc = xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, &m)))
+    double m;
+    if ((rc = xchg_cli_topo_alg_m(opts, "sim", &t, &m)))
         return rc;
     xchg_machine mach;
     xchg_sim_opts o;
