@@ -320,6 +320,19 @@ expect "sim --trace exit status" $? 0
 expect "sim --trace: one line per message" "$(wc -l <"$TMP/trace.jsonl")" \
     "$(jsx 'o.messages' <"$TMP/sim.json")"
 expect "sim --trace: ready <= start <= end" "$(jsx 'L.every(x => x.ready <= x.start && x.start <= x.end && x.blocks === 1)' <"$TMP/trace.jsonl")" true
+# compare --sim: a second ranking by simulated time; a contention-free
+# candidate simulates in its model time, the others in at least theirs
+"$X" compare --topo torus:8x8 --m 64:4096 --sim --json >"$TMP/simcmp.json"
+expect "compare --sim exit status" $? 0
+expect "compare --sim: times and best per size" "$(jsx '
+const A = {}; L.filter(x => x.type === "algorithm").forEach(x => A[x.algorithm] = x);
+const S = L.filter(x => x.type === "size");
+S.length === 7 && S.every(z => Object.keys(z.sim_times).length === Object.keys(z.times).length &&
+  Object.keys(z.sim_times).every(a => A[a].contention_free_claim
+      ? Math.abs(z.sim_times[a] - z.times[a]) <= 1e-9 * z.times[a]
+      : z.sim_times[a] >= z.times[a] * (1 - 1e-12)) &&
+  Object.keys(z.sim_times).every(a => !A[a].eligible || z.sim_times[z.sim_best] <= z.sim_times[a]))' \
+    <"$TMP/simcmp.json")" true
 
 # --- progress: a bar on stderr when it is a terminal (script(1) gives the
 # command one), nothing when it is a file; XCHG_PROGRESS_AFTER=0 shows it at

@@ -189,6 +189,18 @@ void xchg_cli_json_num(FILE *f, double v);
 void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);
 
+/* --- compare --sim (compare_sim.c) --------------------------------- */
+
+/* Simulate every candidate of sw that has a line and did not fail, at every
+ * size of the sweep: *out gets ncandidates*nsizes times (candidate-major;
+ * NaN where none), freed by the caller. Draws bar as it goes. 0 or an exit
+ * status after printing. */
+int xchg_cli_compare_sim(const xchg_topo *t, const xchg_machine *mach, const xchg_sweep *sw,
+                         xchg_cli_progress *bar, double **out);
+/* The eligible candidate of least simulated time at size k (ties: the
+ * earlier), or XCHG_NO_WINNER. */
+size_t xchg_cli_sim_best(const xchg_sweep *sw, const double *sim, size_t k);
+
 /* The subcommands: argv holds the words after the subcommand name. */
 int xchg_cli_list(int argc, char **argv);
 int xchg_cli_verify(int argc, char **argv);

@@ -18,7 +18,7 @@
 const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
-    "                    [--max-memory BYTES] [--wide] [--json]\n\n"
+    "                    [--max-memory BYTES] [--sim] [--wide] [--json]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
     "follow gets the message-level checks only: routes, ports, link contention,\n"
@@ -61,6 +61,9 @@ const char xchg_cli_compare_help[] =
     "  --max-memory BYTES  skip, and name, a candidate whose schedule would take\n"
     "                    more memory (default 4G; suffixes K, M, G, T); a check\n"
     "                    gets what its schedule leaves\n"
+    "  --sim             also simulate every candidate at every size (xchg sim:\n"
+    "                    barrier steps, one-port, th = 0, docs/simulator.md) and\n"
+    "                    rank them by simulated time in a second table\n"
     "  --wide            the table of times in one piece, one column per algorithm\n"
     "                    (default: cut into pages that fit 100 columns)\n"
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
@@ -77,6 +80,8 @@ typedef struct report {
     const char *vb_name;  /* its name (points into lb) */
     xchg_cost lb;         /* lower bounds of the topology */
     int wide;             /* --wide: the times in one table, however wide */
+    double *sim;          /* --sim: simulated times, candidate-major over the
+                             sizes (NaN: not simulated), or NULL */
 } report;
 
 /* Text lines fit this many columns unless --wide. */
@@ -235,7 +240,22 @@ static int time_width(const report *R, size_t i)
 
 /* One page of the times table: candidates [i0, i1), and the best and
  * lower-bound columns when last. */
-static void text_times_page(const report *R, int w, size_t i0, size_t i1, int last)
+/* Candidate i's time at the k-th size: its line's, or its simulated one
+ * when sim is set. */
+static double time_at(const report *R, int sim, size_t i, size_t k)
+{
+    if (sim)
+        return R->sim[i * xchg_sweep_nsizes(R->sw) + k];
+    return xchg_line_time(&cand(R, i)->line, xchg_sweep_size(R->sw, k));
+}
+
+/* The winner at the k-th size, by the model or by the simulation. */
+static size_t winner_at(const report *R, int sim, size_t k)
+{
+    return sim ? xchg_cli_sim_best(R->sw, R->sim, k) : xchg_sweep_winner(R->sw, k);
+}
+
+static void text_times_page(const report *R, int sim, int w, size_t i0, size_t i1, int last)
 {
     const char *mu = size_unit(R);
     char sz[40];
@@ -251,9 +271,9 @@ static void text_times_page(const report *R, int w, size_t i0, size_t i1, int la
         printf("  %-10s", xchg_cli_size(m, sz, sizeof sz));
         for (size_t i = i0; i < i1; i++)
             if (time_width(R, i))
-                printf("%*.2f", time_width(R, i), xchg_line_time(&cand(R, i)->line, m));
+                printf("%*.2f", time_width(R, i), time_at(R, sim, i, k));
         if (last) {
-            size_t b = xchg_sweep_winner(R->sw, k);
+            size_t b = winner_at(R, sim, k);
             xchg_cost lb;
             printf("  %-*s %14.2f", w, b != XCHG_NO_WINNER ? cand(R, b)->alg : "-",
                    lb_time_at(R, m, &lb));
@@ -268,11 +288,16 @@ static void text_times_page(const report *R, int w, size_t i0, size_t i1, int la
  * that fit COMPARE_COLUMNS, each with the size column, the best and the
  * lower bound on the last.
  */
-static void text_times(const report *R, int w)
+static void text_times(const report *R, int sim, int w)
 {
     size_t n = xchg_sweep_ncandidates(R->sw);
     int left = 12, tail = 2 + w + 15; /* the size column; best and lower-bound */
-    printf("#\n# predicted time (%s) per block size\n", R->mach.units);
+    if (sim)
+        printf("#\n# simulated time (%s) per block size: xchg sim, barrier steps, one-port,\n"
+               "# th = 0 (docs/simulator.md); nan: not simulated\n",
+               R->mach.units);
+    else
+        printf("#\n# predicted time (%s) per block size\n", R->mach.units);
     size_t i0 = 0;
     for (int last = 0; !last;) {
         size_t i1 = i0;
@@ -284,7 +309,7 @@ static void text_times(const report *R, int w)
         last = i1 == n && (R->wide || i1 == i0 || used + tail <= COMPARE_COLUMNS);
         if (i0 > 0)
             printf("#\n");
-        text_times_page(R, w, i0, i1, last);
+        text_times_page(R, sim, w, i0, i1, last);
         i0 = i1;
     }
 }
@@ -344,7 +369,9 @@ static void print_text(const report *R)
     int w = name_width(R);
     text_header(R);
     text_algorithms(R, w);
-    text_times(R, w);
+    text_times(R, 0, w);
+    if (R->sim)
+        text_times(R, 1, w);
     text_crossovers(R);
     text_bounds(R, w);
 }
@@ -460,6 +487,25 @@ static void json_size(const report *R, size_t k)
         fputs("null", stdout);
     fputs(",\"best_time\":", stdout);
     xchg_cli_json_num(stdout, bt);
+    if (R->sim) {
+        fputs(",\"sim_times\":{", stdout);
+        int firsts = 1;
+        for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++) {
+            if (isnan(time_at(R, 1, i, k)))
+                continue;
+            fputs(firsts ? "" : ",", stdout);
+            firsts = 0;
+            xchg_cli_json_str(stdout, cand(R, i)->alg);
+            fputc(':', stdout);
+            xchg_cli_json_num(stdout, time_at(R, 1, i, k));
+        }
+        size_t sb = winner_at(R, 1, k);
+        fputs("},\"sim_best\":", stdout);
+        if (sb != XCHG_NO_WINNER)
+            xchg_cli_json_str(stdout, cand(R, sb)->alg);
+        else
+            fputs("null", stdout);
+    }
     fputs(",\"lower_bound\":", stdout);
     xchg_cli_json_num(stdout, lt);
     fputs(",\"binding\":", stdout);
@@ -497,7 +543,8 @@ static void print_json(const report *R)
  * Parse compare's options into R and the planner's options; returns 0 or
  * an exit status after printing.
  */
-static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, int *json)
+static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, int *json,
+                         int *sim)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"machine", "NAME", NULL, 0},
                            {"ts", "S", NULL, 0},         {"tw", "W", NULL, 0},
@@ -506,6 +553,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0},
                            {"only", "NAMES", NULL, 0},   {"wide", NULL, NULL, 0},
+                           {"sim", NULL, NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
@@ -538,6 +586,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     po->verify = 1;
     *json = xchg_cli_has(opts, "json");
     R->wide = xchg_cli_has(opts, "wide");
+    *sim = xchg_cli_has(opts, "sim");
     return 0;
 }
 
@@ -547,8 +596,8 @@ int xchg_cli_compare(int argc, char **argv)
     if (!R)
         return xchg_cli_error("out of memory");
     xchg_plan_opts po = {0};
-    int json = 0;
-    int rc = parse_options(argc, argv, R, &po, &json);
+    int json = 0, sim = 0;
+    int rc = parse_options(argc, argv, R, &po, &json, &sim);
     if (rc)
         goto out;
     xchg_err err = {{0}};
@@ -562,6 +611,14 @@ int xchg_cli_compare(int argc, char **argv)
     if (prc) {
         rc = xchg_cli_lib_error(prc, "compare", &err);
         goto out;
+    }
+    if (sim) {
+        if ((rc = xchg_cli_progress_start(&bar, "simulating")))
+            goto out;
+        rc = xchg_cli_compare_sim(&R->topo, &R->mach, R->sw, &bar, &R->sim);
+        xchg_cli_progress_end(&bar);
+        if (rc)
+            goto out;
     }
     xchg_cost_lower_bounds(&R->topo, NULL, 1.0, &R->lb);
     if (R->lb.lb_bisection_blocks > R->lb.lb_injection_blocks) {
@@ -580,6 +637,7 @@ int xchg_cli_compare(int argc, char **argv)
         if (cand(R, i)->check == XCHG_CHECK_FAILED)
             rc = XCHG_CLI_FAILED;
 out:
+    free(R->sim);
     xchg_sweep_free(R->sw);
     free(R);
     return rc;
