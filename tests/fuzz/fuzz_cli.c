@@ -62,7 +62,7 @@ static const table tables[] = {
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},
       {"m", "MIN:MAX", NULL, 0}, {"threads", "N", NULL, 0}, {"max-work", "W", NULL, 0},
       {"json", NULL, NULL, 0}, {"only", "NAMES", NULL, 0}, {"wide", NULL, NULL, 0},
-      {"max-memory", "BYTES", NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"max-memory", "BYTES", NULL, 0}, {"sim", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"plan",
      {{"topo", "T", NULL, 0}, {"machine", "NAME", NULL, 0}, {"ts", "S", NULL, 0},
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0}, {"m", "M", NULL, 0},
@@ -75,7 +75,7 @@ static const table tables[] = {
       {"m", "BYTES", NULL, 0}, {"mode", "M", NULL, 0}, {"ports", "P", NULL, 0},
       {"th", "T", NULL, 0}, {"barrier", NULL, NULL, 0}, {"trace", "FILE", NULL, 0},
       {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-      {NULL, NULL, NULL, 0}}},
+      {"map", "M", NULL, 0}, {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"cost",
