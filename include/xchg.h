@@ -879,9 +879,15 @@ typedef struct xchg_sim_opts {
     double th;         /* latency per hop, in the machine's time units */
     int with_barrier;  /* barrier mode: charge mach->barrier once per
                           non-empty step, as xchg_cost_compute does */
+    /* The network to run on: NULL for the schedule's own topology, or
+     * another one with as many nodes (a hypercube schedule on a 2-D mesh);
+     * routes, links and ports are the network's (shortest, dimension-
+     * ordered; the schedule's route policy where the network has wrapped
+     * dimensions). */
+    const xchg_topo *network;
     /* Where each node of the schedule sits on the network: node i runs on
-     * network node map[i] of the same topology (a permutation of 0..p-1).
-     * Routes, links and ports are the network's. NULL: node i on node i. */
+     * network node map[i] (a permutation of 0..p-1). NULL: node i on node
+     * i. */
     const uint32_t *map;
     /* Called once per message when it ends, in the order messages end;
      * NULL: none. */
@@ -892,7 +898,7 @@ typedef struct xchg_sim_opts {
 
 /* One directed link of the simulated network and its load. */
 typedef struct xchg_sim_link {
-    uint32_t node;     /* the node it leaves */
+    uint32_t node;     /* the network node it leaves */
     int dim, dir;      /* its dimension and direction (+1, -1) */
     double busy;       /* time some message held it */
     uint64_t messages; /* messages that crossed it */
@@ -927,8 +933,8 @@ typedef struct xchg_sim_report {
  * a node's step. In barrier mode with th = 0 and no contention the time is
  * the cost model's. Memory: the network, and the messages in flight.
  * Returns 0; EINVAL on NULL arguments, a negative or non-finite m or
- * machine parameter or th, an unknown mode, a map that is not a
- * permutation; ENOMEM. report is untouched on failure.
+ * machine parameter or th, an unknown mode, a network of another size, a
+ * map that is not a permutation; ENOMEM. report is untouched on failure.
  */
 int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
                  const xchg_sim_opts *opts, xchg_sim_report *report, xchg_err *err);

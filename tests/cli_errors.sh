@@ -263,6 +263,10 @@ printf '0 1 1 3\n' >"$TMP/map"
 usage_error "sim: node map: network node 1 is given twice" sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
 printf '3 2\n1 0\n' >"$TMP/map"
 accepted sim --topo mesh:2x2 --alg hc-direct --map "$TMP/map"
+accepted sim --topo hypercube:2 --alg hc-direct --network mesh:2x2 --map "$TMP/map"
+usage_error "--network mesh:4x4 has 16 nodes but --topo has 4; accepted: a network of as many nodes" \
+    sim --topo hypercube:2 --alg hc-direct --network mesh:4x4
+usage_error "bad --network: .*'mesh:0x4'" sim --topo hypercube:2 --alg hc-direct --network mesh:0x4
 
 # --- messages that say what applies --------------------------------------------------------
 usage_error "ring does not apply to torus:8x8; accepted: an algorithm that does \(.*at2.*\)\. Why: ring needs a one-dimensional" \

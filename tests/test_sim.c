@@ -12,6 +12,8 @@
  *   - async mode finishes every message and is never slower than the cost
  *     model's contention-free line allows for a schedule without copies;
  *   - the trace sees every message once, with ready <= start <= end;
+ *   - another network: a hypercube schedule on a mesh runs as the mesh's
+ *     own, a torus schedule loses on a mesh, other sizes are refused;
  *   - node maps: row-major is the identity, snake reverses every other
  *     line, a mirrored placement sees the same contention, and a map that
  *     is not a permutation is refused;
@@ -240,6 +242,42 @@ static void test_maps(void)
     xchg_sched_free(s);
 }
 
+/* Another network: a hypercube schedule on a 16x16 mesh runs as the same
+ * algorithm generated for the mesh (row-major ids, row-first routes); a
+ * torus schedule on a mesh of the same shape loses its wrap-around links
+ * and can only be slower; a network of another size is refused. */
+static void test_network(void)
+{
+    xchg_sched *hc = check_generate("hypercube:8", "hc-direct");
+    xchg_sched *mesh = check_generate("mesh:16x16", "hc-direct");
+    xchg_sched *t1 = check_generate("torus:16x16", "t1");
+    if (!hc || !mesh || !t1)
+        return;
+    xchg_machine mach = machine(0);
+    xchg_topo m16 = check_topo("mesh:16x16"), small = check_topo("mesh:4x4");
+    xchg_sim_opts on_mesh = {.network = &m16}, own = {0};
+    xchg_sim_report a, b;
+    CHECK(xchg_sim_run(hc, &mach, 4096, &on_mesh, &a, NULL) == 0 &&
+              xchg_sim_run(mesh, &mach, 4096, &own, &b, NULL) == 0,
+          "hc-direct on the mesh");
+    CHECK(a.time == b.time && a.link_hops == b.link_hops && a.waited == b.waited,
+          "hypercube schedule on mesh:16x16 = mesh schedule (%.17g vs %.17g)", a.time, b.time);
+    CHECK(xchg_sim_run(t1, &mach, 4096, &own, &b, NULL) == 0 && b.waited == 0,
+          "t1 on its torus: no waiting");
+    CHECK(xchg_sim_run(t1, &mach, 4096, &on_mesh, &a, NULL) == 0 && a.time > b.time &&
+              a.waited > 0,
+          "t1 on a mesh without wrap-around: slower (%.17g vs %.17g), %llu waited", a.time,
+          b.time, (unsigned long long)a.waited);
+    xchg_err err = {{0}};
+    xchg_sim_opts on_small = {.network = &small};
+    CHECK(xchg_sim_run(hc, &mach, 64, &on_small, &a, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "as many nodes"),
+          "a network of another size: %s", err.msg);
+    xchg_sched_free(hc);
+    xchg_sched_free(mesh);
+    xchg_sched_free(t1);
+}
+
 static void test_errors(void)
 {
     xchg_sched *s = check_generate("ring:4", "ring");
@@ -289,6 +327,7 @@ int main(void)
     test_hop_latency();
     test_async();
     test_maps();
+    test_network();
     test_errors();
     return check_finish("sim");
 }

@@ -13,7 +13,8 @@
 
 const char xchg_cli_sim_help[] =
     "usage: xchg sim --topo T --alg A [--m BYTES] [--mode barrier|async]\n"
-    "                [--ports one|all] [--th T] [--map row-major|snake|FILE]\n"
+    "                [--ports one|all] [--th T] [--network T2]\n"
+    "                [--map row-major|snake|FILE]\n"
     "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
     "                [--trace FILE] [--json]\n"
     "                [--max-memory BYTES] [--max-work W]\n\n"
@@ -35,6 +36,8 @@ const char xchg_cli_sim_help[] =
     "  --ports P         one (default): one message in and one out per node at a\n"
     "                    time; all: any number\n"
     "  --th T            latency per hop, in the machine's units (default 0)\n"
+    "  --network T2      run on another network of as many nodes (a hypercube\n"
+    "                    schedule on a mesh: --topo hypercube:8 --network mesh:16x16)\n"
     "  --map M           where the schedule's nodes sit on the network: row-major\n"
     "                    (default: node i on node i), snake (every other line of\n"
     "                    the last dimension backwards), or FILE: p whole numbers,\n"
@@ -87,6 +90,8 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf(",\"nodes\":%u", (unsigned)t->nodes);
     fputs(",\"algorithm\":", stdout);
     xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    fputs(",\"schedule_topology\":", stdout);
+    xchg_cli_json_str(stdout, xchg_topo_spec(xchg_sched_topo(s), spec, sizeof spec));
     fputs(",\"machine\":", stdout);
     xchg_cli_json_str(stdout, mach->name);
     fputs(",\"m\":", stdout);
@@ -133,7 +138,10 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     const char *tu = mach->units;
     printf("topology      %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
            (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
-    printf("algorithm     %s\n", xchg_sched_algorithm(s));
+    printf("algorithm     %s", xchg_sched_algorithm(s));
+    if (o->network)
+        printf(" (made for %s)", xchg_topo_spec(xchg_sched_topo(s), spec, sizeof spec));
+    putchar('\n');
     printf("machine       %s: ts = %g, tw = %g, tr = %g, th = %g (%s)\n", mach->name, mach->ts,
            mach->tw, mach->tr, o->th, tu);
     printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
@@ -238,7 +246,8 @@ int xchg_cli_sim(int argc, char **argv)
                            {"th", "T", NULL, 0},          {"barrier", NULL, NULL, 0},
                            {"trace", "FILE", NULL, 0},    {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-                           {"map", "M", NULL, 0},         {NULL, NULL, NULL, 0}};
+                           {"map", "M", NULL, 0},         {"network", "T2", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;
@@ -263,6 +272,17 @@ int xchg_cli_sim(int argc, char **argv)
     if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
         (rc = xchg_cli_within("sim", &t, alg, &est, &lim, 0, NULL)))
         return rc;
+    xchg_topo net = t;
+    if (xchg_cli_has(opts, "network")) {
+        xchg_err nerr = {{0}};
+        if (xchg_topo_parse(xchg_cli_val(opts, "network"), &net, &nerr) != XCHG_OK)
+            return xchg_cli_error("bad --network: %s", nerr.msg);
+        if (net.nodes != t.nodes)
+            return xchg_cli_error("--network %s has %u nodes but --topo has %u; accepted: a "
+                                  "network of as many nodes",
+                                  xchg_cli_val(opts, "network"), net.nodes, t.nodes);
+        o.network = &net;
+    }
     uint32_t *map = NULL;
     const char *mname = xchg_cli_val(opts, "map");
     if (mname) {
@@ -270,10 +290,10 @@ int xchg_cli_sim(int argc, char **argv)
         if (!(map = malloc((size_t)t.nodes * sizeof *map)))
             return xchg_cli_error("out of memory for --map");
         if (strcmp(mname, "row-major") == 0 || strcmp(mname, "snake") == 0) {
-            int mrc = xchg_sim_map(&t, mname, map, &merr);
+            int mrc = xchg_sim_map(&net, mname, map, &merr);
             rc = mrc ? xchg_cli_lib_error(mrc, "--map", &merr) : 0;
         } else
-            rc = load_map(mname, t.nodes, map);
+            rc = load_map(mname, net.nodes, map);
         if (rc) {
             free(map);
             return rc;
@@ -298,9 +318,9 @@ int xchg_cli_sim(int argc, char **argv)
         if (src) {
             rc = xchg_cli_lib_error(src, "sim", &err);
         } else if (xchg_cli_has(opts, "json")) {
-            print_json(&t, s, &mach, m, &o, &r);
+            print_json(&net, s, &mach, m, &o, &r);
         } else {
-            print_text(&t, s, &mach, m, &o, &r);
+            print_text(&net, s, &mach, m, &o, &r);
         }
     }
     if (tr.f && fclose(tr.f) != 0 && rc == 0)

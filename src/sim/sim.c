@@ -4,7 +4,8 @@
  * It reads a schedule through the public API only (xchg_sched_message,
  * xchg_topo_route, xchg_sched_copy_blocks) and runs it on the schedule's
  * topology with contention:
- *   - nodes: schedule node i runs on network node map[i] (default i), and
+ *   - the network: the schedule's topology, or another of as many nodes;
+ *     schedule node i runs on network node map[i] (default i), and
  *     routes, links and ports are the network's;
  *   - resources: every directed link (node, dim, dir), and with one-port
  *     nodes each node's injection and ejection port;
@@ -538,13 +539,22 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     if (o.mode != XCHG_SIM_BARRIER && o.mode != XCHG_SIM_ASYNC)
         return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: unknown mode %d; accepted: "
                                            "XCHG_SIM_BARRIER, XCHG_SIM_ASYNC", o.mode);
+    if (o.network && o.network->nodes != xchg_sched_topo(s)->nodes) {
+        char a[64], b[64];
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_sim_run: the network %s has %u nodes and the schedule's "
+                         "topology %s has %u; accepted: a network of as many nodes",
+                         xchg_topo_spec(o.network, a, sizeof a), o.network->nodes,
+                         xchg_topo_spec(xchg_sched_topo(s), b, sizeof b),
+                         xchg_sched_topo(s)->nodes);
+    }
     int rc = check_map(xchg_sched_topo(s)->nodes, o.map, err);
     if (rc)
         return rc;
     sim sm;
     memset(&sm, 0, sizeof sm);
     sm.s = s;
-    sm.t = xchg_sched_topo(s);
+    sm.t = o.network ? o.network : xchg_sched_topo(s);
     sm.mach = mach;
     sm.o = o;
     sm.m = m;
