@@ -52,7 +52,6 @@ typedef struct smsg {
     uint32_t *res;  /* resources of its route (owned) */
     uint32_t nres, hops;
     uint32_t next;  /* next in the wait queue it is in */
-    int live;
 } smsg;
 
 /* Per node in async mode. */
@@ -262,7 +261,6 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
     g->blocks = msg.blocks;
     g->ready = ready;
     g->dur = (double)hops * sm->o.th + (double)msg.blocks * sm->m * sm->mach->tw;
-    g->live = 1;
     sm->r.messages++;
     sm->r.link_hops += hops;
     push(sm, ready, node, EV_READY);
@@ -290,7 +288,6 @@ static void finish_message(sim *sm, uint32_t id)
         wake(sm, g->res[i]);
     free(g->res);
     g->res = NULL;
-    g->live = 0;
 }
 
 /* ------------------------------------------------------------------ */
