@@ -16,6 +16,7 @@ RUNS="${2:-3}"
 OUT="$HERE/results/sim_speed.txt"
 mkdir -p "$HERE/results"
 [ -x "$X" ] || { echo "sim_speed: no xchg binary at $X" >&2; exit 2; }
+[ -x /usr/bin/time ] || bash "$HERE/../scripts/install-deps.sh" # GNU time, for the peak memory
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

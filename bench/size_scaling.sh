@@ -19,6 +19,7 @@ LIMIT="${LIMIT:-600}"
 OUT="$HERE/results/size_scaling.txt"
 mkdir -p "$HERE/results"
 [ -x "$X" ] || { echo "size_scaling: no xchg binary at $X" >&2; exit 2; }
+[ -x /usr/bin/time ] || bash "$HERE/../scripts/install-deps.sh" # GNU time, for the peak memory
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -15,6 +15,9 @@ command -v mpicc.mpich >/dev/null 2>&1 || need+=(mpich libmpich-dev)
 [ -e /usr/include/fftw3-mpi.h ] || need+=(libfftw3-mpi-dev libfftw3-dev)
 command -v gfortran >/dev/null 2>&1 || need+=(gfortran)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# GNU time (/usr/bin/time -f), for the peak memory the benchmarks record
+# (bench/size_scaling.sh, bench/sim_speed.sh); not always installed.
+[ -x /usr/bin/time ] || need+=(time)
 # clang, whose libFuzzer and sanitizers build the fuzz harnesses (make
 # test-fuzz, tests/fuzz/).
 command -v clang >/dev/null 2>&1 || need+=(clang)
