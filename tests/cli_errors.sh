@@ -242,6 +242,8 @@ usage_error "needs --alg" sim --topo ring:4
 usage_error "unknown --mode 'fast'; accepted: barrier, async" sim --topo ring:4 --alg ring --mode fast
 usage_error "unknown --ports 'two'; accepted: one, all" sim --topo ring:4 --alg ring --ports two
 usage_error "'-1' for --th" sim --topo ring:4 --alg ring --th -1
+accepted sim --topo ring:4 --alg ring --th 1e12
+usage_error "'2e12' for --th" sim --topo ring:4 --alg ring --th 2e12
 usage_error "--barrier needs barrier mode" sim --topo ring:4 --alg ring --mode async --barrier
 usage_error "--barrier needs barrier mode and a machine" sim --topo ring:4 --alg ring --ts 1 --tw 1 --barrier
 usage_error "cannot write --trace '$TMP/no/such/dir/t'" sim --topo ring:4 --alg ring --trace "$TMP/no/such/dir/t"
