@@ -151,6 +151,12 @@ int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
                     uint64_t check_bytes, const char *check_what);
 
 
+/* For a command that builds --alg on t and keeps nothing else big (cost,
+ * sim): read the limits, estimate (into *est), and refuse what is over
+ * them. 0 or an exit status after printing. */
+int xchg_cli_check_build(xchg_cli_opt *opts, const char *cmd, const xchg_topo *t,
+                         xchg_estimate *est);
+
 /* --- progress (cli_progress.c) ------------------------------------- */
 
 /* A progress bar for one piece of long work. */

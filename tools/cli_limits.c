@@ -89,3 +89,14 @@ int xchg_cli_within(const char *cmd, const xchg_topo *t, const char *alg_spec,
                               (unsigned long long)est->steps, (double)lim->max_work);
     return 0;
 }
+
+int xchg_cli_check_build(xchg_cli_opt *opts, const char *cmd, const xchg_topo *t,
+                         xchg_estimate *est)
+{
+    xchg_cli_limits lim;
+    const char *alg = xchg_cli_val(opts, "alg");
+    int rc;
+    if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(t, alg, est)))
+        return rc;
+    return xchg_cli_within(cmd, t, alg, est, &lim, 0, NULL);
+}

@@ -192,11 +192,9 @@ int xchg_cli_cost(int argc, char **argv)
     if (barrier && xchg_cli_has(opts, "a"))
         return xchg_cli_error("--barrier does not go with --a (Suh et al.'s model has no "
                               "barrier); accepted: --barrier with --machine NAME");
-    xchg_cli_limits lim;
-    xchg_estimate est;
     const char *alg = xchg_cli_val(opts, "alg");
-    if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
-        (rc = xchg_cli_within("cost", &t, alg, &est, &lim, 0, NULL)))
+    xchg_estimate est;
+    if ((rc = xchg_cli_check_build(opts, "cost", &t, &est)))
         return rc;
     xchg_sched *s = NULL;
     if ((rc = xchg_cli_generate(&t, alg, &s)))

@@ -266,11 +266,9 @@ int xchg_cli_sim(int argc, char **argv)
     if (o.with_barrier && (o.mode != XCHG_SIM_BARRIER || custom))
         return xchg_cli_error("--barrier needs barrier mode and a machine with a barrier time; "
                               "accepted: --barrier with --mode barrier and --machine NAME");
-    xchg_cli_limits lim;
-    xchg_estimate est;
     const char *alg = xchg_cli_val(opts, "alg");
-    if ((rc = xchg_cli_limits_get(opts, &lim)) || (rc = xchg_cli_estimate(&t, alg, &est)) ||
-        (rc = xchg_cli_within("sim", &t, alg, &est, &lim, 0, NULL)))
+    xchg_estimate est;
+    if ((rc = xchg_cli_check_build(opts, "sim", &t, &est)))
         return rc;
     xchg_topo net = t;
     if (xchg_cli_has(opts, "network")) {
