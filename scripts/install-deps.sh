@@ -15,6 +15,9 @@ command -v mpicc.mpich >/dev/null 2>&1 || need+=(mpich libmpich-dev)
 [ -e /usr/include/fftw3-mpi.h ] || need+=(libfftw3-mpi-dev libfftw3-dev)
 command -v gfortran >/dev/null 2>&1 || need+=(gfortran)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# SimGrid (smpicc, smpirun), to run MPI programs on simulated tori: the
+# simulator's cross-check (tests/simgrid_crosscheck.sh, bench/sim_simgrid.sh).
+command -v smpirun >/dev/null 2>&1 || need+=(libsimgrid-dev)
 # GNU time (/usr/bin/time -f), for the peak memory the benchmarks record
 # (bench/size_scaling.sh, bench/sim_speed.sh); not always installed.
 [ -x /usr/bin/time ] || need+=(time)
