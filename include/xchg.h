@@ -623,6 +623,13 @@ typedef struct xchg_machine {
     double tr;        /* per byte copied locally (rearrangement) */
     double barrier;   /* one barrier on this many nodes (0: none) */
     char units[16];   /* "us" or "t_c" */
+    /* An MPI library's eager protocol, as `xchg probe` measures it (0: one
+     * range): messages under eager_bytes cost ts_eager + bytes*tw_eager.
+     * The cost model keeps one line, ts and tw; the MPI executor's auto
+     * reads both ranges. */
+    double eager_bytes;
+    double ts_eager;
+    double tw_eager;
 } xchg_machine;
 
 /* Presets from Bokhari, Table 1: "paragon", "sp2", "cs2" (barrier for the
@@ -636,6 +643,25 @@ int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err);
 /* Number of presets and the i-th name. */
 size_t xchg_machine_preset_count(void);
 const char *xchg_machine_preset_name(size_t i);
+
+/*
+ * Read a machine file, "xchg-machine/1" text (docs/machine-file.md), from
+ * text (len bytes, not NUL-terminated) into *out. Returns 0; XCHG_EINVAL
+ * with a message naming the line and what is accepted when the text is not
+ * such a file, is of another version, is cut short (no ts or tw), or has an
+ * unknown key, a key twice, or a bad value. *out is untouched on failure.
+ */
+int xchg_machine_parse(const char *text, size_t len, xchg_machine *out, xchg_err *err);
+
+/*
+ * Write m as a machine file into buf (len bytes, NUL-terminated), each line
+ * of comment (may be NULL) as a '#' line after the header. Returns 0;
+ * XCHG_EINVAL when m's units are not "us", its name is not a file name's
+ * word (letters, digits, . _ - +) or a value is negative, not finite or
+ * above 1e9; XCHG_ETOOBIG when buf is too small (2 KiB and the comment are
+ * always enough). xchg_machine_parse reads back the same values.
+ */
+int xchg_machine_format(const xchg_machine *m, const char *comment, char *buf, size_t len);
 
 typedef struct xchg_cost {
     uint64_t steps;

@@ -113,6 +113,16 @@ const char *xchg_cli_size(double m, char *buf, size_t len);
  */
 int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out);
 
+/* Read the machine file at path (docs/machine-file.md) into *out: 0, or exit
+ * status 2 after printing what is wrong (no such file, not a preset either,
+ * or the line of the file that is bad). */
+int xchg_cli_machine_file(const char *path, xchg_machine *out);
+
+/* Read all of path into a new buffer (*buf, the caller frees it; *len
+ * bytes, not NUL-terminated), refusing files above max bytes. opt names the
+ * option in messages. 0, or exit status 2 after printing why. */
+int xchg_cli_read_file(const char *opt, const char *path, size_t max, char **buf, size_t *len);
+
 /* --topo and --alg (both required) and --m (default 1024 bytes), as cost
  * and sim take them; 0 or an exit status after printing. */
 int xchg_cli_topo_alg_m(xchg_cli_opt *opts, const char *cmd, xchg_topo *t, double *m);

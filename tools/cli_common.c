@@ -246,6 +246,8 @@ int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint
     return 0;
 }
 
+static int is_preset_name(const char *name);
+
 int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
 {
     int has_m = xchg_cli_has(opts, "machine"), has_a = xchg_cli_has(opts, "a");
@@ -282,13 +284,91 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
         const char *name = has_m ? xchg_cli_val(opts, "machine") : "paragon";
         xchg_err err = {{0}};
         int rc = xchg_machine_preset(name, nodes, &m, &err);
-        if (rc) {
+        if (rc && is_preset_name(name)) {
             char what[96];
             snprintf(what, sizeof what, "bad --machine '%.40s'", name);
             return xchg_cli_lib_error(rc, what, &err);
         }
+        if (rc && (rc = xchg_cli_machine_file(name, &m)))
+            return rc;
     }
     *out = m;
+    return 0;
+}
+
+/* Nonzero when name is a preset's name. */
+static int is_preset_name(const char *name)
+{
+    for (size_t i = 0; i < xchg_machine_preset_count(); i++)
+        if (strcmp(name, xchg_machine_preset_name(i)) == 0)
+            return 1;
+    return 0;
+}
+
+int xchg_cli_read_file(const char *opt, const char *path, size_t max, char **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return xchg_cli_error("cannot read %s '%s': %s", opt, path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    int rc = b ? 0 : xchg_cli_error("out of memory reading %s '%s'", opt, path);
+    while (!rc) {
+        if (n == cap) {
+            size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            char *nb = ncap > cap ? realloc(b, ncap) : NULL;
+            if (!nb) {
+                rc = ncap > cap ? xchg_cli_error("out of memory reading %s '%s'", opt, path)
+                                : xchg_cli_error("%s '%s' is larger than %zu bytes", opt, path,
+                                                 max);
+                break;
+            }
+            b = nb;
+            cap = ncap;
+        }
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = xchg_cli_error("cannot read %s '%s': %s", opt, path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+int xchg_cli_machine_file(const char *path, xchg_machine *out)
+{
+    FILE *probe = fopen(path, "rb");
+    if (!probe) {
+        char list[96] = "";
+        for (size_t i = 0; i < xchg_machine_preset_count(); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     xchg_machine_preset_name(i));
+        return xchg_cli_error("bad --machine '%s': not a preset and not a file we can read "
+                              "(%s); accepted: %s, or a machine file (xchg probe writes one; "
+                              "docs/machine-file.md)",
+                              path, strerror(errno), list);
+    }
+    fclose(probe);
+    char *text;
+    size_t len;
+    /* A machine file is a dozen short lines. */
+    int rc = xchg_cli_read_file("--machine", path, 65536, &text, &len);
+    if (rc)
+        return rc;
+    xchg_err err = {{0}};
+    rc = xchg_machine_parse(text, len, out, &err);
+    free(text);
+    if (rc)
+        return xchg_cli_error("bad machine file '%s': %s", path, err.msg);
     return 0;
 }
 

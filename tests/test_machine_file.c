@@ -1,0 +1,197 @@
+/*
+ * test_machine_file.c - the machine file (src/model/machine_file.c,
+ * docs/machine-file.md): written and read back unchanged, every refusal
+ * with its line, and damaged files (cut at every byte, bytes flipped)
+ * refused or read, never misread into garbage or a crash.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static const char good[] = "xchg-machine/1\n"
+                           "# probed on a test machine\n"
+                           "name      probe-1\n"
+                           "units     us\n"
+                           "\n"
+                           "ts        1.75   # start-up\n"
+                           "tw        0.00031\n"
+                           "tr        0.00012\n"
+                           "barrier   6.5\n"
+                           "eager     4096\n"
+                           "ts_eager  0.9\n"
+                           "tw_eager  0.00061\n";
+
+/* Parse text, expecting a refusal whose message contains want. */
+static void refused(const char *text, const char *want)
+{
+    xchg_machine m;
+    memset(&m, 0x5a, sizeof m);
+    xchg_machine before = m;
+    xchg_err err = {{0}};
+    int rc = xchg_machine_parse(text, strlen(text), &m, &err);
+    CHECK(rc == XCHG_EINVAL, "refused [%s]: rc %d", want, rc);
+    CHECK(strstr(err.msg, want) != NULL, "message for [%s] was: %s", want, err.msg);
+    CHECK(memcmp(&m, &before, sizeof m) == 0, "out untouched on failure [%s]", want);
+}
+
+static void test_read(void)
+{
+    xchg_machine m;
+    xchg_err err = {{0}};
+    CHECK(xchg_machine_parse(good, strlen(good), &m, &err) == XCHG_OK, "good file: %s", err.msg);
+    CHECK(strcmp(m.name, "probe-1") == 0 && strcmp(m.units, "us") == 0, "name and units");
+    CHECK(m.ts == 1.75 && m.tw == 0.00031 && m.tr == 0.00012 && m.barrier == 6.5,
+          "ts tw tr barrier");
+    CHECK(m.eager_bytes == 4096 && m.ts_eager == 0.9 && m.tw_eager == 0.00061, "eager range");
+
+    /* The least a file can say; CRLF line ends are read too. */
+    const char *least = "xchg-machine/1\r\nts 2\r\ntw 0.5\r\n";
+    CHECK(xchg_machine_parse(least, strlen(least), &m, &err) == XCHG_OK, "least: %s", err.msg);
+    CHECK(m.ts == 2 && m.tw == 0.5 && m.tr == 0 && m.barrier == 0 && m.eager_bytes == 0,
+          "defaults");
+    CHECK(strcmp(m.name, "file") == 0, "default name: %s", m.name);
+    /* Not NUL-terminated: only len bytes are read. */
+    char buf[64];
+    memcpy(buf, "xchg-machine/1\nts 3\ntw 4\nXXXX", 29);
+    CHECK(xchg_machine_parse(buf, 25, &m, &err) == XCHG_OK && m.tw == 4, "len bytes only");
+}
+
+static void test_round_trip(void)
+{
+    xchg_machine a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.name, sizeof a.name, "rt.machine_2");
+    snprintf(a.units, sizeof a.units, "us");
+    a.ts = 1.0 / 3;
+    a.tw = 2.5e-4;
+    a.tr = 1e-9;
+    a.barrier = 123456.789;
+    a.eager_bytes = 65536;
+    a.ts_eager = 0.123456789;
+    a.tw_eager = 7e-5;
+    char buf[2048];
+    CHECK(xchg_machine_format(&a, "line one\nline two", buf, sizeof buf) == XCHG_OK, "format");
+    CHECK(strstr(buf, "# line one\n# line two\n") != NULL, "comment lines: %s", buf);
+    xchg_machine b;
+    xchg_err err = {{0}};
+    CHECK(xchg_machine_parse(buf, strlen(buf), &b, &err) == XCHG_OK, "read back: %s", err.msg);
+    CHECK(strcmp(a.name, b.name) == 0, "name back");
+    /* %.9g keeps 9 significant digits */
+    CHECK(fabs(a.ts - b.ts) <= 1e-9 * a.ts && a.tw == b.tw && a.tr == b.tr &&
+              fabs(a.barrier - b.barrier) <= 1e-9 * a.barrier && a.eager_bytes == b.eager_bytes &&
+              fabs(a.ts_eager - b.ts_eager) <= 1e-9 && a.tw_eager == b.tw_eager,
+          "values back");
+    /* without an eager range no eager lines are written */
+    a.eager_bytes = a.ts_eager = a.tw_eager = 0;
+    CHECK(xchg_machine_format(&a, NULL, buf, sizeof buf) == XCHG_OK && !strstr(buf, "eager"),
+          "no eager lines");
+    CHECK(xchg_machine_format(&a, NULL, buf, 40) == XCHG_ETOOBIG, "small buffer");
+    a.tw = -1;
+    CHECK(xchg_machine_format(&a, NULL, buf, sizeof buf) == XCHG_EINVAL, "negative value");
+    a.tw = NAN;
+    CHECK(xchg_machine_format(&a, NULL, buf, sizeof buf) == XCHG_EINVAL, "NaN value");
+    a.tw = 1;
+    snprintf(a.units, sizeof a.units, "t_c");
+    CHECK(xchg_machine_format(&a, NULL, buf, sizeof buf) == XCHG_EINVAL, "units t_c");
+    snprintf(a.units, sizeof a.units, "us");
+    snprintf(a.name, sizeof a.name, "has space");
+    CHECK(xchg_machine_format(&a, NULL, buf, sizeof buf) == XCHG_EINVAL, "name with a space");
+}
+
+static void test_refusals(void)
+{
+    refused("", "the file is empty");
+    refused("{\"format\":\"xchg-schedule/1\"}\n", "line 1: '{\"format\":\"xchg-schedule/1\"}' is not "
+                                                 "the header of a machine file");
+    refused("xchg-machine/2\nts 1\ntw 1\n", "line 1: 'xchg-machine/2' is a version this xchg "
+                                            "does not read");
+    refused("# comment first\nxchg-machine/1\n", "is not the header");
+    refused("xchg-machine/1\nts 1\n", "no 'tw' line");
+    refused("xchg-machine/1\ntw 1\n", "no 'ts' line");
+    refused("xchg-machine/1\nts 1\ntw 1\nspeed 3\n", "line 4: unknown key 'speed'; accepted: "
+                                                      "name, units");
+    refused("xchg-machine/1\nts 1\ntw\n", "line 3: 'tw' needs exactly one value (none given)");
+    refused("xchg-machine/1\nts 1 2\ntw 1\n", "line 2: 'ts' needs exactly one value (more than");
+    refused("xchg-machine/1\nts 1\nts 2\ntw 1\n", "line 3: 'ts' is given twice");
+    refused("xchg-machine/1\nts -1\ntw 1\n", "line 2: 'ts' has the value '-1'; accepted: a number");
+    refused("xchg-machine/1\nts 1\ntw nan\n", "'tw' has the value 'nan'");
+    refused("xchg-machine/1\nts 1\ntw inf\n", "'tw' has the value 'inf'");
+    refused("xchg-machine/1\nts 1\ntw 1e99\n", "'tw' has the value '1e99'");
+    refused("xchg-machine/1\nts 1\ntw 0x10\n", "'tw' has the value '0x10'");
+    refused("xchg-machine/1\nts 1\ntw 1us\n", "'tw' has the value '1us'");
+    refused("xchg-machine/1\nunits ms\nts 1\ntw 1\n", "line 2: units 'ms'; accepted: us");
+    refused("xchg-machine/1\nname a/b\nts 1\ntw 1\n", "line 2: bad name 'a/b'");
+    refused("xchg-machine/1\nname abcdefghijabcdefghijabcdefghijab\nts 1\ntw 1\n", "bad name");
+    refused("xchg-machine/1\nts 1\ntw 1\neager 100\n", "go together; this file has 1 of them");
+    refused("xchg-machine/1\nts 1\ntw 1\neager 0\nts_eager 1\ntw_eager 1\n",
+            "eager is 0 bytes; accepted: 1 or more");
+    char longline[400];
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "xchg-machine/1\nts ", 18);
+    longline[sizeof longline - 1] = '\0';
+    refused(longline, "line 2: longer than 255 characters");
+    const char nul[] = "xchg-machine/1\nts 1\0\ntw 1\n";
+    xchg_machine m;
+    xchg_err err = {{0}};
+    CHECK(xchg_machine_parse(nul, sizeof nul - 1, &m, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "line 2: a NUL byte"),
+          "NUL byte: %s", err.msg);
+    CHECK(xchg_machine_parse(NULL, 0, &m, &err) == XCHG_EINVAL, "NULL text");
+}
+
+/* Cut the good file at every byte, and flip every byte to a few others:
+ * each result is refused with a message, or read with values that are
+ * finite and in range; nothing crashes (the sanitizer build runs this). */
+static void test_damaged(void)
+{
+    size_t n = strlen(good);
+    int read_whole = 0, refused_n = 0;
+    for (size_t cut = 0; cut <= n; cut++) {
+        xchg_machine m;
+        xchg_err err = {{0}};
+        int rc = xchg_machine_parse(good, cut, &m, &err);
+        if (rc == XCHG_OK)
+            read_whole += m.eager_bytes == 4096 && m.tw_eager == 0.00061;
+        else
+            refused_n += err.msg[0] != '\0';
+        CHECK(rc == XCHG_OK || rc == XCHG_EINVAL, "cut at %zu: rc %d", cut, rc);
+    }
+    /* before "tw" is whole the file must be refused; the last cut (and
+     * the one before the final newline) read it all */
+    CHECK(refused_n > 0 && read_whole >= 1, "cuts: %d refused, %d read whole", refused_n,
+          read_whole);
+    const char flips[] = {'\0', '\n', ' ', '#', '-', 'x', '9', '.', (char)0xff};
+    char buf[sizeof good];
+    size_t bad_values = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < sizeof flips; f++) {
+            memcpy(buf, good, sizeof good);
+            buf[i] = flips[f];
+            xchg_machine m;
+            xchg_err err = {{0}};
+            int rc = xchg_machine_parse(buf, n, &m, &err);
+            if (rc == XCHG_OK) {
+                const double v[] = {m.ts, m.tw, m.tr, m.barrier, m.eager_bytes, m.ts_eager,
+                                    m.tw_eager};
+                for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+                    bad_values += !(isfinite(v[k]) && v[k] >= 0 && v[k] <= 1e9);
+            } else if (err.msg[0] == '\0') {
+                bad_values++;
+            }
+        }
+    CHECK(bad_values == 0, "flipped bytes: %zu results out of range or refusals without a "
+                           "message",
+          bad_values);
+}
+
+int main(void)
+{
+    test_read();
+    test_round_trip();
+    test_refusals();
+    test_damaged();
+    return check_finish("test_machine_file");
+}
