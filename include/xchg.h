@@ -663,6 +663,39 @@ int xchg_machine_parse(const char *text, size_t len, xchg_machine *out, xchg_err
  */
 int xchg_machine_format(const xchg_machine *m, const char *comment, char *buf, size_t len);
 
+/* One protocol range of a ping-pong fit: messages of lo..hi bytes (the
+ * sizes measured) take ts + bytes*tw one way. */
+typedef struct xchg_fit_range {
+    double lo, hi;      /* first and last size of the range, bytes */
+    double ts, tw;      /* us, us per byte; each >= 0 */
+    size_t points;      /* sizes in the range */
+    double rms_rel;     /* root mean square of the relative misses */
+    double max_rel;     /* largest relative miss */
+} xchg_fit_range;
+
+/* A fit of one or two ranges; with two, switch_bytes is the first size of
+ * the second (messages under it are in the first). */
+typedef struct xchg_fit {
+    int nranges;
+    xchg_fit_range range[2];
+    double switch_bytes;
+} xchg_fit;
+
+/*
+ * Fit one-way times us[i] of messages of bytes[i] (n points, sizes
+ * increasing) as one line ts + bytes*tw, or as two lines split where the
+ * protocol switches: the size where time grows most beyond what any line
+ * allows (src/model/fit.c). Least squares on relative error. Returns 0;
+ * XCHG_EINVAL when fewer than 6 points, sizes not increasing, or a time not
+ * positive and finite. *out is untouched on failure.
+ */
+int xchg_fit_pingpong(const double *bytes, const double *us, size_t n, xchg_fit *out,
+                      xchg_err *err);
+
+/* Set m's ts and tw from the fit's last (large-message) range and its eager
+ * fields from the first range when there are two; other fields unchanged. */
+void xchg_fit_machine(const xchg_fit *f, xchg_machine *m);
+
 typedef struct xchg_cost {
     uint64_t steps;
     uint64_t startups;        /* non-empty steps */

@@ -28,6 +28,9 @@ static const cmd commands[] = {
      xchg_cli_plan_help},
     {"sim", "run a schedule on a network with contention, event by event", xchg_cli_sim,
      xchg_cli_sim_help},
+    /* MPI programs (run under mpirun); their own --help answers. */
+    {"probe", "measure this machine's t_s, t_w, t_r and barrier (under mpirun)",
+     xchg_cli_probe, NULL},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -78,6 +81,18 @@ static int unknown_cmd(const char *name)
     return accepted_commands();
 }
 
+/* Print c's help; a command without help text is asked for its own. */
+static int show_help(const cmd *c)
+{
+    if (c->help) {
+        fputs(c->help, stdout);
+        return XCHG_CLI_OK;
+    }
+    char help[] = "--help";
+    char *args[] = {help, NULL};
+    return c->run(1, args);
+}
+
 int main(int argc, char **argv)
 {
     int rc;
@@ -109,16 +124,14 @@ int main(int argc, char **argv)
             const cmd *c = find_cmd(argv[2]);
             if (!c)
                 return unknown_cmd(argv[2]);
-            fputs(c->help, stdout);
-            rc = XCHG_CLI_OK;
+            rc = show_help(c);
         }
     } else {
         const cmd *c = find_cmd(name);
         if (!c)
             return unknown_cmd(name);
         if (xchg_cli_wants_help(argc - 2, argv + 2)) {
-            fputs(c->help, stdout);
-            rc = XCHG_CLI_OK;
+            rc = show_help(c);
         } else {
             rc = c->run(argc - 2, argv + 2);
         }

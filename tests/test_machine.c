@@ -1,8 +1,10 @@
 /*
- * test_machine_file.c - the machine file (src/model/machine_file.c,
- * docs/machine-file.md): written and read back unchanged, every refusal
- * with its line, and damaged files (cut at every byte, bytes flipped)
- * refused or read, never misread into garbage or a crash.
+ * test_machine.c - machines measured and kept: the machine file
+ * (src/model/machine_file.c, docs/machine-file.md) written and read back
+ * unchanged, every refusal with its line, damaged files (cut at every byte,
+ * bytes flipped) refused or read, never misread into garbage or a crash;
+ * and the ping-pong fit (src/model/fit.c) on made-up measurements whose
+ * answer is known: one line, two protocols with a switch, noise.
  */
 #include <math.h>
 #include <stdio.h>
@@ -187,11 +189,96 @@ static void test_damaged(void)
           bad_values);
 }
 
+/* A deterministic noise factor in [1 - amp, 1 + amp]. */
+static double noise(uint32_t *state, double amp)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return 1 + amp * ((double)(*state >> 8) / (double)(1u << 24) * 2 - 1);
+}
+
+/* Sizes 1 B .. 4 MiB, powers of two and the halfway points between. */
+static size_t sizes(double *b)
+{
+    size_t n = 0;
+    for (double x = 1; x <= 4194304; x *= 2) {
+        b[n++] = x;
+        if (x >= 2 && x < 4194304)
+            b[n++] = x * 1.5;
+    }
+    return n;
+}
+
+static void test_fit(void)
+{
+    double b[64], t[64];
+    size_t n = sizes(b);
+    xchg_fit f;
+    xchg_err err = {{0}};
+    /* an exact line */
+    for (size_t i = 0; i < n; i++)
+        t[i] = 2 + b[i] * 0.001;
+    CHECK(xchg_fit_pingpong(b, t, n, &f, &err) == XCHG_OK, "line: %s", err.msg);
+    CHECK(f.nranges == 1, "line: one range, got %d", f.nranges);
+    CHECK(fabs(f.range[0].ts - 2) < 1e-9 && fabs(f.range[0].tw - 0.001) < 1e-15,
+          "line: ts %g tw %g", f.range[0].ts, f.range[0].tw);
+    CHECK(f.range[0].max_rel < 1e-12 && f.range[0].points == n, "line: exact, all points");
+
+    /* a line with 5% noise stays one line */
+    uint32_t st = 12345;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (2 + b[i] * 0.001) * noise(&st, 0.05);
+    CHECK(xchg_fit_pingpong(b, t, n, &f, &err) == XCHG_OK && f.nranges == 1,
+          "noisy line: one range, got %d", f.nranges);
+    CHECK(fabs(f.range[0].tw - 0.001) < 0.0001, "noisy line: tw %g", f.range[0].tw);
+
+    /* eager below 8 KiB (ts 1, tw 0.0008), rendezvous above (ts 10, tw
+     * 0.0003: a handshake's latency more, fewer copies), 3% noise: the
+     * switch is found at 8192 */
+    st = 777;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (b[i] < 8192 ? 1 + b[i] * 0.0008 : 10 + b[i] * 0.0003) * noise(&st, 0.03);
+    CHECK(xchg_fit_pingpong(b, t, n, &f, &err) == XCHG_OK && f.nranges == 2,
+          "two protocols: two ranges, got %d", f.nranges);
+    CHECK(f.switch_bytes == 8192, "switch at %g, want 8192", f.switch_bytes);
+    CHECK(fabs(f.range[0].ts - 1) < 0.1 && fabs(f.range[0].tw / 0.0008 - 1) < 0.2,
+          "eager range: ts %g tw %g", f.range[0].ts, f.range[0].tw);
+    CHECK(fabs(f.range[1].ts - 10) < 1.5 && fabs(f.range[1].tw / 0.0003 - 1) < 0.05,
+          "rendezvous range: ts %g tw %g", f.range[1].ts, f.range[1].tw);
+    CHECK(f.range[0].hi < 8192 && f.range[1].lo == 8192, "ranges meet at the switch");
+    xchg_machine m;
+    memset(&m, 0, sizeof m);
+    xchg_fit_machine(&f, &m);
+    CHECK(m.ts == f.range[1].ts && m.tw == f.range[1].tw && m.eager_bytes == 8192 &&
+              m.ts_eager == f.range[0].ts && m.tw_eager == f.range[0].tw,
+          "machine from two ranges");
+
+    /* a negative intercept is clamped: ts 0, the line through the origin */
+    for (size_t i = 0; i < n; i++)
+        t[i] = b[i] * 0.002;
+    CHECK(xchg_fit_pingpong(b, t, n, &f, &err) == XCHG_OK && f.range[0].ts == 0 &&
+              fabs(f.range[0].tw - 0.002) < 1e-15,
+          "through the origin: ts %g tw %g", f.range[0].ts, f.range[0].tw);
+
+    /* refusals */
+    CHECK(xchg_fit_pingpong(b, t, 5, &f, &err) == XCHG_EINVAL && strstr(err.msg, "at least 6"),
+          "too few points: %s", err.msg);
+    double bb[6] = {1, 2, 2, 4, 8, 16}, tt[6] = {1, 1, 1, 1, 1, 1};
+    CHECK(xchg_fit_pingpong(bb, tt, 6, &f, &err) == XCHG_EINVAL && strstr(err.msg, "increasing"),
+          "sizes not increasing: %s", err.msg);
+    bb[2] = 3;
+    tt[4] = 0;
+    CHECK(xchg_fit_pingpong(bb, tt, 6, &f, &err) == XCHG_EINVAL && strstr(err.msg, "positive"),
+          "zero time: %s", err.msg);
+    tt[4] = NAN;
+    CHECK(xchg_fit_pingpong(bb, tt, 6, &f, &err) == XCHG_EINVAL, "NaN time");
+}
+
 int main(void)
 {
     test_read();
     test_round_trip();
     test_refusals();
     test_damaged();
-    return check_finish("test_machine_file");
+    test_fit();
+    return check_finish("test_machine");
 }
