@@ -343,11 +343,15 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
     printf("one-way time, least squares on relative error, per protocol range:\n");
     for (int r = 0; r < fit->nranges; r++)
         print_range(&fit->range[r]);
-    if (fit->nranges == 2)
-        printf("  the protocol switches at %.0f B (two lines fit four times better than one)\n",
-               fit->switch_bytes);
+    size_t k = 1;
+    while (fit->nranges == 2 && k < n && sizes[k] < fit->switch_bytes)
+        k++;
+    if (fit->nranges == 2 && k < n)
+        printf("  the protocol switches at %.0f B: from %.0f B the time grows %.2fx for %.2fx "
+               "the bytes, which no one line can do\n",
+               fit->switch_bytes, sizes[k - 1], us[k] / us[k - 1], sizes[k] / sizes[k - 1]);
     else
-        printf("  no protocol switch: one line fits within noise\n");
+        printf("  no protocol switch: time never grows much faster than size\n");
     printf("machine (Bokhari, Table 1 form):\n");
     printf("  %-10s %12s %14s %14s %16s\n", "machine", "t_s (us)", "t_w (us/B)", "t_r (us/B)",
            "barrier (us)");
