@@ -4,7 +4,9 @@
  * unchanged, every refusal with its line, damaged files (cut at every byte,
  * bytes flipped) refused or read, never misread into garbage or a crash;
  * and the ping-pong fit (src/model/fit.c) on made-up measurements whose
- * answer is known: one line, two protocols with a switch, noise.
+ * answer is known: one line, two protocols with a switch, noise; and the
+ * tuning file (src/model/tuning_file.c, docs/tuning.md): lookups inside,
+ * between and beyond its ranges, every refusal, damaged files.
  */
 #include <math.h>
 #include <stdio.h>
@@ -273,6 +275,112 @@ static void test_fit(void)
     CHECK(xchg_fit_pingpong(bb, tt, 6, &f, &err) == XCHG_EINVAL, "NaN time");
 }
 
+/* Parse a tuning file, expecting a refusal whose message contains want. */
+static void tuning_refused(const char *text, const char *want)
+{
+    xchg_tuning *t = (xchg_tuning *)&t; /* must stay as it is */
+    xchg_tuning *before = t;
+    xchg_err err = {{0}};
+    int rc = xchg_tuning_parse(text, strlen(text), &t, &err);
+    CHECK(rc == XCHG_EINVAL, "tuning refused [%s]: rc %d", want, rc);
+    CHECK(strstr(err.msg, want) != NULL, "tuning message for [%s] was: %s", want, err.msg);
+    CHECK(t == before, "tuning: out untouched on failure [%s]", want);
+}
+
+static const char tuned[] = "xchg-tuning/1\n"
+                            "# ranks topology from to algorithm\n"
+                            "16 torus:4x4 1 64 shm\n"
+                            "16 torus:4x4 128 4096 hc-standard   # a comment\n"
+                            "16 torus:4x4 8192 1048576 mpi\n"
+                            "\n"
+                            "16 complete:16 1 1048576 pairwise\n"
+                            "8 ring:8 1 1024 bruck:3\n";
+
+static void test_tuning(void)
+{
+    xchg_tuning *t = NULL;
+    xchg_err err = {{0}};
+    CHECK(xchg_tuning_parse(tuned, strlen(tuned), &t, &err) == XCHG_OK, "tuning: %s", err.msg);
+    CHECK(xchg_tuning_rows(t) == 5, "5 rows, got %zu", xchg_tuning_rows(t));
+    xchg_topo t44 = check_topo("torus:4x4"), c16 = check_topo("complete:16");
+    xchg_topo r8 = check_topo("ring:8"), r16 = check_topo("ring:16");
+    const struct {
+        const xchg_topo *topo;
+        uint64_t m;
+        const char *want;
+    } cases[] = {
+        {&t44, 1, "shm"},          {&t44, 64, "shm"},          {&t44, 65, "shm"},
+        {&t44, 100, "hc-standard"}, {&t44, 4096, "hc-standard"}, {&t44, 5000, "hc-standard"},
+        {&t44, 6200, "mpi"},       {&t44, 1 << 20, "mpi"},     {&t44, 1 << 30, "mpi"},
+        {&c16, 8, "pairwise"},     {&r8, 1 << 20, "bruck:3"},  {&r16, 8, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = xchg_tuning_lookup(t, cases[i].topo, cases[i].m);
+        CHECK(got == cases[i].want || (got && cases[i].want && !strcmp(got, cases[i].want)),
+              "lookup %zu (m %llu): got %s, want %s", i, (unsigned long long)cases[i].m,
+              got ? got : "none", cases[i].want ? cases[i].want : "none");
+    }
+    xchg_tuning_entry e;
+    CHECK(xchg_tuning_row(t, 1, &e) == XCHG_OK && e.ranks == 16 && e.from == 128 &&
+              e.to == 4096 && !strcmp(e.alg, "hc-standard") && !strcmp(e.topology, "torus:4x4"),
+          "row 1");
+    CHECK(xchg_tuning_row(t, 5, &e) == XCHG_EINVAL, "row out of range");
+    xchg_tuning_free(t);
+    xchg_tuning_free(NULL);
+
+    tuning_refused("", "the file is empty");
+    tuning_refused("xchg-machine/1\nts 1\ntw 1\n", "line 1: 'xchg-machine/1' is not the header "
+                                                    "of a tuning file");
+    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64\n", "line 2: 4 fields; accepted: 5");
+    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64 shm extra\n", "line 2: 6 fields");
+    tuning_refused("xchg-tuning/1\n0 torus:4x4 1 64 shm\n", "line 2: ranks '0' is not");
+    tuning_refused("xchg-tuning/1\n16 torus:4x5 1 64 shm\n", "has 20 nodes, not the row's 16");
+    tuning_refused("xchg-tuning/1\n16 donut:16 1 64 shm\n", "line 2: topology 'donut:16'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 64 1 shm\n", "block sizes '64' to '1'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 0 1 shm\n", "block sizes '0' to '1'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 1 -5 shm\n", "block sizes '1' to '-5'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 1 8 fastest\n", "line 2: algorithm 'fastest'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 1 8 bruck:1\n", "algorithm 'bruck:1'");
+    tuning_refused("xchg-tuning/1\n16 ring:16 1 64 mpi\n16 ring:16 64 128 ring\n",
+                   "line 3: 64..128 bytes on 16 ranks (ring:16) overlaps an earlier row's 1..64");
+    const char nul[] = "xchg-tuning/1\n16 ring:16\0 1 64 mpi\n";
+    CHECK(xchg_tuning_parse(nul, sizeof nul - 1, &t, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "line 2: a NUL byte"),
+          "tuning NUL: %s", err.msg);
+
+    /* cut at every byte, and bytes changed: refused with a message, or read
+     * with every lookup answering a row's algorithm */
+    size_t n = strlen(tuned), silent = 0, read = 0;
+    for (size_t cut = 0; cut <= n; cut++) {
+        err.msg[0] = '\0';
+        int rc = xchg_tuning_parse(tuned, cut, &t, &err);
+        if (rc == XCHG_OK) {
+            read++;
+            xchg_tuning_free(t);
+        } else if (!err.msg[0]) {
+            silent++;
+        }
+    }
+    const char flips[] = {'\0', '\n', ' ', '#', '-', 'x', '9', ':', (char)0xff};
+    char buf[sizeof tuned];
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < sizeof flips; f++) {
+            memcpy(buf, tuned, sizeof tuned);
+            buf[i] = flips[f];
+            err.msg[0] = '\0';
+            if (xchg_tuning_parse(buf, n, &t, &err) == XCHG_OK) {
+                const char *a = xchg_tuning_lookup(t, &t44, 100);
+                silent += a && !(!strcmp(a, "shm") || !strcmp(a, "mpi") ||
+                                 !strncmp(a, "hc-", 3) || !strncmp(a, "pair", 4));
+                xchg_tuning_free(t);
+            } else if (!err.msg[0]) {
+                silent++;
+            }
+        }
+    CHECK(silent == 0 && read > 0, "damaged tuning files: %zu silent or odd, %zu cuts read",
+          silent, read);
+}
+
 int main(void)
 {
     test_read();
@@ -280,5 +388,6 @@ int main(void)
     test_refusals();
     test_damaged();
     test_fit();
+    test_tuning();
     return check_finish("test_machine");
 }
