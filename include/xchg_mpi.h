@@ -58,9 +58,17 @@ typedef struct xchg_mpi_opts {
      * a later block size chooses something else (every persistent plan
      * says it). */
     int verbose;
+    /* auto's measured inputs, file paths (NULL or "": none), read by rank 0
+     * and shared: a tuning file from `xchg tune` (docs/tuning.md), whose row
+     * for the communicator's ranks, topology and block size auto runs; and
+     * a machine file from `xchg probe` (docs/machine-file.md), whose figures
+     * auto's cost model uses where no row applies. A file that cannot be
+     * used is said (rank 0) and auto goes on without it. */
+    const char *tuning_file;
+    const char *machine_file;
 } xchg_mpi_opts;
 
-/* Defaults: alg auto, topology auto, quiet. */
+/* Defaults: alg auto, topology auto, quiet, no tuning or machine file. */
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
 /* Whether alg is a value opts.alg accepts: auto, mpi, shm or a registry
@@ -70,8 +78,9 @@ int xchg_mpi_alg_check(const char *alg, xchg_err *err);
 
 /*
  * Fill opts from the environment: XCHG_ALG (xchg_mpi_alg_check's values),
- * XCHG_TOPOLOGY (a topology spec or auto), XCHG_VERBOSE (0 or 1). Unset
- * variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
+ * XCHG_TOPOLOGY (a topology spec or auto), XCHG_VERBOSE (0 or 1),
+ * XCHG_TUNING_FILE and XCHG_MACHINE_FILE (paths; read and checked when a
+ * plan is made). Unset or empty variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
  * naming the variable, its value and what is accepted (opts then unchanged).
  * The strings point into the environment.
  */
@@ -115,7 +124,7 @@ void xchg_mpi_plan_free(xchg_mpi_plan *plan);
 typedef struct xchg_mpi_plan_info {
     char alg[XCHG_SPEC_MAX];   /* the algorithm run, or "mpi" for the fallback */
     char topology[64];         /* the topology the ranks were mapped to */
-    char why[512];             /* why this algorithm (and why any fallback) */
+    char why[1024];            /* why this algorithm (and why any fallback) */
     int fallback;              /* nonzero: runs call PMPI_Alltoall */
     size_t steps;              /* steps with a message (alg "shm": rounds) */
     size_t scratch_bytes;      /* scratch this rank holds for runs */

@@ -66,6 +66,8 @@ typedef struct bench_args {
     int full, validate, in_place, json, verbose;
     const char *alg;  /* "auto", "mpi" or a registry spec */
     const char *topo; /* NULL or "auto" or a topology spec */
+    const char *tuning, *machine; /* auto's files (NULL: XCHG_TUNING_FILE,
+                                     XCHG_MACHINE_FILE, or none) */
 } bench_args;
 
 /* One row's figures. */
@@ -131,6 +133,10 @@ static void usage(FILE *f)
             "                                count must be P), default auto (complete:P)\n"
             "  --iterations-large N          timed calls above %zu B (-i sets both)\n"
             "  --warmup-large N              warm-up calls above %zu B (-x sets both)\n"
+            "  --tuning FILE                 auto runs the tuning file's measured winners\n"
+            "                                (xchg tune; default XCHG_TUNING_FILE)\n"
+            "  --machine FILE                auto's cost model uses this machine file\n"
+            "                                (xchg probe; default XCHG_MACHINE_FILE)\n"
             "  --json                        one JSON object per size instead of the table\n"
             "  --verbose                     the executor says what each plan chose (stderr)\n\n"
             "Latency per size: each rank's mean time per call; Avg is its mean over ranks,\n"
@@ -246,7 +252,16 @@ bad:
     return -1;
 }
 
-enum { OPT_ALG = 1000, OPT_TOPO, OPT_JSON, OPT_VERBOSE, OPT_ITERS_LARGE, OPT_WARMUP_LARGE };
+enum {
+    OPT_ALG = 1000,
+    OPT_TOPO,
+    OPT_JSON,
+    OPT_VERBOSE,
+    OPT_ITERS_LARGE,
+    OPT_WARMUP_LARGE,
+    OPT_TUNING,
+    OPT_MACHINE
+};
 
 /*
  * Parse argv into *a. Returns 0, EXIT_USAGE after rank 0 printed what was
@@ -271,10 +286,13 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         {"verbose", no_argument, 0, OPT_VERBOSE},
         {"iterations-large", required_argument, 0, OPT_ITERS_LARGE},
         {"warmup-large", required_argument, 0, OPT_WARMUP_LARGE},
+        {"tuning", required_argument, 0, OPT_TUNING},
+        {"machine", required_argument, 0, OPT_MACHINE},
         {0, 0, 0, 0},
     };
     static const char accepted[] = "-m, -i, -x, -f, -c, -l, -M, -h, -v, --alg, --topo, "
-                                   "--iterations-large, --warmup-large, --json, --verbose";
+                                   "--iterations-large, --warmup-large, --tuning, --machine, "
+                                   "--json, --verbose";
     memset(a, 0, sizeof *a);
     a->min_size = DEF_MIN_SIZE;
     a->max_size = DEF_MAX_SIZE;
@@ -326,6 +344,8 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         case 'v': version = 1; break;
         case OPT_ALG: a->alg = optarg; break;
         case OPT_TOPO: a->topo = optarg; break;
+        case OPT_TUNING: a->tuning = optarg; break;
+        case OPT_MACHINE: a->machine = optarg; break;
         case OPT_JSON: a->json = 1; break;
         case OPT_VERBOSE: a->verbose = 1; break;
         case ':':
@@ -593,6 +613,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, int p, size_t m, unsign
         o.alg = a->alg;
         o.topology = a->topo;
         o.verbose = a->verbose;
+        o.tuning_file = a->tuning ? a->tuning : getenv("XCHG_TUNING_FILE");
+        o.machine_file = a->machine ? a->machine : getenv("XCHG_MACHINE_FILE");
         rc = xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, a->in_place,
                                   comm, &o, &plan);
         if (rc != MPI_SUCCESS) {

@@ -16,13 +16,16 @@
  *     time (exec.c): they overlap, and each costs about a quarter of a step;
  *   - t_w is four times larger for messages under 8 KiB, which MPI libraries
  *     copy twice through shared-memory fragments (Open MPI's vader below its
- *     single-copy threshold) instead of once;
+ *     single-copy threshold) instead of once: the machine's eager range
+ *     (eager_bytes, ts_eager, tw_eager), which a machine file from `xchg
+ *     probe` (XCHG_MACHINE_FILE) replaces with measured figures;
  *   - t_s, t_w and t_r grow with f, the ranks per core on the busiest node
  *     (ranks waiting for a partner that is not running): t_s = 0.8 f^1.44 us,
  *     t_w = 0.0002 f us/B, t_r = 0.0001 f us/B, fitted to hc-standard and
  *     pairwise at 16 and 64 ranks on 2 cores, 8 B to 1 MiB (docs/mpi.md,
- *     bench/results/mpi_alltoall.txt). A machine probe (issue 12) is to
- *     measure them per machine.
+ *     bench/results/mpi_alltoall.txt). A machine file's figures, measured
+ *     by `xchg probe` with one rank per core, are scaled by f the same way
+ *     (xchg_mpi_machine_scale).
  *
  * The shared-memory exchange (alg "shm", shm.c) sends no message: each rank
  * copies its p blocks in, waits at one barrier, and copies p blocks out
@@ -53,7 +56,22 @@ void xchg_mpi_machine(double f, xchg_machine *out)
                           .tw = 0.0002 * f,
                           .tr = 0.0001 * f,
                           .barrier = 0,
-                          .units = "us"};
+                          .units = "us",
+                          .eager_bytes = XCHG_MPI_EAGER_BYTES,
+                          .ts_eager = 0.8 * pow(f, 1.44),
+                          .tw_eager = 4 * 0.0002 * f};
+}
+
+void xchg_mpi_machine_scale(double f, xchg_machine *m)
+{
+    if (f < 1)
+        f = 1;
+    double s = pow(f, 1.44);
+    m->ts *= s;
+    m->ts_eager *= s;
+    m->tw *= f;
+    m->tw_eager *= f;
+    m->tr *= f;
 }
 
 double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m)
@@ -62,8 +80,9 @@ double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double 
     int direct = line->startups > 0 && line->volume_blocks == line->startups;
     double C = direct ? 0 : 2 * V;
     double msg = S > 0 ? V / S * m : 0; /* a typical message */
-    double tw = msg < XCHG_MPI_EAGER_BYTES ? 4 * mach->tw : mach->tw;
-    return (direct ? S / 4 : S) * mach->ts + V * m * tw + C * m * mach->tr;
+    int eager = msg < mach->eager_bytes;
+    double ts = eager ? mach->ts_eager : mach->ts, tw = eager ? mach->tw_eager : mach->tw;
+    return (direct ? S / 4 : S) * ts + V * m * tw + C * m * mach->tr;
 }
 
 double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m, double chunk)

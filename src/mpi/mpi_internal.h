@@ -68,6 +68,15 @@ struct xchg_mpi_plan {
     unsigned char *shm;
     size_t shm_bytes, shm_chunk;
     unsigned shm_round;
+
+    /* auto's inputs from files (auto_files.c), read while the plan is made:
+     * the tuning file's rows (NULL: none), the machine file (have_mach),
+     * and why a file given could not be used ("" when all is well) */
+    xchg_tuning *tuning;
+    char tuning_path[256];
+    xchg_machine file_mach;
+    int have_mach;
+    char auto_note[400];
 };
 
 /* Steps of an independent program posted together. */
@@ -129,8 +138,21 @@ int xchg_mpi_shm_run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
  * schedule's line; the shared-memory exchange, whose blocks move chunk
  * bytes a round). */
 void xchg_mpi_machine(double f, xchg_machine *out);
+/* Scale a machine measured with one rank per core to f ranks per core, as
+ * the default grows with f: start-ups by f^1.44, per-byte figures by f. */
+void xchg_mpi_machine_scale(double f, xchg_machine *m);
 double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m);
 double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m, double chunk);
+
+/* auto_files.c: read the tuning and machine files auto uses (opts'
+ * tuning_file and machine_file, as rank 0 sees them) into the plan:
+ * rank 0 reads each file and broadcasts its bytes, so every rank decides
+ * from the same text. A file that cannot be read or parsed leaves its
+ * field empty and says why in pl->auto_note (and sets bad_value, so rank 0
+ * says it). Collective; an MPI error code. xchg_mpi_auto_files_free
+ * releases what it read (local). */
+int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
+void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
 
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);

@@ -1,11 +1,13 @@
 /*
  * opts.c - the executor's options (xchg_mpi_opts): defaults and the
- * environment variables XCHG_ALG, XCHG_TOPOLOGY and XCHG_VERBOSE.
+ * environment variables XCHG_ALG, XCHG_TOPOLOGY, XCHG_VERBOSE,
+ * XCHG_TUNING_FILE and XCHG_MACHINE_FILE.
  *
  * Values are checked here only for form (a known algorithm name, a topology
  * spec that parses, 0 or 1); whether they fit the communicator (the
  * algorithm applies, the node count is the number of ranks) is known only
- * when a plan is made (plan.c), which then says why it falls back.
+ * when a plan is made (plan.c), which then says why it falls back. The
+ * files are read then too (auto_files.c).
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -89,5 +91,10 @@ int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err)
         opts->topology = topo;
     if (verbose && *verbose)
         opts->verbose = !strcmp(verbose, "1");
+    const char *tuning = getenv("XCHG_TUNING_FILE"), *machine = getenv("XCHG_MACHINE_FILE");
+    if (tuning && *tuning)
+        opts->tuning_file = tuning;
+    if (machine && *machine)
+        opts->machine_file = machine;
     return XCHG_OK;
 }

@@ -156,11 +156,92 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
     }
 }
 
+/*
+ * The tuning file's row for (t, block size), over the model's choice: a
+ * schedule (when it applies here), shm (when usable; spec stays the model's
+ * schedule to run if its segment cannot be made) or the MPI library's call.
+ * 0, or -1 when it falls back to the MPI library's call.
+ */
+static int apply_tuning(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *shm)
+{
+    const char *row = xchg_tuning_lookup(pl->tuning, t, pl->block_bytes);
+    char topo[64];
+    xchg_topo_spec(t, topo, sizeof topo);
+    if (!row) {
+        if (pl->tuning) {
+            size_t n = strlen(pl->info.why);
+            snprintf(pl->info.why + n, sizeof pl->info.why - n,
+                     "; the tuning file has no row for %d ranks on %s", pl->p, topo);
+        }
+        return 0;
+    }
+    char why[512];
+    snprintf(why, sizeof why, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s "
+                              "near %zu-byte blocks",
+             pl->tuning_path, row, pl->p, topo, pl->block_bytes);
+    if (!strcmp(row, "mpi")) {
+        fall_back(pl, "%s", why);
+        return -1;
+    }
+    char no[256];
+    if (!strcmp(row, "shm")) {
+        if (xchg_mpi_shm_usable(pl, no, sizeof no)) {
+            *shm = 1;
+            snprintf(pl->info.why, sizeof pl->info.why, "%s", why);
+        } else {
+            size_t n = strlen(pl->info.why);
+            snprintf(pl->info.why + n, sizeof pl->info.why - n,
+                     "; the tuning file's shm cannot run here (%.150s)", no);
+        }
+        return 0;
+    }
+    const xchg_alg *a;
+    xchg_opts o;
+    xchg_err err = {{0}};
+    xchg_symmetry sym;
+    int ok = xchg_alg_parse(row, &a, &o, &err) == XCHG_OK &&
+             xchg_alg_applies(a, t, &o, &err) == XCHG_OK;
+    if (ok) {
+        xchg_alg_symmetry(a, t, &o, &sym);
+        if (sym.kind == XCHG_SYM_NONE && t->nodes > XCHG_MPI_FOLLOW_ALL_MAX) {
+            ok = 0;
+            snprintf(err.msg, sizeof err.msg, "no symmetry, above %d ranks",
+                     XCHG_MPI_FOLLOW_ALL_MAX);
+        }
+    }
+    if (!ok) {
+        size_t n = strlen(pl->info.why);
+        snprintf(pl->info.why + n, sizeof pl->info.why - n,
+                 "; the tuning file's %.40s does not apply here (%.150s)", row, err.msg);
+        return 0;
+    }
+    snprintf(spec, XCHG_SPEC_MAX, "%s", row);
+    *shm = 0;
+    snprintf(pl->info.why, sizeof pl->info.why, "%s", why);
+    return 0;
+}
+
+static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm);
+
 /* The candidate auto.c predicts fastest at the block size (auto): a
  * schedule in spec, and *shm set when the shared-memory exchange is
  * predicted faster still (spec is then what runs if its segment cannot be
  * made). */
 static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
+{
+    int rc = choose_by_model(pl, t, spec, shm);
+    if (rc == 0)
+        rc = apply_tuning(pl, t, spec, shm);
+    if (pl->auto_note[0]) {
+        size_t n = strlen(pl->info.why);
+        snprintf(pl->info.why + n, sizeof pl->info.why - n, "%s%s", n ? "; " : "",
+                 pl->auto_note);
+    }
+    return rc;
+}
+
+/* The model's choice (choose_auto without a tuning file). */
+static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
 {
     char list[1024];
     auto_candidates(t, list, sizeof list);
@@ -172,7 +253,12 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
         auto_candidates(t, list, sizeof list);
     }
     xchg_machine mach;
-    xchg_mpi_machine(pl->ranks_per_core, &mach);
+    if (pl->have_mach) {
+        mach = pl->file_mach;
+        xchg_mpi_machine_scale(pl->ranks_per_core, &mach);
+    } else {
+        xchg_mpi_machine(pl->ranks_per_core, &mach);
+    }
     double m = (double)pl->block_bytes;
     xchg_plan_opts po = {.only = list, .threads = 1};
     xchg_sweep *sw = NULL;
@@ -208,15 +294,17 @@ static int choose_auto(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
            shm_time < best_time;
     if (*shm)
         snprintf(pl->info.why, sizeof pl->info.why,
-                 "auto: all ranks on one node, and shared memory is predicted faster (%.0f us) "
-                 "than the fastest of %.120s (%s, %.0f us) at %zu-byte blocks with %.2g ranks "
-                 "per core (t_s %.3g us; docs/mpi.md)",
-                 shm_time, list, spec, best_time, pl->block_bytes, pl->ranks_per_core, mach.ts);
+                 "auto: all ranks on one node, and shared memory is predicted faster (%.3g us) "
+                 "than the fastest of %.120s (%s, %.3g us) at %zu-byte blocks with %.2g ranks "
+                 "per core (%st_s %.3g us; docs/mpi.md)",
+                 shm_time, list, spec, best_time, pl->block_bytes, pl->ranks_per_core,
+                 pl->have_mach ? "machine file: " : "", mach.ts);
     else
         snprintf(pl->info.why, sizeof pl->info.why,
-                 "auto: predicted fastest (%.0f us) of %.150s at %zu-byte blocks with %.2g "
-                 "ranks per core (t_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
-                 best_time, list, pl->block_bytes, pl->ranks_per_core, mach.ts, mach.tw, mach.tr);
+                 "auto: predicted fastest (%.3g us) of %.150s at %zu-byte blocks with %.2g "
+                 "ranks per core (%st_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
+                 best_time, list, pl->block_bytes, pl->ranks_per_core,
+                 pl->have_mach ? "machine file: " : "", mach.ts, mach.tw, mach.tr);
     return 0;
 }
 
@@ -535,6 +623,8 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
 
     double t0 = MPI_Wtime();
     rc = ranks_per_core(pl);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_auto_files(pl, opts);
     if (rc != MPI_SUCCESS) {
         xchg_mpi_plan_free(pl);
         return rc;
@@ -552,6 +642,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
         xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
         snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
     }
+    xchg_mpi_auto_files_free(pl);
     rc = try_shm(pl, shm, opts->alg && !strcmp(opts->alg, "shm"));
     if (rc != MPI_SUCCESS) {
         xchg_mpi_plan_free(pl);
@@ -587,6 +678,7 @@ void xchg_mpi_plan_free(xchg_mpi_plan *pl)
     if (!pl)
         return;
     release(pl);
+    xchg_mpi_auto_files_free(pl);
     if (pl->comm != MPI_COMM_NULL)
         MPI_Comm_free(&pl->comm);
     free(pl);
