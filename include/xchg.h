@@ -968,8 +968,19 @@ enum {
                              send and receive of the last one are done */
 };
 
+/* How a message crosses the network in a simulation. */
+enum {
+    XCHG_SIM_WORMHOLE = 0, /* it needs every resource of its route at once
+                              and holds them all from head to tail */
+    XCHG_SIM_VCT = 1       /* virtual cut-through: its head takes the links
+                              one by one; blocked, the message is buffered
+                              where it stands and the links behind it are
+                              freed as its tail passes */
+};
+
 typedef struct xchg_sim_opts {
     int mode;          /* XCHG_SIM_BARRIER (0) or XCHG_SIM_ASYNC */
+    int routing;       /* XCHG_SIM_WORMHOLE (0) or XCHG_SIM_VCT */
     int all_port;      /* nodes inject and eject any number of messages at
                           once (default 0: one of each at a time) */
     double th;         /* latency per hop, in the machine's time units */

@@ -237,10 +237,27 @@ usage_error "plan: none of the 2 candidates on ring:100000 may win \(ring: skipp
 XCHG_PROGRESS_AFTER=soon usage_error "bad XCHG_PROGRESS_AFTER 'soon'; accepted: seconds from 0 to 3600" \
     verify --topo ring:4 --alg ring
 
+# --- machine files (--machine FILE) --------------------------------------------
+usage_error "bad --machine 'nosuch': not a preset and not a file we can read.*accepted: paragon, sp2, cs2, or a machine file" \
+    cost --topo ring:4 --alg ring --machine nosuch
+printf 'xchg-machine/1\nname cut\nts 2\n' >"$TMP/machine"
+usage_error "bad machine file '.*': line 3 (the end): no 'tw' line" cost --topo ring:4 --alg ring --machine "$TMP/machine"
+printf 'xchg-machine/1\nts 2\ntw 0.001\nspeed 3\n' >"$TMP/machine"
+usage_error "line 4: unknown key 'speed'; accepted: name, units, ts, tw" sim --topo ring:4 --alg ring --machine "$TMP/machine"
+printf 'xchg-machine/1\nts 2\ntw 0.001\n' >"$TMP/machine"
+accepted cost --topo ring:4 --alg ring --machine "$TMP/machine"
+accepted compare --topo ring:4 --machine "$TMP/machine"
+accepted plan --topo ring:4 --m 64 --machine "$TMP/machine"
+printf 'xchg-tuning/1\n4 ring:4 1 64 ring\n' >"$TMP/tuning"
+usage_error "line 1: 'xchg-tuning/1' is not the header of a machine file" \
+    plan --topo ring:4 --m 64 --machine "$TMP/tuning"
+
 # --- sim --------------------------------------------------------------------------
 usage_error "needs --alg" sim --topo ring:4
 usage_error "unknown --mode 'fast'; accepted: barrier, async" sim --topo ring:4 --alg ring --mode fast
 usage_error "unknown --ports 'two'; accepted: one, all" sim --topo ring:4 --alg ring --ports two
+usage_error "unknown --routing 'adaptive'; accepted: wormhole, vct" sim --topo ring:4 --alg ring --routing adaptive
+accepted sim --topo ring:4 --alg ring --routing vct
 usage_error "'-1' for --th" sim --topo ring:4 --alg ring --th -1
 accepted sim --topo ring:4 --alg ring --th 1e12
 usage_error "'2e12' for --th" sim --topo ring:4 --alg ring --th 2e12

@@ -6,8 +6,11 @@
  *     th = 0, in the cost model's time (up to rounding: relative 1e-12),
  *     with and without copies and barriers, and no message waits; every
  *     other schedule takes at least that long;
+ *   - both routings (wormhole, virtual cut-through) in every run above:
+ *     the same messages and link hops, exact when contention-free;
  *   - a contended step worked by hand (hc-standard on array:4, whose
- *     second step sends two messages over each of two links);
+ *     second step sends two messages over each of two links), and two
+ *     hand-built steps where the routings differ;
  *   - per-hop latency adds hops*th to a lone message;
  *   - async mode finishes every message and is never slower than the cost
  *     model's contention-free line allows for a schedule without copies;
@@ -21,9 +24,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "sched/sched_internal.h"
 #include "xchg.h"
 
 #define REL 1e-12
@@ -49,38 +54,56 @@ static int close_to(double a, double b)
     return fabs(a - b) <= REL * (fabs(a) > fabs(b) ? fabs(a) : fabs(b)) + 1e-300;
 }
 
-/* Simulate spec on tspec in barrier mode and hold it to the cost model. */
+/* One barrier-mode run of s, held to the cost model; *w is the wormhole
+ * run of the same case (set by it, compared with by the VCT run). */
+static void check_run(const xchg_sched *s, const char *tspec, const char *spec, int barrier,
+                      double m, int routing, xchg_sim_report *w)
+{
+    xchg_machine mach = machine(barrier);
+    xchg_sim_opts o = {.mode = XCHG_SIM_BARRIER, .with_barrier = barrier, .routing = routing};
+    xchg_sim_report r;
+    xchg_err err = {{0}};
+    int rc = xchg_sim_run(s, &mach, m, &o, &r, &err);
+    CHECK(rc == 0, "%s on %s: %s", spec, tspec, err.msg);
+    if (rc)
+        return;
+    if (routing == XCHG_SIM_WORMHOLE)
+        *w = r;
+    else
+        CHECK(r.messages == w->messages && r.link_hops == w->link_hops,
+              "%s on %s: vct and wormhole see other messages", spec, tspec);
+    if (xchg_sched_contention_free(s)) {
+        exact_runs++;
+        CHECK(close_to(r.time, r.predicted) && r.waited == 0,
+              "%s on %s, m = %g, barrier %d, routing %d: simulated %.17g, model %.17g, %llu "
+              "waited",
+              spec, tspec, m, barrier, routing, r.time, r.predicted,
+              (unsigned long long)r.waited);
+    } else {
+        contended_runs++;
+        CHECK(r.time >= r.predicted * (1 - REL),
+              "%s on %s, m = %g, routing %d: contention made it faster (%.17g < %.17g)", spec,
+              tspec, m, routing, r.time, r.predicted);
+    }
+}
+
+/* Simulate spec on tspec in barrier mode and hold it to the cost model:
+ * wormhole at three block sizes, with and without barriers; VCT at the
+ * middle size (the others add time, not cases). */
 static void check_spec(const char *tspec, const char *spec)
 {
     xchg_sched *s = check_generate(tspec, spec);
     if (!s)
         return;
-    int cf = xchg_sched_contention_free(s);
-    for (int b = 0; b < 2; b++) {
-        xchg_machine mach = machine(b);
-        const double sizes[] = {1, 64, 65536};
+    const double sizes[] = {1, 64, 65536};
+    for (int b = 0; b < 2; b++)
         for (int k = 0; k < 3; k++) {
-            xchg_sim_opts o = {.mode = XCHG_SIM_BARRIER, .with_barrier = b};
-            xchg_sim_report r;
-            xchg_err err = {{0}};
-            int rc = xchg_sim_run(s, &mach, sizes[k], &o, &r, &err);
-            CHECK(rc == 0, "%s on %s: %s", spec, tspec, err.msg);
-            if (rc)
-                continue;
-            if (cf) {
-                exact_runs++;
-                CHECK(close_to(r.time, r.predicted) && r.waited == 0,
-                      "%s on %s, m = %g, barrier %d: simulated %.17g, model %.17g, %llu waited",
-                      spec, tspec, sizes[k], b, r.time, r.predicted,
-                      (unsigned long long)r.waited);
-            } else {
-                contended_runs++;
-                CHECK(r.time >= r.predicted * (1 - REL),
-                      "%s on %s, m = %g: contention made it faster (%.17g < %.17g)", spec,
-                      tspec, sizes[k], r.time, r.predicted);
-            }
+            xchg_sim_report w;
+            memset(&w, 0, sizeof w);
+            check_run(s, tspec, spec, b, sizes[k], XCHG_SIM_WORMHOLE, &w);
+            if (k == 1)
+                check_run(s, tspec, spec, b, sizes[k], XCHG_SIM_VCT, &w);
         }
-    }
     xchg_sched_free(s);
 }
 
@@ -130,6 +153,118 @@ static void test_hand_worked(void)
                   (unsigned long long)(r.nlinks ? r.busiest[0].messages : 0));
         }
     xchg_sched_free(s);
+}
+
+/* One step on tspec in which node i sends one block to to[i] (XCHG_NONE:
+ * idle); the simulator reads only the messages. */
+static xchg_sched *one_step(const char *tspec, const uint32_t *to)
+{
+    xchg_topo t = check_topo(tspec);
+    xchg_sched *s = xchg_sched_new(&t, "hand", 0);
+    uint32_t *table = malloc(t.nodes * sizeof *table);
+    if (!s || !table) {
+        free(table);
+        xchg_sched_free(s);
+        CHECK(0, "out of memory");
+        return NULL;
+    }
+    memcpy(table, to, t.nodes * sizeof *table);
+    xchg_step st;
+    memset(&st, 0, sizeof st);
+    st.partner = XCHG_PARTNER_TABLE;
+    st.partner_table = table;
+    st.rule = xchg_rule_dest_is_to();
+    st.blocks = 1;
+    if (xchg_sched_add(s, &st)) {
+        xchg_sched_free(s);
+        CHECK(0, "out of memory");
+        return NULL;
+    }
+    return s;
+}
+
+/* When each message started and ended, by sender (the trace). */
+typedef struct ends {
+    double start[8], end[8];
+} ends;
+
+static void on_end(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
+                   double ready, double start, double end)
+{
+    (void)step, (void)to, (void)blocks, (void)ready;
+    ends *e = ctx;
+    if (from < 8) {
+        e->start[from] = start;
+        e->end[from] = end;
+    }
+}
+
+/*
+ * Where the routings differ, worked by hand: th = 1, a block's time
+ * L = m*tw = 10, ts = 0, nodes in a line.
+ *
+ * array:4, A = 0->3 (links 0>1, 1>2, 2>3), B = 1->2 (link 1>2), both ready
+ * at 0, A first:
+ *   wormhole: A takes its whole path at 0 and holds it 3*th + L = 13; B
+ *     waits for 1>2 until 13 and ends at 13 + 1 + 10 = 24.
+ *   vct: A's head takes 0>1 at 0 and reaches 1>2 at 1; B took 1>2 at 0
+ *     and ends at 0 + 1 + 10 = 11, freeing it; A takes it at 11, 2>3 at
+ *     12, and ends at 12 + 1 + 10 = 23. A waited 10.
+ * With one-port nodes the ports change nothing here (each is used once).
+ *
+ * array:5, A = 0->4, C = 1->2, B = 2->3, all ready at 0:
+ *   wormhole: A holds 0>1..3>4 from 0 to 4 + 10 = 14; C and B wait for it
+ *     and end at 14 + 11 = 25.
+ *   vct: C and B take their links at 0 and end at 11; A's head waits at
+ *     1>2 from 1 to 11, then goes on: 2>3 at 12, 3>4 at 13, end 24. The
+ *     links a message has passed are freed as its tail passes them, and C
+ *     and B finish 14 earlier.
+ */
+static void test_vct_by_hand(void)
+{
+    xchg_machine mach = machine(0);
+    mach.ts = 0;
+    mach.tw = 1;
+    mach.tr = 0;
+    const uint32_t N = XCHG_NONE;
+    const uint32_t two[4] = {3, 2, N, N}, three[5] = {4, 2, 3, N, N};
+    xchg_sched *s4 = one_step("array:4", two), *s5 = one_step("array:5", three);
+    if (!s4 || !s5) {
+        xchg_sched_free(s4);
+        xchg_sched_free(s5);
+        return;
+    }
+    for (int ports = 0; ports < 2; ports++)
+        for (int routing = XCHG_SIM_WORMHOLE; routing <= XCHG_SIM_VCT; routing++) {
+            int vct = routing == XCHG_SIM_VCT;
+            ends e;
+            memset(&e, 0, sizeof e);
+            xchg_sim_opts o = {.th = 1, .routing = routing, .all_port = ports,
+                               .trace = on_end, .trace_ctx = &e};
+            xchg_sim_report r;
+            xchg_err err = {{0}};
+            CHECK(xchg_sim_run(s4, &mach, 10, &o, &r, &err) == 0, "array:4: %s", err.msg);
+            CHECK(close_to(r.time, vct ? 23 : 24), "array:4, routing %d, ports %d: %.17g",
+                  routing, ports, r.time);
+            CHECK(close_to(e.end[0], vct ? 23 : 13) && close_to(e.end[1], vct ? 11 : 24),
+                  "array:4, routing %d: A ends %.17g, B %.17g", routing, e.end[0], e.end[1]);
+            CHECK(r.waited == 1 && close_to(r.wait, vct ? 10 : 13) &&
+                      close_to(r.max_wait, vct ? 10 : 13),
+                  "array:4, routing %d: %llu waited, %.17g", routing,
+                  (unsigned long long)r.waited, r.wait);
+            memset(&e, 0, sizeof e);
+            CHECK(xchg_sim_run(s5, &mach, 10, &o, &r, &err) == 0, "array:5: %s", err.msg);
+            CHECK(close_to(r.time, vct ? 24 : 25), "array:5, routing %d, ports %d: %.17g",
+                  routing, ports, r.time);
+            CHECK(close_to(e.end[1], vct ? 11 : 25) && close_to(e.end[2], vct ? 11 : 25) &&
+                      close_to(e.end[0], vct ? 24 : 14),
+                  "array:5, routing %d: A %.17g, C %.17g, B %.17g", routing, e.end[0],
+                  e.end[1], e.end[2]);
+            CHECK(close_to(e.start[0], 0), "A's head leaves at 0 (%.17g)", e.start[0]);
+            CHECK_EQ_U64(r.link_hops, 4 + 1 + 1, "array:5: link hops");
+        }
+    xchg_sched_free(s4);
+    xchg_sched_free(s5);
 }
 
 /* ring on ring:8: every message goes one hop; th adds 1 * th per step. */
@@ -293,6 +428,11 @@ static void test_errors(void)
     CHECK(xchg_sim_run(s, &mach, 1, &o, &r, &err) == XCHG_EINVAL && strstr(err.msg, "mode"),
           "unknown mode: %s", err.msg);
     o.mode = 0;
+    o.routing = 2;
+    CHECK(xchg_sim_run(s, &mach, 1, &o, &r, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "unknown routing 2; accepted: XCHG_SIM_WORMHOLE, XCHG_SIM_VCT"),
+          "unknown routing: %s", err.msg);
+    o.routing = 0;
     o.th = -1;
     CHECK(xchg_sim_run(s, &mach, 1, &o, &r, &err) == XCHG_EINVAL, "negative th");
     xchg_sched_free(s);
@@ -324,6 +464,7 @@ int main(void)
     CHECK(exact_runs > 1000, "only %lu contention-free runs checked", exact_runs);
     CHECK(contended_runs > 100, "only %lu contended runs checked", contended_runs);
     test_hand_worked();
+    test_vct_by_hand();
     test_hop_latency();
     test_async();
     test_maps();

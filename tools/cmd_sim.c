@@ -13,7 +13,7 @@
 
 const char xchg_cli_sim_help[] =
     "usage: xchg sim --topo T --alg A [--m BYTES] [--mode barrier|async]\n"
-    "                [--ports one|all] [--th T] [--network T2]\n"
+    "                [--ports one|all] [--routing wormhole|vct] [--th T] [--network T2]\n"
     "                [--map row-major|snake|FILE]\n"
     "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
     "                [--trace FILE] [--json]\n"
@@ -22,7 +22,8 @@ const char xchg_cli_sim_help[] =
     "a message takes ts at its sender, then holds every link of its route (and,\n"
     "with one-port nodes, its sender's injection and its receiver's ejection\n"
     "port) from head to tail, hops*th + blocks*m*tw; a message that finds one\n"
-    "taken waits, first come first served. Prints the finish time, the cost\n"
+    "taken waits, first come first served (with --routing vct it takes them one\n"
+    "by one and, blocked, frees those behind it). Prints the finish time, the cost\n"
     "model's contention-free prediction, the slowdown, the time messages\n"
     "waited and the busiest links. With th = 0, barrier steps and no contention\n"
     "the simulated time is the cost model's.\n\n"
@@ -35,6 +36,10 @@ const char xchg_cli_sim_help[] =
     "                    its own send and receive are done\n"
     "  --ports P         one (default): one message in and one out per node at a\n"
     "                    time; all: any number\n"
+    "  --routing R       wormhole (default): a message needs its whole path at once\n"
+    "                    and holds it; vct (virtual cut-through): its head takes the\n"
+    "                    links one by one, and a blocked message is buffered where\n"
+    "                    it stands while the links behind it are freed\n"
     "  --th T            latency per hop, in the machine's units (default 0)\n"
     "  --network T2      run on another network of as many nodes (a hypercube\n"
     "                    schedule on a mesh: --topo hypercube:8 --network mesh:16x16)\n"
@@ -98,6 +103,7 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     xchg_cli_json_num(stdout, m);
     printf(",\"mode\":\"%s\",\"ports\":\"%s\"", o->mode == XCHG_SIM_ASYNC ? "async" : "barrier",
            o->all_port ? "all" : "one");
+    printf(",\"routing\":\"%s\"", o->routing == XCHG_SIM_VCT ? "vct" : "wormhole");
     fputs(",\"th\":", stdout);
     xchg_cli_json_num(stdout, o->th);
     fputs(",\"time\":", stdout);
@@ -145,8 +151,10 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("machine       %s: ts = %g, tw = %g, tr = %g, th = %g (%s)\n", mach->name, mach->ts,
            mach->tw, mach->tr, o->th, tu);
     printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
-    printf("mode          %s steps, %s-port nodes, wormhole routing (the whole path held)%s\n",
+    printf("mode          %s steps, %s-port nodes, %s%s\n",
            o->mode == XCHG_SIM_ASYNC ? "async" : "barrier", o->all_port ? "all" : "one",
+           o->routing == XCHG_SIM_VCT ? "virtual cut-through (links taken one by one)"
+                                      : "wormhole routing (the whole path held)",
            o->map ? ", nodes placed by --map" : "");
     printf("simulated     %.6g %s\n", r->time, tu);
     printf("predicted     %.6g %s (cost model, no contention)\n", r->predicted, tu);
@@ -221,10 +229,14 @@ static int load_map(const char *path, uint32_t p, uint32_t *map)
     return rc;
 }
 
-/* Parse --mode, --ports and --th into o; 0 or an exit status. */
+/* Parse --mode, --ports, --routing and --th into o; 0 or an exit status. */
 static int parse_sim_options(xchg_cli_opt *opts, xchg_sim_opts *o)
 {
     const char *mode = xchg_cli_val(opts, "mode"), *ports = xchg_cli_val(opts, "ports");
+    const char *routing = xchg_cli_val(opts, "routing");
+    if (routing && strcmp(routing, "wormhole") != 0 && strcmp(routing, "vct") != 0)
+        return xchg_cli_error("unknown --routing '%s'; accepted: wormhole, vct", routing);
+    o->routing = routing && strcmp(routing, "vct") == 0 ? XCHG_SIM_VCT : XCHG_SIM_WORMHOLE;
     if (mode && strcmp(mode, "barrier") != 0 && strcmp(mode, "async") != 0)
         return xchg_cli_error("unknown --mode '%s'; accepted: barrier, async", mode);
     if (ports && strcmp(ports, "one") != 0 && strcmp(ports, "all") != 0)
@@ -247,7 +259,7 @@ int xchg_cli_sim(int argc, char **argv)
                            {"trace", "FILE", NULL, 0},    {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {"map", "M", NULL, 0},         {"network", "T2", NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+                           {"routing", "R", NULL, 0},     {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;

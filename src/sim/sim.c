@@ -10,14 +10,20 @@
  *   - resources: every directed link (node, dim, dir), and with one-port
  *     nodes each node's injection and ejection port;
  *   - a message becomes ready ts after its sender starts its step (and has
- *     done the step's local copies); it then needs every resource of its
- *     route at once, holds them from head to tail, hops*th + blocks*m*tw,
- *     and frees them all when its tail arrives (wormhole routing with the
- *     whole path held, as a blocked worm holds it);
+ *     done the step's local copies). With wormhole routing it then needs
+ *     every resource of its route at once, holds them from head to tail,
+ *     hops*th + blocks*m*tw, and frees them all when its tail arrives (the
+ *     whole path held, as a blocked worm holds it). With virtual cut-through
+ *     its head takes the resources one by one (injection port, each link,
+ *     ejection port), th a link; a resource is held from when the head
+ *     takes it until the tail has passed it (th + blocks*m*tw for a link,
+ *     blocks*m*tw for a port), and a head that finds the next one taken
+ *     waits there, the message buffered, while the links behind it are freed
+ *     on time. With no contention both give hops*th + blocks*m*tw;
  *   - a message that finds a resource taken waits in that resource's queue,
  *     first come first served; when the resource is freed the queue's
- *     messages try again in order, and one blocked elsewhere moves to the
- *     queue of what blocks it.
+ *     messages try again in order (wormhole: one blocked elsewhere moves to
+ *     the queue of what blocks it).
  * Steps: in barrier mode one step at a time, every node starting it when
  * the last message of the previous one has arrived (plus the barrier time);
  * in async mode each node starts its next step once its own send and
@@ -33,13 +39,16 @@
 
 #define NONE UINT32_MAX
 
-enum { EV_READY = 0, EV_DONE = 1 };
+/* A message is ready to go (wormhole) or its head reaches its next
+ * resource (VCT); its tail has arrived; a resource is freed (VCT). */
+enum { EV_READY = 0, EV_DONE = 1, EV_RELEASE = 2 };
 
-/* One event: a message is ready to go, or its tail has arrived. */
+/* One event. */
 typedef struct event {
     double t;
     uint64_t seq;   /* ties go to the earlier event: runs are reproducible */
-    uint32_t msg;   /* the sender's node id (one message per sender) */
+    uint32_t msg;   /* the sender's node id (one message per sender); for
+                       EV_RELEASE the resource */
     int kind;
 } event;
 
@@ -52,6 +61,10 @@ typedef struct smsg {
     uint32_t *res;  /* resources of its route (owned) */
     uint32_t nres, hops;
     uint32_t next;  /* next in the wait queue it is in */
+    uint32_t stage; /* VCT: the resource its head is at */
+    double tail;    /* VCT: blocks*m*tw */
+    double asked;   /* VCT: when its head reached the resource it waits for */
+    double waited;  /* VCT: time its head has waited, over all resources */
 } smsg;
 
 /* Per node in async mode. */
@@ -219,6 +232,85 @@ static void wake(sim *sm, uint32_t r)
 }
 
 /* ------------------------------------------------------------------ */
+/* Virtual cut-through                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Nonzero when resource r is a link (not a port). */
+static int is_link(const sim *sm, uint32_t r)
+{
+    return r < sm->nlinks;
+}
+
+/* Message id's head takes the resource it is at (free) now: hold it until
+ * its tail has passed, and move the head on (or, at the last resource,
+ * schedule the tail's arrival). */
+static void vct_take(sim *sm, uint32_t id)
+{
+    smsg *g = &sm->msgs[id];
+    uint32_t r = g->res[g->stage];
+    double hop = is_link(sm, r) ? sm->o.th : 0;
+    sm->holder[r] = id;
+    if (g->stage == 0)
+        g->start = sm->now;
+    double w = sm->now - g->asked;
+    if (w > 0) {
+        sm->r.wait += w;
+        g->waited += w;
+    }
+    if (is_link(sm, r)) {
+        sm->busy[r] += hop + g->tail;
+        sm->crossed[r]++;
+    }
+    push(sm, sm->now + hop + g->tail, r, EV_RELEASE);
+    g->asked = sm->now + hop;
+    if (++g->stage == g->nres)
+        push(sm, sm->now + hop + g->tail, id, EV_DONE);
+    else
+        push(sm, sm->now + hop, id, EV_READY);
+}
+
+/* Message id's head reaches its next resource: take it, or queue for it. */
+static void vct_request(sim *sm, uint32_t id)
+{
+    smsg *g = &sm->msgs[id];
+    if (g->nres == 0) { /* no links and no ports: only its bytes' time */
+        g->start = sm->now;
+        push(sm, sm->now + g->tail, id, EV_DONE);
+        return;
+    }
+    uint32_t r = g->res[g->stage];
+    if (sm->holder[r] == NONE && sm->qhead[r] == NONE)
+        vct_take(sm, id);
+    else
+        enqueue(sm, r, id);
+}
+
+/* Resource r's tail has passed: free it, and the first message queued for
+ * it takes it. */
+static void vct_release(sim *sm, uint32_t r)
+{
+    sm->holder[r] = NONE;
+    if (sm->qhead[r] == NONE)
+        return;
+    uint32_t id = sm->qhead[r];
+    sm->qhead[r] = sm->msgs[id].next;
+    if (sm->qhead[r] == NONE)
+        sm->qtail[r] = NONE;
+    vct_take(sm, id);
+}
+
+/* One event of the network, either routing. */
+static void network_event(sim *sm, const event *e)
+{
+    if (e->kind == EV_RELEASE)
+        vct_release(sm, e->msg);
+    else if (sm->o.routing == XCHG_SIM_VCT)
+        vct_request(sm, e->msg);
+    else
+        request(sm, e->msg);
+}
+
+/* ------------------------------------------------------------------ */
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
@@ -261,16 +353,36 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
     g->blocks = msg.blocks;
     g->ready = ready;
     g->dur = (double)hops * sm->o.th + (double)msg.blocks * sm->m * sm->mach->tw;
+    g->tail = (double)msg.blocks * sm->m * sm->mach->tw;
+    g->stage = 0;
+    g->asked = ready;
+    g->waited = 0;
     sm->r.messages++;
     sm->r.link_hops += hops;
     push(sm, ready, node, EV_READY);
     return 1;
 }
 
-/* Message id's tail has arrived: free its resources, count its load. */
+/* Message id's tail has arrived: free its resources (wormhole; VCT frees
+ * each on its own event), count its load. */
 static void finish_message(sim *sm, uint32_t id)
 {
     smsg *g = &sm->msgs[id];
+    if (sm->o.routing == XCHG_SIM_VCT) {
+        if (g->waited > 0) {
+            sm->r.waited++;
+            if (g->waited > sm->r.max_wait)
+                sm->r.max_wait = g->waited;
+        }
+        if (sm->o.trace)
+            sm->o.trace(sm->o.trace_ctx, g->step, id, g->to, g->blocks, g->ready, g->start,
+                        sm->now);
+        if (sm->now > sm->last_end)
+            sm->last_end = sm->now;
+        free(g->res);
+        g->res = NULL;
+        return;
+    }
     for (uint32_t i = 0; i < g->nres; i++) {
         uint32_t r = g->res[i];
         sm->holder[r] = NONE;
@@ -307,10 +419,10 @@ static void run_barrier(sim *sm)
             event e = pop(sm);
             sm->now = e.t;
             sm->r.events++;
-            if (e.kind == EV_READY)
-                request(sm, e.msg);
-            else
+            if (e.kind == EV_DONE)
                 finish_message(sm, e.msg);
+            else
+                network_event(sm, &e);
         }
         T = sm->last_end;
         if (sent && sm->o.with_barrier)
@@ -397,8 +509,8 @@ static void run_async(sim *sm)
         event e = pop(sm);
         sm->now = e.t;
         sm->r.events++;
-        if (e.kind == EV_READY) {
-            request(sm, e.msg);
+        if (e.kind != EV_DONE) {
+            network_event(sm, &e);
             continue;
         }
         size_t k = sm->msgs[e.msg].step;
@@ -536,6 +648,9 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     if (o.mode != XCHG_SIM_BARRIER && o.mode != XCHG_SIM_ASYNC)
         return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: unknown mode %d; accepted: "
                                            "XCHG_SIM_BARRIER, XCHG_SIM_ASYNC", o.mode);
+    if (o.routing != XCHG_SIM_WORMHOLE && o.routing != XCHG_SIM_VCT)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_sim_run: unknown routing %d; accepted: "
+                                           "XCHG_SIM_WORMHOLE, XCHG_SIM_VCT", o.routing);
     if (o.network && o.network->nodes != xchg_sched_topo(s)->nodes) {
         char a[64], b[64];
         return xchg_fail(err, XCHG_EINVAL,

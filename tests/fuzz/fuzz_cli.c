@@ -75,7 +75,8 @@ static const table tables[] = {
       {"m", "BYTES", NULL, 0}, {"mode", "M", NULL, 0}, {"ports", "P", NULL, 0},
       {"th", "T", NULL, 0}, {"barrier", NULL, NULL, 0}, {"trace", "FILE", NULL, 0},
       {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-      {"map", "M", NULL, 0}, {"network", "T2", NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"map", "M", NULL, 0}, {"network", "T2", NULL, 0}, {"routing", "R", NULL, 0},
+      {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"cost",
