@@ -241,7 +241,7 @@ XCHG_PROGRESS_AFTER=soon usage_error "bad XCHG_PROGRESS_AFTER 'soon'; accepted: 
 usage_error "bad --machine 'nosuch': not a preset and not a file we can read.*accepted: paragon, sp2, cs2, or a machine file" \
     cost --topo ring:4 --alg ring --machine nosuch
 printf 'xchg-machine/1\nname cut\nts 2\n' >"$TMP/machine"
-usage_error "bad machine file '.*': line 3 (the end): no 'tw' line" cost --topo ring:4 --alg ring --machine "$TMP/machine"
+usage_error "bad machine file '.*': line 3 .the end.: no 'tw' line" cost --topo ring:4 --alg ring --machine "$TMP/machine"
 printf 'xchg-machine/1\nts 2\ntw 0.001\nspeed 3\n' >"$TMP/machine"
 usage_error "line 4: unknown key 'speed'; accepted: name, units, ts, tw" sim --topo ring:4 --alg ring --machine "$TMP/machine"
 printf 'xchg-machine/1\nts 2\ntw 0.001\n' >"$TMP/machine"
