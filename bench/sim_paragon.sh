@@ -6,7 +6,8 @@
 # (ts = 75 us, tw = 0.011 us/B), one-port nodes, th = 0. For each block
 # size: the simulated time over the cost model's contention-free time (the
 # "predicted" curves of the paper, which assume a hypercube), in barrier
-# and in async mode, and the busiest link at the largest size.
+# and in async mode with wormhole routing, and in barrier mode with virtual
+# cut-through ("vct"), and the busiest link at the largest size.
 #
 # Usage: bash bench/sim_paragon.sh [path/to/xchg]
 # Writes bench/results/sim_paragon.txt (and prints it).
@@ -23,7 +24,10 @@ declare -A SIM PRED
 # one, and keeps both times (barrier mode) in SIM and PRED.
 slowdown() {
     local j
-    j=$("$X" sim --topo "$1" --alg "$2" --m "$3" --mode "$4" --machine paragon --json)
+    local mode=$4 routing=wormhole
+    [ "$mode" = vct ] && { mode=barrier; routing=vct; }
+    j=$("$X" sim --topo "$1" --alg "$2" --m "$3" --mode "$mode" --routing "$routing" \
+        --machine paragon --json)
     if [ "$4" = barrier ]; then
         SIM[$1/$2/$3]=$(grep -o '"time":[0-9.e+-]*' <<<"$j" | cut -d: -f2)
         PRED[$1/$2/$3]=$(grep -o '"predicted":[0-9.e+-]*' <<<"$j" | cut -d: -f2)
@@ -60,7 +64,8 @@ console.log(l ? `${l.from}->${l.to} (dim ${l.dim}${l.dir > 0 ? "+" : "-"}, ${l.m
 {
     echo "# seed 002 on the Paragon's mesh, simulated: $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# slowdown = simulated time / cost model's contention-free time (Table 1: ts = 75 us,"
-    echo "# tw = 0.011 us/B; one-port nodes; wormhole, the whole path held; th = 0)"
+    echo "# tw = 0.011 us/B; one-port nodes; th = 0). Modes: barrier and async steps with"
+    echo "# wormhole routing (the whole path held); vct: barrier steps, virtual cut-through"
     for topo in mesh:16x16 mesh:16x32; do
         case $topo in
         mesh:16x16) algs="hc-standard multiphase:2,2,2,2 multiphase:2,3,3 multiphase:4,4 hc-direct" ;;
@@ -72,7 +77,7 @@ console.log(l ? `${l.from}->${l.to} (dim ${l.dim}${l.dir > 0 ? "+" : "-"}, ${l.m
         for m in $SIZES; do printf " %9s" "${m}B"; done
         printf "  %s\n" "busiest link at 32768 B (barrier)"
         for alg in $algs; do
-            for mode in barrier async; do
+            for mode in barrier async vct; do
                 printf "  %-20s %-8s" "$alg" "$mode"
                 for m in $SIZES; do
                     slowdown "$topo" "$alg" "$m" "$mode"

@@ -21,14 +21,16 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # one T A [MODE]: median wall seconds of RUNS runs, the peak RSS (MiB) of
-# the last, and the last run's JSON report in $TMP/out.
+# the last, and the last run's JSON report in $TMP/out. MODE is barrier or
+# async, with "+vct" for virtual cut-through routing (wormhole otherwise).
 one() {
-    local i t0 t1
+    local i t0 t1 mode=${3:-barrier} routing=wormhole
+    [ "${mode%+vct}" != "$mode" ] && { mode=${mode%+vct}; routing=vct; }
     local -a ts=()
     for ((i = 0; i < RUNS; i++)); do
         t0=$EPOCHREALTIME
         /usr/bin/time -f '%M' -o "$TMP/rss" "$X" sim --topo "$1" --alg "$2" --m 64 \
-            --mode "${3:-barrier}" --json >"$TMP/out" 2>"$TMP/err" || return 1
+            --mode "$mode" --routing "$routing" --json >"$TMP/out" 2>"$TMP/err" || return 1
         t1=$EPOCHREALTIME
         ts+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
     done
@@ -62,7 +64,8 @@ t0=$EPOCHREALTIME
 floor=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
 {
     echo "# xchg sim speed: median of $RUNS runs, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
-    echo "# barrier mode unless said, one-port, paragon, m = 64 B; time includes generation"
+    echo "# barrier mode unless said, one-port, paragon, m = 64 B; time includes generation;"
+    echo "# wormhole routing unless the mode says +vct (virtual cut-through)"
     echo "# 'xchg --version' (start-up floor): $floor s"
     printf "# %-16s %-10s %-8s %9s %12s %9s %8s %12s %12s %9s  %s\n" Topology Algorithm Mode \
         Nodes Messages "Time(s)" "RSS(MiB)" "Msgs/s" "Hops/s" Slowdown Goal
@@ -71,6 +74,11 @@ floor=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
     row torus:128x128 t2 barrier "under 30 s"
     row torus:128x128 at2 barrier "under 30 s"
     row torus:48x48x48 mt3 barrier "under 60 s"
+    row torus:32x32 pairwise barrier+vct "under 5 s"
+    row torus:32x32 pairwise async+vct "under 5 s"
+    row torus:128x128 t2 barrier+vct "under 30 s"
+    row torus:128x128 at2 barrier+vct "under 30 s"
+    row torus:48x48x48 mt3 barrier+vct "under 60 s"
     echo "# against network size"
     for n in 8 16 32 64; do row "torus:${n}x${n}" pairwise; done
     for d in 8 10 12 13; do row "hypercube:$d" hc-direct; done

@@ -1142,6 +1142,31 @@ int xchg_export_check(const xchg_topo *t, uint64_t steps, uint64_t max_work, uin
 int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
                 xchg_write_fn write, void *ctx, xchg_err *err);
 
+/* Options of xchg_import. */
+typedef struct xchg_import_opts {
+    uint64_t max_bytes; /* refuse a file whose replay would take more memory
+                           (4 bytes per block, p*p blocks); 0: 4 GiB */
+} xchg_import_opts;
+
+/*
+ * Read a schedule from text (len bytes, not NUL-terminated) in the export
+ * format, xchg-schedule/1 JSON or text (docs/export-format.md, "Import"),
+ * into a new *out (free it with xchg_sched_free): its topology, its
+ * algorithm's name, every step's messages with the blocks they list, their
+ * routes' policy and the local copies. The schedule claims nothing
+ * (xchg_sched_contention_free is 0): check it with xchg_verify. Returns 0;
+ * XCHG_EINVAL with a message giving the line, column and (JSON) field when
+ * the text is not such a schedule: bad syntax, another format, a topology
+ * or node count that does not parse or agree, a node out of range, a node
+ * sending to itself or twice in a step, a route that is not xchg_topo_route
+ * under one policy for the step, a block not held by its sender at the
+ * start of its step or listed twice in it, copies of the wrong count;
+ * XCHG_EINVAL also when the replay would take more than opts->max_bytes;
+ * XCHG_ENOMEM. *out is untouched on failure.
+ */
+int xchg_import(const char *text, size_t len, const xchg_import_opts *opts, xchg_sched **out,
+                xchg_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -237,6 +237,32 @@ usage_error "plan: none of the 2 candidates on ring:100000 may win \(ring: skipp
 XCHG_PROGRESS_AFTER=soon usage_error "bad XCHG_PROGRESS_AFTER 'soon'; accepted: seconds from 0 to 3600" \
     verify --topo ring:4 --alg ring
 
+# --- schedules from files (--schedule FILE) ------------------------------------
+"$X" export --topo ring:4 --alg ring --output "$TMP/ring4.json"
+usage_error "--alg and --schedule are alternatives" cost --topo ring:4 --alg ring --schedule "$TMP/ring4.json"
+usage_error "'xchg sim' needs --alg; accepted: --alg A .*, or --schedule FILE" sim --topo ring:4
+usage_error "cannot read --schedule '$TMP/nosuch'" verify --schedule "$TMP/nosuch"
+usage_error "--topo ring:5 is not the topology of --schedule .* \(ring:4\)" cost --topo ring:5 --schedule "$TMP/ring4.json"
+accepted cost --topo ring:4 --schedule "$TMP/ring4.json"
+sed 's/"from":1,"to":2/"from":1,"to":1/' "$TMP/ring4.json" >"$TMP/bad.json"
+usage_error "bad --schedule '.*': line 1, column [0-9]+, steps\[0\]\[1\]: node 1 sends to itself" sim --schedule "$TMP/bad.json"
+printf '# xchg-schedule/1 topology ring:4 algorithm x nodes 4 steps 1\nstep 1\n  0 -> 1  route d0+1x1  blocks (0,1) (7,1)\n' >"$TMP/bad.txt"
+usage_error "line 3, column [0-9]+: block \(7,1\) names a node past the last one" verify --schedule "$TMP/bad.txt"
+printf '{"format":"xchg-schedule/1","topology":{"kind":"ring","dims":[1024]},"steps":[]}' >"$TMP/ring1024.json"
+usage_error "replaying its blocks takes 4.0 MiB .*over the memory limit of 1.0 MiB" cost --schedule "$TMP/ring1024.json" --max-memory 1M
+"$X" verify --schedule "$TMP/ring1024.json" --max-memory 5M >/dev/null 2>&1
+expect "read under 5M, but no step delivers anything: verify exit" $? 1
+head -c 100 "$TMP/ring4.json" >"$TMP/cut.json"
+usage_error "bad --schedule '.*': line 1, column 101" cost --schedule "$TMP/cut.json"
+# a file that reads but does not deliver: verify says so (exit 1), and cost
+# and sim refuse to use it (exit 1)
+printf '# xchg-schedule/1 topology ring:3 algorithm short nodes 3 steps 1\nstep 1\n  0 -> 1  route d0+1x1  blocks (0,1)\n' >"$TMP/short.txt"
+for cmd in verify cost sim; do
+    "$X" $cmd --schedule "$TMP/short.txt" >"$TMP/out" 2>"$TMP/err"
+    expect "$cmd --schedule of a schedule that does not deliver: exit" $? 1
+done
+grep -q "fails verification" "$TMP/err" && ok || bad "sim: no 'fails verification' message: $(cat "$TMP/err")"
+
 # --- machine files (--machine FILE) --------------------------------------------
 usage_error "bad --machine 'nosuch': not a preset and not a file we can read.*accepted: paragon, sp2, cs2, or a machine file" \
     cost --topo ring:4 --alg ring --machine nosuch

@@ -215,6 +215,23 @@ static long replay(const char *json, uint32_t p, int *delivered)
         if (*q == ',')
             q++;
     }
+    /* the copies before each step, when any step copies */
+    if (!bad && strncmp(q, "],\"copies\":[", 12) == 0) {
+        q += 11;
+        for (long k = 0; k < steps && !bad; k++) {
+            unsigned long c;
+            int used = 0;
+            if (sscanf(q + 1, "%lu%n", &c, &used) != 1 || q[0] != (k ? ',' : '['))
+                bad = 1;
+            q += 1 + used;
+        }
+        if (!bad && *q == ']')
+            q++;
+        else
+            bad = 1;
+        if (!bad && strcmp(q, "}\n") == 0)
+            q = "]}\n";
+    }
     if (!bad && strcmp(q, "]}\n") == 0) {
         int ok = 1;
         for (uint64_t i = 0; i < nb; i++)

@@ -123,9 +123,25 @@ int xchg_cli_machine_file(const char *path, xchg_machine *out);
  * option in messages. 0, or exit status 2 after printing why. */
 int xchg_cli_read_file(const char *opt, const char *path, size_t max, char **buf, size_t *len);
 
-/* --topo and --alg (both required) and --m (default 1024 bytes), as cost
- * and sim take them; 0 or an exit status after printing. */
-int xchg_cli_topo_alg_m(xchg_cli_opt *opts, const char *cmd, xchg_topo *t, double *m);
+/* --m (default 1024 bytes), as cost and sim take it; 0 or an exit status
+ * after printing. */
+int xchg_cli_block_size(xchg_cli_opt *opts, double *m);
+
+/*
+ * cli_schedule.c: what a command runs on. xchg_cli_input reads --topo T and
+ * --alg A, or --schedule FILE (with an optional --topo that must be the
+ * file's): sets *t, and *file_s to the file's schedule (imported, and
+ * verified when verify_first: exit status 1 when it fails) or NULL.
+ * xchg_cli_schedule then gives the schedule: the file's, or --alg's,
+ * generated after its estimate (*est) is held to the limits; for a file,
+ * *est holds only its step count. opts must hold "topo", "alg",
+ * "schedule", "max-memory" and "max-work". 0 or an exit status after
+ * printing.
+ */
+int xchg_cli_input(xchg_cli_opt *opts, const char *cmd, int verify_first, xchg_topo *t,
+                   xchg_sched **file_s);
+int xchg_cli_schedule(xchg_cli_opt *opts, const char *cmd, const xchg_topo *t,
+                      xchg_sched *file_s, xchg_estimate *est, xchg_sched **out);
 
 /* Print the library's message about --alg alg_spec (unknown, does not
  * apply, too large) and return the exit status for code rc. */

@@ -450,11 +450,8 @@ int xchg_cli_no_line(const xchg_plan_entry *e)
     return e->check == XCHG_CHECK_ERROR || e->check == XCHG_CHECK_SKIPPED;
 }
 
-int xchg_cli_topo_alg_m(xchg_cli_opt *opts, const char *cmd, xchg_topo *t, double *m)
+int xchg_cli_block_size(xchg_cli_opt *opts, double *m)
 {
-    int rc;
-    if ((rc = xchg_cli_topo(opts, cmd, t)) || (rc = xchg_cli_require(opts, "alg", cmd)))
-        return rc;
     *m = 1024;
     if (xchg_cli_has(opts, "m"))
         return xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, m);

@@ -12,7 +12,8 @@
 #include <string.h>
 
 const char xchg_cli_cost_help[] =
-    "usage: xchg cost --topo T --alg A [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
+    "usage: xchg cost (--topo T --alg A | --schedule FILE)\n"
+    "                 [--machine NAME|FILE | --ts S --tw W [--tr R] | --a A]\n"
     "                 [--m BYTES] [--barrier] [--json] [--max-memory BYTES] [--max-work W]\n\n"
     "Predict the cost of algorithm A on topology T from its declared message\n"
     "sizes (no block is followed; see 'xchg verify' for the proof):\n"
@@ -26,7 +27,11 @@ const char xchg_cli_cost_help[] =
     "options:\n"
     "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
-    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
+    "  --schedule FILE   a schedule in the export format (xchg export, or written by\n"
+    "                    hand), verified first, instead of --alg; --topo may then be\n"
+    "                    left out\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2;\n"
+    "                    or a machine file (xchg probe writes one)\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
     "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0, times\n"
@@ -174,31 +179,34 @@ int xchg_cli_cost(int argc, char **argv)
                            {"a", "A", NULL, 0},          {"m", "BYTES", NULL, 0},
                            {"barrier", NULL, NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+                           {"schedule", "FILE", NULL, 0}, {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("cost", argc, argv, opts);
     if (rc)
         return rc;
     xchg_topo t;
     double m;
-    if ((rc = xchg_cli_topo_alg_m(opts, "cost", &t, &m)))
+    xchg_sched *file_s = NULL;
+    if ((rc = xchg_cli_block_size(opts, &m)) ||
+        (rc = xchg_cli_input(opts, "cost", 1, &t, &file_s)))
         return rc;
     xchg_machine mach;
-    if ((rc = xchg_cli_machine(opts, t.nodes, &mach)))
+    if ((rc = xchg_cli_machine(opts, t.nodes, &mach))) {
+        xchg_sched_free(file_s);
         return rc;
+    }
     int barrier = xchg_cli_has(opts, "barrier");
     if (barrier && !xchg_cli_has(opts, "machine") && xchg_cli_has(opts, "ts"))
-        return xchg_cli_error("--barrier needs a machine with a barrier time; accepted: "
-                              "--barrier with --machine NAME (or the default paragon)");
-    if (barrier && xchg_cli_has(opts, "a"))
-        return xchg_cli_error("--barrier does not go with --a (Suh et al.'s model has no "
-                              "barrier); accepted: --barrier with --machine NAME");
-    const char *alg = xchg_cli_val(opts, "alg");
+        rc = xchg_cli_error("--barrier needs a machine with a barrier time; accepted: "
+                            "--barrier with --machine NAME (or the default paragon)");
+    else if (barrier && xchg_cli_has(opts, "a"))
+        rc = xchg_cli_error("--barrier does not go with --a (Suh et al.'s model has no "
+                            "barrier); accepted: --barrier with --machine NAME");
     xchg_estimate est;
-    if ((rc = xchg_cli_check_build(opts, "cost", &t, &est)))
-        return rc;
     xchg_sched *s = NULL;
-    if ((rc = xchg_cli_generate(&t, alg, &s)))
+    if (rc || (rc = xchg_cli_schedule(opts, "cost", &t, file_s, &est, &s))) {
+        xchg_sched_free(file_s);
         return rc;
+    }
     xchg_cost c;
     xchg_err err = {{0}};
     int crc = xchg_cost_compute(s, &mach, m, barrier, &c, &err);

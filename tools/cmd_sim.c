@@ -12,7 +12,7 @@
 #include "cli.h"
 
 const char xchg_cli_sim_help[] =
-    "usage: xchg sim --topo T --alg A [--m BYTES] [--mode barrier|async]\n"
+    "usage: xchg sim (--topo T --alg A | --schedule FILE) [--m BYTES] [--mode barrier|async]\n"
     "                [--ports one|all] [--routing wormhole|vct] [--th T] [--network T2]\n"
     "                [--map row-major|snake|FILE]\n"
     "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
@@ -30,6 +30,8 @@ const char xchg_cli_sim_help[] =
     "options:\n"
     "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
+    "  --schedule FILE   a schedule in the export format (xchg export, or written by\n"
+    "                    hand), verified first, instead of --alg\n"
     "  --m BYTES         block size (default 1024)\n"
     "  --mode M          barrier (default): a step starts when the last one has\n"
     "                    ended everywhere; async: a node starts its next step when\n"
@@ -47,7 +49,8 @@ const char xchg_cli_sim_help[] =
     "                    (default: node i on node i), snake (every other line of\n"
     "                    the last dimension backwards), or FILE: p whole numbers,\n"
     "                    the network node of schedule node 0, 1, ... (a permutation)\n"
-    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2\n"
+    "  --machine NAME    preset from Bokhari, Table 1: paragon (default), sp2, cs2;\n"
+    "                    or a machine file (xchg probe writes one)\n"
     "  --ts S --tw W     custom machine: start-up S us, W us per byte\n"
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
     "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0\n"
@@ -248,6 +251,8 @@ static int parse_sim_options(xchg_cli_opt *opts, xchg_sim_opts *o)
     return 0;
 }
 
+static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s);
+
 int xchg_cli_sim(int argc, char **argv)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},       {"alg", "A", NULL, 0},
@@ -259,14 +264,27 @@ int xchg_cli_sim(int argc, char **argv)
                            {"trace", "FILE", NULL, 0},    {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {"map", "M", NULL, 0},         {"network", "T2", NULL, 0},
-                           {"routing", "R", NULL, 0},     {NULL, NULL, NULL, 0}};
+                           {"routing", "R", NULL, 0},     {"schedule", "FILE", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;
     xchg_topo t;
     double m;
-    if ((rc = xchg_cli_topo_alg_m(opts, "sim", &t, &m)))
+    xchg_sched *s = NULL;
+    if ((rc = xchg_cli_block_size(opts, &m)) || (rc = xchg_cli_input(opts, "sim", 1, &t, &s)))
         return rc;
+    rc = run(opts, &t, m, s);
+    xchg_sched_free(s);
+    return rc;
+}
+
+/* xchg sim on topology t at block size m: with the schedule of --schedule
+ * (file_s), else that of --alg. 0 or an exit status after printing. */
+static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s)
+{
+    int rc;
+    xchg_topo t = *tp;
     xchg_machine mach;
     xchg_sim_opts o;
     memset(&o, 0, sizeof o);
@@ -278,9 +296,8 @@ int xchg_cli_sim(int argc, char **argv)
     if (o.with_barrier && (o.mode != XCHG_SIM_BARRIER || custom))
         return xchg_cli_error("--barrier needs barrier mode and a machine with a barrier time; "
                               "accepted: --barrier with --mode barrier and --machine NAME");
-    const char *alg = xchg_cli_val(opts, "alg");
     xchg_estimate est;
-    if ((rc = xchg_cli_check_build(opts, "sim", &t, &est)))
+    if (!file_s && (rc = xchg_cli_check_build(opts, "sim", &t, &est)))
         return rc;
     xchg_topo net = t;
     if (xchg_cli_has(opts, "network")) {
@@ -320,10 +337,10 @@ int xchg_cli_sim(int argc, char **argv)
         o.trace = trace_line;
         o.trace_ctx = &tr;
     }
-    xchg_sched *s = NULL;
+    xchg_sched *s = file_s;
     xchg_sim_report r;
     xchg_err err = {{0}};
-    if ((rc = xchg_cli_generate(&t, alg, &s)) == 0) {
+    if (s || (rc = xchg_cli_generate(&t, xchg_cli_val(opts, "alg"), &s)) == 0) {
         int src = xchg_sim_run(s, &mach, m, &o, &r, &err);
         if (src) {
             rc = xchg_cli_lib_error(src, "sim", &err);
@@ -335,7 +352,8 @@ int xchg_cli_sim(int argc, char **argv)
     }
     if (tr.f && fclose(tr.f) != 0 && rc == 0)
         rc = xchg_cli_error("cannot write --trace '%s': %s", path, strerror(errno));
-    xchg_sched_free(s);
+    if (s != file_s)
+        xchg_sched_free(s);
     free(map);
     return rc;
 }

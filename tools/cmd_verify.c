@@ -1,12 +1,13 @@
 /*
- * cmd_verify.c - "xchg verify": generate a schedule and follow every block
- * through it with xchg_verify; print the summary and each reported failure.
+ * cmd_verify.c - "xchg verify": generate a schedule (or read one, --schedule)
+ * and follow every block through it with xchg_verify; print the summary and
+ * each reported failure.
  * Exit 0 when every check passed, 1 when one failed.
  */
 #include "cli.h"
 
 const char xchg_cli_verify_help[] =
-    "usage: xchg verify --topo T --alg A [--threads N] [--max-work W]\n"
+    "usage: xchg verify (--topo T --alg A | --schedule FILE) [--threads N] [--max-work W]\n"
     "                   [--max-memory BYTES] [--messages-only] [--json]\n\n"
     "Generate algorithm A on topology T and follow every block through the\n"
     "schedule: each block delivered, declared message sizes equal to what a node\n"
@@ -16,6 +17,9 @@ const char xchg_cli_verify_help[] =
     "options:\n"
     "  --topo T        ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
     "  --alg A         an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
+    "  --schedule FILE a schedule in the export format (xchg export, or written by\n"
+    "                  hand) instead of --alg; it claims nothing, so contention is\n"
+    "                  counted; --topo may be left out\n"
     "  --threads N     worker threads, 0 = every online core (default 0)\n"
     "  --max-work W    refuse above W block-steps (p*p*steps), or a schedule that\n"
     "                  takes more than W operations to build (default 2e10)\n"
@@ -129,18 +133,32 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_verif
     }
 }
 
+static int run(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s);
+
 int xchg_cli_verify(int argc, char **argv)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},     {"alg", "A", NULL, 0},
                            {"threads", "N", NULL, 0},  {"max-work", "W", NULL, 0},
                            {"json", NULL, NULL, 0},    {"messages-only", NULL, NULL, 0},
-                           {"max-memory", "BYTES", NULL, 0}, {NULL, NULL, NULL, 0}};
+                           {"max-memory", "BYTES", NULL, 0}, {"schedule", "FILE", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("verify", argc, argv, opts);
     if (rc)
         return rc;
     xchg_topo t;
-    if ((rc = xchg_cli_topo(opts, "verify", &t)) || (rc = xchg_cli_require(opts, "alg", "verify")))
+    xchg_sched *s = NULL;
+    if ((rc = xchg_cli_input(opts, "verify", 0, &t, &s)))
         return rc;
+    rc = run(opts, &t, s);
+    xchg_sched_free(s);
+    return rc;
+}
+
+/* xchg verify on t: the schedule of --schedule (file_s), else --alg's. */
+static int run(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s)
+{
+    int rc;
+    xchg_topo t = *tp;
     xchg_verify_opts vo = {.threads = 0, .max_work = 0};
     uint64_t v;
     if (xchg_cli_has(opts, "threads")) {
@@ -155,24 +173,25 @@ int xchg_cli_verify(int argc, char **argv)
     vo.messages_only = xchg_cli_has(opts, "messages-only");
     /* everything checked before anything is built */
     const char *alg = xchg_cli_val(opts, "alg");
-    xchg_estimate est;
+    xchg_estimate est = {.steps = file_s ? xchg_sched_nsteps(file_s) : 0};
     xchg_err err = {{0}};
-    if ((rc = xchg_cli_estimate(&t, alg, &est)))
+    if (!file_s && (rc = xchg_cli_estimate(&t, alg, &est)))
         return rc;
     if ((rc = xchg_verify_check_work(&t, est.steps, &vo, &err)))
         return xchg_cli_error("verify: %s; accepted: --max-work W to raise it%s", err.msg,
                               vo.messages_only ? "" : ", or --messages-only");
     vo.max_bytes = est.bytes < lim.max_bytes ? lim.max_bytes - est.bytes : 1;
-    if ((rc = xchg_cli_within("verify", &t, alg, &est, &lim,
-                              xchg_verify_bytes(&t, est.steps, &vo), "the verifier's counts")))
+    if (!file_s && (rc = xchg_cli_within("verify", &t, alg, &est, &lim,
+                                         xchg_verify_bytes(&t, est.steps, &vo),
+                                         "the verifier's counts")))
         return rc;
     xchg_cli_progress bar;
     if ((rc = xchg_cli_progress_start(&bar, "verifying")))
         return rc;
     vo.progress = xchg_cli_progress_hook;
     vo.progress_ctx = &bar;
-    xchg_sched *s = NULL;
-    if ((rc = xchg_cli_generate(&t, alg, &s)))
+    xchg_sched *s = file_s;
+    if (!s && (rc = xchg_cli_generate(&t, alg, &s)))
         return rc;
     xchg_verify_report r;
     double t0 = xchg_cli_now();
@@ -189,6 +208,7 @@ int xchg_cli_verify(int argc, char **argv)
             print_text(&t, s, &r, secs, threads);
         rc = r.ok ? XCHG_CLI_OK : XCHG_CLI_FAILED;
     }
-    xchg_sched_free(s);
+    if (s != file_s)
+        xchg_sched_free(s);
     return rc;
 }

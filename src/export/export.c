@@ -252,6 +252,10 @@ static void export_step(const xchg_follower *f, size_t i, work *w, sink *o, int 
     if (!json) {
         puts_(o, "step ");
         putu(o, (uint64_t)i + 1);
+        if (st->copy_blocks) {
+            puts_(o, "  copies ");
+            putu(o, st->copy_blocks);
+        }
         put(o, "\n", 1);
     }
     size_t lo = 0;
@@ -336,6 +340,25 @@ static int work_alloc(work *w, uint32_t p, size_t nsteps)
     return XCHG_OK;
 }
 
+/* ,"copies":[c0,c1,...], blocks each node copies locally before each step,
+ * when any step copies (the cost model and the simulator charge t_r for
+ * them); nothing otherwise. */
+static void put_json_copies(sink *o, const xchg_sched *s)
+{
+    size_t i = 0;
+    while (i < s->nsteps && s->steps[i].copy_blocks == 0)
+        i++;
+    if (i == s->nsteps)
+        return;
+    puts_(o, ",\"copies\":[");
+    for (i = 0; i < s->nsteps; i++) {
+        if (i)
+            put(o, ",", 1);
+        putu(o, s->steps[i].copy_blocks);
+    }
+    put(o, "]", 1);
+}
+
 /* The schedule's header: the JSON object's opening fields up to the steps
  * array, or the text format's comment line. */
 static void put_header(sink *o, const xchg_sched *s, int json)
@@ -418,8 +441,11 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
         if (json)
             put(o, "]", 1);
     }
-    if (json)
-        puts_(o, "]}\n");
+    if (json) {
+        put(o, "]", 1);
+        put_json_copies(o, s);
+        puts_(o, "}\n");
+    }
     sink_flush(o);
     rc = o->rc;
     work_free(&w);
