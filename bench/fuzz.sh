@@ -19,7 +19,7 @@ build=${1:-build-fuzz}
 secs=${2:-600}
 shift $(( $# > 2 ? 2 : $# ))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(topo alg machine cli mpi_env)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(topo alg machine cli files mpi_env)
 cd "$root"
 out=bench/results/fuzz.txt
 
@@ -91,7 +91,7 @@ wait
 } >"$out.new"
 # Keep the lines of harnesses not run this time.
 if [ -f "$out" ]; then
-  for h in topo alg machine cli mpi_env; do
+  for h in topo alg machine cli files mpi_env; do
     case " ${harnesses[*]} " in *" $h "*) continue ;; esac
     grep "^$h " "$out" >>"$out.new" || true
   done

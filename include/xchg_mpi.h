@@ -120,6 +120,19 @@ int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf);
 /* Free a plan (not collective); NULL is fine. */
 void xchg_mpi_plan_free(xchg_mpi_plan *plan);
 
+/* Most candidates xchg_mpi_plan_predictions reports. */
+#define XCHG_MPI_MAX_PREDICTIONS 128
+
+/*
+ * The times (us) auto's cost model predicted for the candidates it weighed
+ * when it made plan (alg auto, and no tuning file row decided first): up to
+ * max pairs into specs[i] (a registry spec, or "shm") and us[i]; returns how
+ * many (0 for a plan auto's model did not choose). The model's own choice is
+ * the fastest of them. For comparing the model with measurements
+ * (`xchg tune --json`, bench/model_vs_measured.sh).
+ */
+int xchg_mpi_plan_predictions(const xchg_mpi_plan *plan, xchg_spec *specs, double *us, int max);
+
 /* What a plan does, for verbose output and tests. */
 typedef struct xchg_mpi_plan_info {
     char alg[XCHG_SPEC_MAX];   /* the algorithm run, or "mpi" for the fallback */

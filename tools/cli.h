@@ -242,6 +242,7 @@ int xchg_cli_compare(int argc, char **argv);
 int xchg_cli_plan(int argc, char **argv);
 int xchg_cli_sim(int argc, char **argv);
 int xchg_cli_probe(int argc, char **argv);
+int xchg_cli_tune(int argc, char **argv);
 
 /* Their --help texts. */
 extern const char xchg_cli_list_help[];

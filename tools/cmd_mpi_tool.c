@@ -1,7 +1,8 @@
 /*
- * cmd_mpi_tool.c - xchg probe: the subcommands that are MPI programs. The
+ * cmd_mpi_tool.c - xchg probe and xchg tune: the subcommands that are MPI
+ * programs. The
  * xchg CLI itself links no MPI, so these run a sibling program built with
- * the executor (xchg-probe, next to xchg in the build or install folder),
+ * the executor (xchg-probe, xchg-tune: next to xchg in the build folder),
  * in place of this process: under mpirun every rank of `mpirun -np 2 xchg
  * probe` becomes xchg-probe with the same arguments and environment.
  */
@@ -54,4 +55,9 @@ static int run_sibling(const char *cmd, const char *tool, int argc, char **argv)
 int xchg_cli_probe(int argc, char **argv)
 {
     return run_sibling("probe", "xchg-probe", argc, argv);
+}
+
+int xchg_cli_tune(int argc, char **argv)
+{
+    return run_sibling("tune", "xchg-tune", argc, argv);
 }

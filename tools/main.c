@@ -31,6 +31,8 @@ static const cmd commands[] = {
     /* MPI programs (run under mpirun); their own --help answers. */
     {"probe", "measure this machine's t_s, t_w, t_r and barrier (under mpirun)",
      xchg_cli_probe, NULL},
+    {"tune", "time every candidate here and write the winners for auto (under mpirun)",
+     xchg_cli_tune, NULL},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -30,6 +30,7 @@
 
 #include <mpi.h>
 
+#include "tool_size.h"
 #include "xchg.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
@@ -75,27 +76,6 @@ static int usage_error(int rank, const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* BYTES with an optional K/M/G suffix into *out; 0 on success. */
-static int parse_size(const char *s, size_t *out)
-{
-    char *end = NULL;
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k')
-        shift = 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30, end++;
-    if (*end || errno || v > (1ull << 30) >> shift)
-        return -1;
-    *out = (size_t)(v << shift);
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, int rank, probe_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -120,7 +100,8 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             a->name = optarg;
             break;
         case 's':
-            if (parse_size(optarg, &a->max_size) || a->max_size < 4096)
+            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->max_size) ||
+                a->max_size < 4096)
                 return usage_error(rank, "--max-size '%s' is not a size; accepted: 4K to 1G "
                                          "bytes, with an optional K/M/G suffix",
                                    optarg);

@@ -220,10 +220,10 @@ static int route_is(const reader *r, const imsg *m, int policy)
  */
 static int finish_step(reader *r)
 {
-    size_t k = r->sched->nsteps;
     uint32_t p = r->p;
     /* one message per sender, in id order */
-    qsort(r->msgs, r->nmsgs, sizeof *r->msgs, cmp_msg);
+    if (r->nmsgs > 1)
+        qsort(r->msgs, r->nmsgs, sizeof *r->msgs, cmp_msg);
     for (size_t i = 1; i < r->nmsgs; i++)
         if (r->msgs[i].from == r->msgs[i - 1].from) {
             char a[32];
@@ -328,7 +328,6 @@ static int finish_step(reader *r)
     st.route_policy = policy;
     if (xchg_sched_add(r->sched, &st))
         return oom(r);
-    (void)k;
     r->nmsgs = 0;
     r->nkeys = 0;
     return 0;

@@ -77,6 +77,11 @@ struct xchg_mpi_plan {
     xchg_machine file_mach;
     int have_mach;
     char auto_note[400];
+    /* the cost model's predictions when auto's model weighed candidates
+     * (xchg_mpi_plan_predictions) */
+    int npred;
+    xchg_spec pred_spec[XCHG_MPI_MAX_PREDICTIONS];
+    double pred_us[XCHG_MPI_MAX_PREDICTIONS];
 };
 
 /* Steps of an independent program posted together. */

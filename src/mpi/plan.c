@@ -272,6 +272,10 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
     for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++) {
         const xchg_plan_entry *e = xchg_sweep_candidate(sw, i);
         double time = e->eligible ? xchg_mpi_predict(&e->line, &mach, m) : 0;
+        if (e->eligible && pl->npred < XCHG_MPI_MAX_PREDICTIONS) {
+            snprintf(pl->pred_spec[pl->npred], XCHG_SPEC_MAX, "%s", e->alg);
+            pl->pred_us[pl->npred++] = time;
+        }
         if (e->eligible && (best == XCHG_NO_WINNER || time < best_time)) {
             best = i;
             best_time = time;
@@ -290,8 +294,12 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
      * than the model says and than the direct schedules */
     size_t chunk = xchg_mpi_shm_chunk(pl->p, pl->block_bytes);
     double shm_time = xchg_mpi_predict_shm(pl->ranks_per_core, &mach, pl->p, m, (double)chunk);
-    *shm = xchg_mpi_shm_usable(pl, no, sizeof no) && chunk == pl->block_bytes &&
-           shm_time < best_time;
+    int shm_candidate = xchg_mpi_shm_usable(pl, no, sizeof no) && chunk == pl->block_bytes;
+    *shm = shm_candidate && shm_time < best_time;
+    if (shm_candidate && pl->npred < XCHG_MPI_MAX_PREDICTIONS) {
+        snprintf(pl->pred_spec[pl->npred], XCHG_SPEC_MAX, "shm");
+        pl->pred_us[pl->npred++] = shm_time;
+    }
     if (*shm)
         snprintf(pl->info.why, sizeof pl->info.why,
                  "auto: all ranks on one node, and shared memory is predicted faster (%.3g us) "
@@ -690,4 +698,18 @@ int xchg_mpi_plan_info_get(const xchg_mpi_plan *plan, xchg_mpi_plan_info *info)
         return MPI_ERR_ARG;
     *info = plan->info;
     return MPI_SUCCESS;
+}
+
+int xchg_mpi_plan_predictions(const xchg_mpi_plan *plan, xchg_spec *specs, double *us, int max)
+{
+    if (!plan || max < 0)
+        return 0;
+    int n = plan->npred < max ? plan->npred : max;
+    for (int i = 0; i < n; i++) {
+        if (specs)
+            memcpy(specs[i], plan->pred_spec[i], XCHG_SPEC_MAX);
+        if (us)
+            us[i] = plan->pred_us[i];
+    }
+    return n;
 }

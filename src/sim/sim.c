@@ -85,6 +85,10 @@ typedef struct sim {
     int ndims;
     size_t nlinks, nres;     /* directed links; links + ports */
     uint32_t *holder;        /* per resource: the message holding it, NONE */
+    double *free_at;         /* VCT, per resource: when its holder's tail has
+                                passed it (it is free from then on) */
+    uint8_t *release_due;    /* VCT, per resource: an EV_RELEASE is queued
+                                for it (only while messages wait for it) */
     uint32_t *qhead, *qtail; /* per resource: its wait queue */
     double *busy;            /* per link */
     uint64_t *crossed;       /* per link */
@@ -241,6 +245,17 @@ static int is_link(const sim *sm, uint32_t r)
     return r < sm->nlinks;
 }
 
+/* Make sure an EV_RELEASE wakes resource r's queue when its holder's tail
+ * has passed. A resource nobody waits for needs no event: a head that
+ * finds it past free_at simply takes it. */
+static void schedule_release(sim *sm, uint32_t r)
+{
+    if (sm->release_due[r])
+        return;
+    sm->release_due[r] = 1;
+    push(sm, sm->free_at[r] > sm->now ? sm->free_at[r] : sm->now, r, EV_RELEASE);
+}
+
 /* Message id's head takes the resource it is at (free) now: hold it until
  * its tail has passed, and move the head on (or, at the last resource,
  * schedule the tail's arrival). */
@@ -261,7 +276,9 @@ static void vct_take(sim *sm, uint32_t id)
         sm->busy[r] += hop + g->tail;
         sm->crossed[r]++;
     }
-    push(sm, sm->now + hop + g->tail, r, EV_RELEASE);
+    sm->free_at[r] = sm->now + hop + g->tail;
+    if (sm->qhead[r] != NONE) /* others wait: wake them when it is free */
+        schedule_release(sm, r);
     g->asked = sm->now + hop;
     if (++g->stage == g->nres)
         push(sm, sm->now + hop + g->tail, id, EV_DONE);
@@ -279,16 +296,19 @@ static void vct_request(sim *sm, uint32_t id)
         return;
     }
     uint32_t r = g->res[g->stage];
-    if (sm->holder[r] == NONE && sm->qhead[r] == NONE)
+    if (sm->qhead[r] == NONE && (sm->holder[r] == NONE || sm->free_at[r] <= sm->now)) {
         vct_take(sm, id);
-    else
+    } else {
         enqueue(sm, r, id);
+        schedule_release(sm, r);
+    }
 }
 
 /* Resource r's tail has passed: free it, and the first message queued for
  * it takes it. */
 static void vct_release(sim *sm, uint32_t r)
 {
+    sm->release_due[r] = 0;
     sm->holder[r] = NONE;
     if (sm->qhead[r] == NONE)
         return;
@@ -573,6 +593,8 @@ static void sim_free(sim *sm)
     free(sm->left);
     free(sm->nodes);
     free(sm->holder);
+    free(sm->free_at);
+    free(sm->release_due);
     free(sm->qhead);
     free(sm->qtail);
     free(sm->busy);
@@ -681,12 +703,17 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     sm.busy = calloc(sm.nlinks, sizeof *sm.busy);
     sm.crossed = calloc(sm.nlinks, sizeof *sm.crossed);
     sm.msgs = calloc(sm.p, sizeof *sm.msgs);
+    if (o.routing == XCHG_SIM_VCT) {
+        sm.free_at = calloc(sm.nres, sizeof *sm.free_at);
+        sm.release_due = calloc(sm.nres, 1);
+    }
     if (o.mode == XCHG_SIM_ASYNC) {
         sm.nodes = calloc(sm.p, sizeof *sm.nodes);
         sm.seen = calloc(sm.nsteps + 1, sizeof *sm.seen);
         sm.left = calloc(sm.nsteps + 1, sizeof *sm.left);
     }
     if (!sm.holder || !sm.qhead || !sm.qtail || !sm.busy || !sm.crossed || !sm.msgs ||
+        (o.routing == XCHG_SIM_VCT && (!sm.free_at || !sm.release_due)) ||
         (o.mode == XCHG_SIM_ASYNC && (!sm.nodes || !sm.seen || !sm.left))) {
         sim_free(&sm);
         return xchg_fail(err, XCHG_ENOMEM, "out of memory starting the simulator");

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tune.sh - `xchg tune` and the files auto reads, under the build's
+# launcher: a short tune writes a tuning file whose rows cover the sizes it
+# measured, with each size's fastest candidate (its --json times say so); a
+# second tune for another topology keeps the first one's rows; a damaged
+# file is refused and left as it was. Then the executor: xchg-bench with
+# that file runs the tuned choices (validated), and with a damaged, cut or
+# foreign tuning or machine file says so once and runs on the cost model,
+# every byte still validated. Bad options exit 2 with one message.
+# Usage: bash tests/mpi/tune.sh path/to/xchg path/to/xchg-bench [LAUNCHER]
+X="${1:?usage: tune.sh path/to/xchg path/to/xchg-bench [launcher]}"
+B="${2:?usage: tune.sh path/to/xchg path/to/xchg-bench [launcher]}"
+SUITE=mpi_tune
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/lib_mpi.sh" "${3:-mpirun}"
+source "$HERE/../lib_cli.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+usage_error() { # PATTERN ARGS...: exit 2, one "xchg tune: " line
+    local pattern="$1" rc n
+    shift
+    mpi_run 2 "$X" tune "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    n=$(grep -c '^xchg tune: ' "$TMP/err")
+    if [ "$rc" -eq 2 ] && [ "$n" -eq 1 ] && grep -qiE -- "$pattern" "$TMP/err"; then ok; else
+        bad "xchg tune $* -> exit $rc, stderr '$(head -c 300 "$TMP/err")' (wanted 2 and /$pattern/)"
+    fi
+}
+usage_error "unknown option '--bogus'; accepted:" --bogus
+usage_error "-m '64:8' is not a size range" -m 64:8
+usage_error "-m 'x' is not a size range" -m x
+usage_error "--topo ring:5 does not have one node per rank" --topo ring:5
+usage_error "--only: .*nosuch" --only nosuch
+usage_error "--round-ms '0' is not a duration" --round-ms 0
+usage_error "blocks of MAX bytes to every rank do not fit -M" -m 8:1G -M 1M
+"$X" tune --help >"$TMP/out" 2>&1
+expect "tune --help exit" "$?" 0
+
+F="$TMP/tuning.txt"
+mpi_run 4 "$X" tune -m 8:64 --round-ms 1 -o "$F" --json >"$TMP/json" 2>"$TMP/err"
+expect "tune on 4 ranks: exit" "$?" 0
+expect "tune --json: 4 sizes, the best the fastest, mpi always timed" "$(jsx '
+L.length === 4 && L.every(x => x.ranks === 4 && x.topology === "complete:4" &&
+  typeof x.times.mpi === "number" && x.times[x.best] === Math.min(...Object.values(x.times)))' <"$TMP/json")" true
+expect "tuning file header" "$(head -n1 "$F")" "xchg-tuning/1"
+# the rows cover 1..64 without a gap, and each size's winner is its row's
+expect "rows cover 1..64 in order" "$(awk '!/^#/ && NR > 1 { if ($3 != next_from) bad = 1; next_from = $4 + 1 }
+  END { print (bad || next_from != 65) ? "gap" : "covered" }' next_from=1 "$F")" covered
+for m in 8 16 32 64; do
+    want=$(jsx "L.find(x => x.size === $m).best" <"$TMP/json")
+    got=$(awk -v m=$m '!/^#/ && NR > 1 && $3 <= m && m <= $4 { print $5 }' "$F")
+    expect "row for $m B is the measured winner" "$got" "$want"
+done
+
+# another topology keeps the first rows
+mpi_run 4 "$X" tune -m 8:16 --round-ms 1 --topo ring:4 --only ring,pairwise -o "$F" >"$TMP/out" 2>"$TMP/err"
+expect "second tune exit" "$?" 0
+expect "complete:4 rows kept, ring:4 rows added" \
+    "$(awk '!/^#/ && NR > 1 { n[$2]++ } END { print (n["complete:4"] > 0 && n["ring:4"] > 0) ? "both" : "lost" }' "$F")" both
+grep -q "^4 *ring:4 .*\(ring\|pairwise\|mpi\|shm\)$" "$F" && ok || bad "ring:4 rows name only the candidates asked for: $(cat "$F")"
+
+# a damaged file is refused and left as it was
+printf 'xchg-tuning/1\n4 complete:4 1 64 nosuch\n' >"$TMP/damaged.txt"
+cp "$TMP/damaged.txt" "$TMP/damaged.keep"
+mpi_run 2 "$X" tune -m 8:8 --round-ms 1 -o "$TMP/damaged.txt" >"$TMP/out" 2>"$TMP/err"
+expect "damaged tuning file: exit" "$?" 2
+grep -q "is not one xchg can read .*line 2: algorithm 'nosuch'" "$TMP/err" && ok || bad "damaged: $(cat "$TMP/err")"
+cmp -s "$TMP/damaged.txt" "$TMP/damaged.keep" && ok || bad "the damaged file was changed"
+
+# the executor runs the tuned choices, validated
+mpi_run 4 "$B" -m 8:64 -i 3 -x 1 -c --tuning "$F" --verbose >"$TMP/out" 2>"$TMP/err"
+expect "xchg-bench --tuning exit" "$?" 0
+expect "every size validated" "$(grep -c ' Pass$' "$TMP/out")" 4
+grep -q "auto: tuned ($F)" "$TMP/err" && ok || bad "no 'auto: tuned' line: $(head -c 400 "$TMP/err")"
+
+# damaged, cut or foreign files: said once by rank 0, auto goes on, validated
+printf 'xchg-tuning/1\n4 complete:4 1 64 pairwise\n4 complete:4 60 1024 mpi\n' >"$TMP/overlap.txt"
+printf 'xchg-machine/1\nts 2\n' >"$TMP/cut-machine.txt"
+head -c 20 "$F" >"$TMP/cut-tuning.txt"
+for env in "XCHG_TUNING_FILE=$TMP/overlap.txt:overlaps an earlier row" \
+           "XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 2" \
+           "XCHG_TUNING_FILE=$TMP/nosuch.txt:cannot read it" \
+           "XCHG_TUNING_FILE=$HERE/../../README.md:is not the header of a tuning file" \
+           "XCHG_MACHINE_FILE=$TMP/cut-machine.txt:no 'tw' line" \
+           "XCHG_MACHINE_FILE=$F:is not the header of a machine file"; do
+    var=${env%%=*} rest=${env#*=}
+    val=${rest%%:*} pat=${rest#*:}
+    env "$var=$val" "$MPI_LAUNCHER" $( [ "$(mpi_flavor)" = openmpi ] && echo "--oversubscribe -x $var" ) \
+        -np 4 "$B" -m 8:8 -i 3 -x 1 -c >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q ' Pass$' "$TMP/out" && grep -q "$var=$val: .*$pat" "$TMP/out" "$TMP/err"; then ok; else
+        bad "$var=$val: exit $rc, out '$(tail -c 300 "$TMP/out")', err '$(head -c 300 "$TMP/err")'"
+    fi
+done
+finish

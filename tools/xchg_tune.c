@@ -1,0 +1,526 @@
+/*
+ * xchg_tune.c - xchg-tune (run as `mpirun -np P xchg tune`): time every
+ * candidate for MPI_Alltoall on this machine at this process count, block
+ * size by block size, and write the winners as a tuning file
+ * (docs/tuning.md) that the executor's auto runs (XCHG_TUNING_FILE).
+ *
+ * Candidates, on the topology the ranks are laid out on (--topo, default
+ * complete:P, as auto maps a communicator without a Cartesian grid): every
+ * registry algorithm's variants that apply (xchg_alg_variants: Bruck's
+ * radices, multiphase's partitions, a padded ":virtual" form where the
+ * sizes do not fit), the ":virtual" form of algorithms that take one even
+ * where they fit, the shared-memory exchange ("shm", one node only) and the
+ * MPI library's own call ("mpi"). A candidate the executor cannot run here
+ * (its plan falls back) is left out at that size, with the reason.
+ *
+ * Timing: per block size, every candidate gets a persistent plan, one
+ * warm-up call, then ROUNDS rounds taken in turn (candidate A, B, ..., A,
+ * B, ...), so that a slow spell of the machine hits all of them alike. A
+ * round is a barrier and k calls; its time is the slowest rank's, over k;
+ * a candidate's time is the median of its rounds. k makes a round last
+ * about --round-ms.
+ *
+ * Rows: consecutive sizes with the same winner make one row; a row reaches
+ * to just below the next row's first size, and the last to MAX. With -o
+ * FILE an existing file keeps its rows for other process counts or
+ * topologies (a damaged file is refused, not overwritten); the new rows
+ * replace the old ones for (P, topology). The file is written whole to
+ * FILE.tmp and renamed.
+ *
+ * Exit status: 0 ok, 2 bad usage or a file that cannot be read or written
+ * (every rank exits 2 after MPI_Finalize; rank 0 says why), 3 an MPI call
+ * failed or out of memory.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "tool_size.h"
+#include "xchg.h"
+#include "xchg_mpi.h"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
+
+#define MAX_CANDIDATES 256
+#define MAX_SIZES 64
+#define ROUNDS 3
+
+typedef struct tune_args {
+    size_t min_size, max_size, mem_limit;
+    const char *out, *topo, *only, *machine;
+    double round_ms;
+    int json;
+} tune_args;
+
+static int g_rank;
+
+static const char usage_text[] =
+    "usage: mpirun -np P xchg tune [-o FILE] [-m MIN:MAX] [--topo SPEC]\n"
+    "                              [--only LIST] [--round-ms MS] [-M BYTES]\n"
+    "                              [--json [--machine FILE]]\n\n"
+    "Time every candidate for MPI_Alltoall on these P ranks: each algorithm of\n"
+    "the registry that applies to the topology (its variants, Bruck's radices,\n"
+    "the :virtual forms), the shared-memory exchange (shm) and the MPI library's\n"
+    "own call (mpi), at block sizes MIN, 2*MIN, ... MAX; print the winner of\n"
+    "each size and write them as a tuning file that auto reads\n"
+    "(XCHG_TUNING_FILE; docs/tuning.md). Run it once per process count.\n\n"
+    "options:\n"
+    "  -o, --out FILE      write (or update) the tuning file: rows for other\n"
+    "                      process counts or topologies are kept\n"
+    "  -m, --message-size MIN:MAX  block sizes in bytes (default 8:1M; K, M, G\n"
+    "                      suffixes)\n"
+    "  --topo SPEC         the topology the ranks are laid out on, as the executor\n"
+    "                      maps them (default complete:P; a periodic Cartesian\n"
+    "                      communicator of 4x4 is torus:4x4)\n"
+    "  --only LIST         only these registry names (and mpi, shm), comma-separated\n"
+    "  --round-ms MS       about how long one timed round lasts (default 5)\n"
+    "  -M, --mem-limit BYTES  largest send buffer per rank, P*MAX (default 512M)\n"
+    "  --json              one JSON object per size: every candidate's time, and\n"
+    "                      what auto's cost model predicts for them\n"
+    "  --machine FILE      the machine file the model's predictions use (xchg probe;\n"
+    "                      default: auto's default figures)\n"
+    "  -h, --help          this text\n";
+
+/* Print a usage error from rank 0; returns EXIT_USAGE. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    if (g_rank == 0) {
+        fputs("xchg tune: ", stderr);
+        fprintf(stderr, fmt, arg ? arg : "");
+        fputc('\n', stderr);
+    }
+    return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, int p, tune_args *a)
+{
+    static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
+                                             {"message-size", required_argument, NULL, 'm'},
+                                             {"topo", required_argument, NULL, 't'},
+                                             {"only", required_argument, NULL, 'n'},
+                                             {"round-ms", required_argument, NULL, 'r'},
+                                             {"mem-limit", required_argument, NULL, 'M'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"machine", required_argument, NULL, 'c'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    static const char accepted[] = "-o, -m, --topo, --only, --round-ms, -M, --machine, --json, "
+                                   "--help";
+    memset(a, 0, sizeof *a);
+    a->min_size = 8;
+    a->max_size = (size_t)1 << 20;
+    a->mem_limit = (size_t)512 << 20;
+    a->round_ms = 5;
+    opterr = 0;
+    int c;
+    char *colon, *end;
+    while ((c = getopt_long(argc, argv, ":o:m:M:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            a->out = optarg;
+            break;
+        case 'm':
+            colon = strchr(optarg, ':');
+            if (!colon)
+                return usage_error("-m '%s' is not a size range; accepted: MIN:MAX in bytes "
+                                   "(K, M, G suffixes), 1 <= MIN <= MAX",
+                                   optarg);
+            *colon = '\0';
+            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->min_size) ||
+                xchg_tool_bytes(colon + 1, (size_t)1 << 30, &a->max_size) ||
+                a->min_size == 0 || a->min_size > a->max_size) {
+                *colon = ':';
+                return usage_error("-m '%s' is not a size range; accepted: MIN:MAX in bytes "
+                                   "(K, M, G suffixes), 1 <= MIN <= MAX <= 1G",
+                                   optarg);
+            }
+            *colon = ':';
+            break;
+        case 't':
+            a->topo = optarg;
+            break;
+        case 'n':
+            a->only = optarg;
+            break;
+        case 'r':
+            a->round_ms = strtod(optarg, &end);
+            if (*end || end == optarg || !(a->round_ms >= 0.1 && a->round_ms <= 10000))
+                return usage_error("--round-ms '%s' is not a duration; accepted: 0.1 to 10000 "
+                                   "milliseconds",
+                                   optarg);
+            break;
+        case 'M':
+            if (xchg_tool_bytes(optarg, SIZE_MAX, &a->mem_limit) || a->mem_limit == 0)
+                return usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 with an "
+                                   "optional K, M or G suffix",
+                                   optarg);
+            break;
+        case 'j':
+            a->json = 1;
+            break;
+        case 'c':
+            a->machine = optarg;
+            break;
+        case 'h':
+            if (g_rank == 0)
+                fputs(usage_text, stdout);
+            return -1;
+        case ':':
+            return usage_error("%s needs a value", argv[optind - 1]);
+        default:
+            if (g_rank == 0)
+                fprintf(stderr, "xchg tune: unknown option '%s'; accepted: %s\n",
+                        argv[optind - 1], accepted);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'; options only (see --help)", argv[optind]);
+    if (a->max_size > a->mem_limit / (size_t)p)
+        return usage_error("blocks of MAX bytes to every rank do not fit -M: %s; accepted: a "
+                           "smaller MAX or a larger -M",
+                           "P*MAX must be at most the limit");
+    xchg_err err = {{0}};
+    if (a->only && xchg_alg_check_list(a->only, &err))
+        return usage_error("--only: %s", err.msg);
+    return 0;
+}
+
+/* The candidates on t: specs, then "shm" and "mpi". */
+static int candidates(const xchg_topo *t, const char *only, xchg_spec *out)
+{
+    int n = 0;
+    for (size_t i = 0; i < xchg_alg_count() && n < MAX_CANDIDATES - 2; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (!xchg_alg_in_list(only, a->name))
+            continue;
+        xchg_spec v[XCHG_MAX_VARIANTS];
+        int k = xchg_alg_variants(t, a, v, XCHG_MAX_VARIANTS, NULL);
+        for (int j = 0; j < k && n < MAX_CANDIDATES - 3; j++)
+            memcpy(out[n++], v[j], XCHG_SPEC_MAX);
+        char hosted[XCHG_SPEC_MAX];
+        snprintf(hosted, sizeof hosted, "%s:virtual", a->name);
+        xchg_estimate est;
+        if (a->needs.virtual_any_size && k > 0 && strcmp(v[0], hosted) &&
+            xchg_estimate_spec(t, hosted, &est, NULL) == XCHG_OK)
+            snprintf(out[n++], XCHG_SPEC_MAX, "%s", hosted);
+    }
+    snprintf(out[n++], XCHG_SPEC_MAX, "shm");
+    snprintf(out[n++], XCHG_SPEC_MAX, "mpi");
+    return n;
+}
+
+/* One candidate at one size: its plan (NULL for mpi), or skipped. */
+typedef struct cand {
+    xchg_mpi_plan *plan;
+    int skip;
+    char why[160];
+    double rounds[ROUNDS];
+    double us;
+} cand;
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* k calls of candidate c; the slowest rank's time per call (us). */
+static double timed(cand *c, int is_mpi, int k, size_t m, void *sbuf, void *rbuf)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < k; i++) {
+        if (is_mpi)
+            PMPI_Alltoall(sbuf, (int)m, MPI_BYTE, rbuf, (int)m, MPI_BYTE, MPI_COMM_WORLD);
+        else
+            xchg_mpi_plan_run(c->plan, sbuf, rbuf);
+    }
+    double mine = (MPI_Wtime() - t0) * 1e6 / k, slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+/* Time every candidate at block size m; returns the winner's index, or -1
+ * when none ran. */
+static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int n, cand *cs,
+                     size_t m, void *sbuf, void *rbuf)
+{
+    for (int i = 0; i < n; i++) {
+        cand *c = &cs[i];
+        memset(c, 0, sizeof *c);
+        if (!strcmp(spec[i], "mpi"))
+            continue;
+        xchg_mpi_opts o;
+        xchg_mpi_opts_default(&o);
+        o.alg = spec[i];
+        o.topology = topo;
+        if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0,
+                                 MPI_COMM_WORLD, &o, &c->plan) != MPI_SUCCESS) {
+            c->skip = 1;
+            snprintf(c->why, sizeof c->why, "no plan");
+            continue;
+        }
+        xchg_mpi_plan_info info;
+        xchg_mpi_plan_info_get(c->plan, &info);
+        if (info.fallback) {
+            c->skip = 1;
+            snprintf(c->why, sizeof c->why, "%.150s", info.why);
+            xchg_mpi_plan_free(c->plan);
+            c->plan = NULL;
+        }
+    }
+    int ks[MAX_CANDIDATES];
+    for (int i = 0; i < n; i++) { /* warm up, and how many calls a round */
+        if (cs[i].skip)
+            continue;
+        double us = timed(&cs[i], !strcmp(spec[i], "mpi"), 1, m, sbuf, rbuf);
+        double k = a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
+        ks[i] = k < 1 ? 1 : k > 200 ? 200 : (int)k;
+    }
+    for (int r = 0; r < ROUNDS; r++)
+        for (int i = 0; i < n; i++)
+            if (!cs[i].skip)
+                cs[i].rounds[r] = timed(&cs[i], !strcmp(spec[i], "mpi"), ks[i], m, sbuf, rbuf);
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (cs[i].skip)
+            continue;
+        qsort(cs[i].rounds, ROUNDS, sizeof(double), cmp_double);
+        cs[i].us = cs[i].rounds[ROUNDS / 2];
+        if (best < 0 || cs[i].us < cs[best].us)
+            best = i;
+        xchg_mpi_plan_free(cs[i].plan);
+        cs[i].plan = NULL;
+    }
+    return best;
+}
+
+/* What auto's cost model predicts at block size m (collective): the
+ * candidates' times into spec/us, its choice into best; returns how many. */
+static int predictions(const tune_args *a, const char *topo, size_t m, xchg_spec *spec,
+                       double *us, char *best)
+{
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.topology = topo;
+    o.machine_file = a->machine;
+    xchg_mpi_plan *plan = NULL;
+    if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0, MPI_COMM_WORLD,
+                             &o, &plan) != MPI_SUCCESS)
+        return 0;
+    xchg_mpi_plan_info info;
+    xchg_mpi_plan_info_get(plan, &info);
+    snprintf(best, XCHG_SPEC_MAX, "%s", info.shared_bytes ? "shm" : info.alg);
+    int n = xchg_mpi_plan_predictions(plan, spec, us, XCHG_MPI_MAX_PREDICTIONS);
+    xchg_mpi_plan_free(plan);
+    return n;
+}
+
+/* The existing tuning file's rows other than (p, topo), as text lines
+ * (rank 0). 0, or EXIT_USAGE when the file exists but cannot be read. */
+static int kept_rows(const char *path, int p, const char *topo, char **kept)
+{
+    *kept = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno == ENOENT ? 0 : usage_error("cannot read the tuning file '%s'", path);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    size_t got;
+    while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *t = cap < ((size_t)64 << 20) ? realloc(text, cap * 2) : NULL;
+            if (!t) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = t;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!text)
+        return usage_error("the tuning file '%s' is too large to read", path);
+    xchg_tuning *t = NULL;
+    xchg_err err = {{0}};
+    int rc = xchg_tuning_parse(text, len, &t, &err);
+    free(text);
+    if (rc) {
+        if (g_rank == 0)
+            fprintf(stderr, "xchg tune: the tuning file '%s' is not one xchg can read (%s); "
+                            "it is left as it is: name another file with -o\n",
+                    path, err.msg);
+        return EXIT_USAGE;
+    }
+    size_t n = xchg_tuning_rows(t), at = 0, total = n * 256 + 1;
+    char *out = malloc(total);
+    if (!out) {
+        xchg_tuning_free(t);
+        return EXIT_FAIL;
+    }
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        xchg_tuning_entry e;
+        xchg_tuning_row(t, i, &e);
+        if (e.ranks == (uint32_t)p && !strcmp(e.topology, topo))
+            continue;
+        int w = snprintf(out + at, total - at, "%-6u %-18s %-10llu %-10llu %s\n", e.ranks,
+                         e.topology, (unsigned long long)e.from, (unsigned long long)e.to,
+                         e.alg);
+        if (w > 0 && (size_t)w < total - at)
+            at += (size_t)w; /* a row is at most 63 + 63 + 60 bytes */
+    }
+    xchg_tuning_free(t);
+    *kept = out;
+    return 0;
+}
+
+/* Rank 0: write the file, its kept rows and the new ones. */
+static int write_file(const tune_args *a, int p, const char *topo, const size_t *sizes,
+                      const int *winner, xchg_spec *spec, int nsizes)
+{
+    char *kept = NULL;
+    int rc = kept_rows(a->out, p, topo, &kept);
+    if (rc)
+        return rc;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", a->out);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        free(kept);
+        return usage_error("cannot write the tuning file '%s'", a->out);
+    }
+    fprintf(f, "xchg-tuning/1\n# measured by xchg tune (xchg %s); rows: ranks topology "
+               "from(B) to(B) algorithm\n%s",
+            XCHG_VERSION, kept ? kept : "");
+    free(kept);
+    for (int i = 0; i < nsizes;) {
+        int j = i;
+        while (j + 1 < nsizes && winner[j + 1] == winner[i])
+            j++;
+        size_t from = i == 0 ? 1 : sizes[i];
+        size_t to = j + 1 < nsizes ? sizes[j + 1] - 1 : sizes[j];
+        if (winner[i] >= 0)
+            fprintf(f, "%-6d %-18s %-10zu %-10zu %s\n", p, topo, from, to, spec[winner[i]]);
+        i = j + 1;
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, a->out) != 0) {
+        remove(tmp);
+        return usage_error("cannot write the tuning file '%s'", a->out);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    tune_args a;
+    int rc = parse_args(argc, argv, p, &a);
+    xchg_topo t;
+    char topo[64];
+    if (rc == 0) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "complete:%d", p);
+        xchg_err err = {{0}};
+        if (xchg_topo_parse(a.topo ? a.topo : spec, &t, &err))
+            rc = usage_error("--topo: %s", err.msg);
+        else if (t.nodes != (uint32_t)p)
+            rc = usage_error("--topo %s does not have one node per rank; accepted: a topology "
+                             "of P nodes",
+                             a.topo);
+        xchg_topo_spec(&t, topo, sizeof topo);
+    }
+    if (rc) {
+        MPI_Finalize();
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    static xchg_spec spec[MAX_CANDIDATES];
+    int n = candidates(&t, a.only, spec);
+    static cand cs[MAX_CANDIDATES];
+    size_t sizes[MAX_SIZES];
+    int winner[MAX_SIZES], nsizes = 0;
+    for (size_t m = a.min_size; m <= a.max_size && nsizes < MAX_SIZES; m *= 2)
+        sizes[nsizes++] = m;
+    char *sbuf = malloc(a.max_size * (size_t)p), *rbuf = malloc(a.max_size * (size_t)p);
+    int ok = sbuf && rbuf, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        if (g_rank == 0)
+            fprintf(stderr, "xchg tune: a rank could not allocate 2 x %zu bytes\n",
+                    a.max_size * (size_t)p);
+        MPI_Finalize();
+        return EXIT_FAIL;
+    }
+    memset(sbuf, 1, a.max_size * (size_t)p);
+    double t0 = MPI_Wtime();
+    if (g_rank == 0 && !a.json)
+        printf("# xchg tune: %d ranks on %s, %d candidates, blocks %zu B to %zu B\n"
+               "# Size        best                       best(us)      mpi(us)  mpi/best\n",
+               p, topo, n, a.min_size, a.max_size);
+    for (int k = 0; k < nsizes; k++) {
+        winner[k] = tune_size(&a, topo, spec, n, cs, sizes[k], sbuf, rbuf);
+        static xchg_spec pspec[XCHG_MPI_MAX_PREDICTIONS];
+        double pus[XCHG_MPI_MAX_PREDICTIONS];
+        char model_best[XCHG_SPEC_MAX] = "";
+        int npred = a.json ? predictions(&a, topo, sizes[k], pspec, pus, model_best) : 0;
+        if (g_rank != 0)
+            continue;
+        const cand *mpi = &cs[n - 1];
+        if (a.json) {
+            printf("{\"size\":%zu,\"ranks\":%d,\"topology\":\"%s\",\"best\":\"%s\",\"times\":{",
+                   sizes[k], p, topo, winner[k] >= 0 ? spec[winner[k]] : "");
+            int first = 1;
+            for (int i = 0; i < n; i++)
+                if (!cs[i].skip) {
+                    printf("%s\"%s\":%.6g", first ? "" : ",", spec[i], cs[i].us);
+                    first = 0;
+                }
+            printf("},\"skipped\":{");
+            first = 1;
+            for (int i = 0; i < n; i++)
+                if (cs[i].skip) {
+                    printf("%s\"%s\":\"", first ? "" : ",", spec[i]);
+                    for (const char *c = cs[i].why; *c; c++)
+                        if (*c == '"' || *c == '\\')
+                            printf("\\%c", *c);
+                        else if ((unsigned char)*c >= 32)
+                            putchar(*c);
+                    putchar('"');
+                    first = 0;
+                }
+            printf("},\"predicted\":{");
+            for (int i = 0; i < npred; i++)
+                printf("%s\"%s\":%.6g", i ? "," : "", pspec[i], pus[i]);
+            printf("},\"model_best\":\"%s\"}\n", model_best);
+        } else if (winner[k] >= 0) {
+            printf("%-12zu  %-24s %10.2f %12.2f %9.2f\n", sizes[k], spec[winner[k]],
+                   cs[winner[k]].us, mpi->us, mpi->us / cs[winner[k]].us);
+        }
+        fflush(stdout);
+    }
+    free(sbuf);
+    free(rbuf);
+    rc = EXIT_OK;
+    if (g_rank == 0 && a.out)
+        rc = write_file(&a, p, topo, sizes, winner, spec, nsizes);
+    if (g_rank == 0 && !a.json) {
+        printf("# %.1f s", MPI_Wtime() - t0);
+        if (a.out && rc == EXIT_OK)
+            printf("; wrote %s", a.out);
+        printf("\n");
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}
