@@ -77,9 +77,10 @@ grep -q "auto: tuned ($F)" "$TMP/err" && ok || bad "no 'auto: tuned' line: $(hea
 # damaged, cut or foreign files: said once by rank 0, auto goes on, validated
 printf 'xchg-tuning/1\n4 complete:4 1 64 pairwise\n4 complete:4 60 1024 mpi\n' >"$TMP/overlap.txt"
 printf 'xchg-machine/1\nts 2\n' >"$TMP/cut-machine.txt"
-head -c 20 "$F" >"$TMP/cut-tuning.txt"
+# cut inside a row (as a copy cut short would be)
+{ head -n 3 "$F"; sed -n 4p "$F" | cut -c1-8; } >"$TMP/cut-tuning.txt"
 for env in "XCHG_TUNING_FILE=$TMP/overlap.txt:overlaps an earlier row" \
-           "XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 2" \
+           "XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 4: 2 fields" \
            "XCHG_TUNING_FILE=$TMP/nosuch.txt:cannot read it" \
            "XCHG_TUNING_FILE=$HERE/../../README.md:is not the header of a tuning file" \
            "XCHG_MACHINE_FILE=$TMP/cut-machine.txt:no 'tw' line" \
