@@ -1,0 +1,91 @@
+/*
+ * import_internal.h - what the three files of the schedule xchg_imp_reader share
+ * (xchg_import, docs/export-format.md "Import"): the reader's state, the
+ * messages of the step being read, error reporting, and the builder that
+ * turns each step read into a step of the schedule.
+ *   import.c       the builder (checks, replay, the callback rule) and
+ *                  xchg_import itself;
+ *   import_json.c  the JSON format, with a field path for every message;
+ *   import_text.c  the text format, line by line.
+ */
+#ifndef XCHG_IMPORT_INTERNAL_H
+#define XCHG_IMPORT_INTERNAL_H
+
+#include "sched/sched_internal.h"
+
+#define IMPORT_FORMAT "xchg-schedule/1"
+
+/* ------------------------------------------------------------------ */
+/* What a file holds, while it is read                                 */
+/* ------------------------------------------------------------------ */
+
+/* One message as read. */
+typedef struct xchg_imp_msg {
+    uint32_t from, to;
+    size_t b0, nb;    /* its blocks: keys[b0 .. b0+nb) */
+    size_t line, col; /* where it starts, for messages */
+    xchg_seg segs[XCHG_MAX_DIMS];
+    int nsegs;
+} xchg_imp_msg;
+
+typedef struct xchg_imp_ctx xchg_imp_ctx; /* the built schedule's context (import.c) */
+
+/* The reader's state. */
+typedef struct xchg_imp_reader {
+    const char *s;
+    size_t len, pos, line, col;
+    char path[160]; /* JSON: the field being read */
+    xchg_err *err;
+    int rc; /* first error */
+    uint64_t max_bytes;
+    /* the document */
+    int have_format, have_topo, have_nodes, have_alg;
+    xchg_topo topo;
+    uint32_t p;
+    char alg[96];
+    uint64_t *copies; /* per step, or NULL */
+    size_t ncopies, copies_cap;
+    /* the current step */
+    xchg_imp_msg *msgs;
+    size_t nmsgs, msgs_cap;
+    uint64_t *keys; /* blocks listed in the step */
+    size_t nkeys, keys_cap;
+    /* replay */
+    uint32_t *holder; /* p*p */
+    /* what is built */
+    xchg_sched *sched;
+    xchg_imp_ctx *ctx;
+    size_t steps_cap;
+} xchg_imp_reader;
+
+/* Record the first error, at line and column (and the JSON field in
+ * r->path): fmt takes two strings, a and b (NULL prints nothing). Returns
+ * the error code, XCHG_EINVAL (or the earlier error). */
+XCHG_INTERNAL int xchg_imp_fail_at(xchg_imp_reader *r, size_t line, size_t col, const char *fmt,
+                                   const char *a, const char *b);
+/* The same at the reader's position. */
+XCHG_INTERNAL int xchg_imp_fail(xchg_imp_reader *r, const char *fmt, const char *a, const char *b);
+/* Record running out of memory; returns XCHG_ENOMEM (or the earlier error). */
+XCHG_INTERNAL int xchg_imp_oom(xchg_imp_reader *r);
+/* Grow *arr (n elements of size sz) to hold n+1; 0 or the error. */
+XCHG_INTERNAL int xchg_imp_grow(xchg_imp_reader *r, void **arr, size_t *cap, size_t n, size_t sz);
+
+/* The builder (import.c). begin_steps: the head is read (topology, nodes):
+ * check it and set up the replay and the schedule. add_block: a listed
+ * block of message m. check_nodes: m's two nodes. finish_step: the step
+ * read is complete: check it (one message a sender, one route policy,
+ * every block held by its sender and listed once), replay it and add it.
+ * good_name: name can name an algorithm in both formats. Each returns 0
+ * or the error (good_name: nonzero when good). */
+XCHG_INTERNAL int xchg_imp_begin_steps(xchg_imp_reader *r, size_t line, size_t col);
+XCHG_INTERNAL int xchg_imp_add_block(xchg_imp_reader *r, xchg_imp_msg *m, uint64_t o, uint64_t d,
+                                     size_t line, size_t col);
+XCHG_INTERNAL int xchg_imp_check_nodes(xchg_imp_reader *r, const xchg_imp_msg *m);
+XCHG_INTERNAL int xchg_imp_finish_step(xchg_imp_reader *r);
+XCHG_INTERNAL int xchg_imp_good_name(const char *name);
+
+/* The two formats: read all of r's text; 0 or the error. */
+XCHG_INTERNAL int xchg_imp_read_json(xchg_imp_reader *r);
+XCHG_INTERNAL int xchg_imp_read_text(xchg_imp_reader *r);
+
+#endif
