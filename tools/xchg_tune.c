@@ -13,12 +13,13 @@
  * MPI library's own call ("mpi"). A candidate the executor cannot run here
  * (its plan falls back) is left out at that size, with the reason.
  *
- * Timing: per block size, every candidate gets a persistent plan, one
- * warm-up call, then ROUNDS rounds taken in turn (candidate A, B, ..., A,
- * B, ...), so that a slow spell of the machine hits all of them alike. A
- * round is a barrier and k calls; its time is the slowest rank's, over k;
- * a candidate's time is the median of its rounds. k makes a round last
- * about --round-ms.
+ * Timing: per block size, ROUNDS rounds taken in turn over the candidates
+ * (A, B, ..., A, B, ...), so that a slow spell of the machine hits all of
+ * them alike. In a round a candidate gets a persistent plan (made outside
+ * the timing, freed after it: one plan's buffers at a time), one warm-up
+ * call, then a barrier and k timed calls; the round's time is the slowest
+ * rank's over k, and the candidate's time the median of its rounds. k
+ * (from the first round's warm-up) makes a round last about --round-ms.
  *
  * Rows: consecutive sizes with the same winner make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
@@ -245,47 +246,57 @@ static double timed(cand *c, int is_mpi, int k, size_t m, void *sbuf, void *rbuf
     return slowest;
 }
 
+/* Make candidate c's plan for block size m (collective). 0; or -1 with c
+ * marked skipped and why, when the executor cannot run it here. */
+static int open_plan(const char *topo, const char *spec, size_t m, cand *c)
+{
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = spec;
+    o.topology = topo;
+    if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0, MPI_COMM_WORLD,
+                             &o, &c->plan) != MPI_SUCCESS) {
+        c->skip = 1;
+        snprintf(c->why, sizeof c->why, "no plan");
+        return -1;
+    }
+    xchg_mpi_plan_info info;
+    xchg_mpi_plan_info_get(c->plan, &info);
+    if (info.fallback) {
+        c->skip = 1;
+        snprintf(c->why, sizeof c->why, "%.150s", info.why);
+        xchg_mpi_plan_free(c->plan);
+        c->plan = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 /* Time every candidate at block size m; returns the winner's index, or -1
- * when none ran. */
+ * when none ran. One candidate's plan at a time: at 64
+ * ranks and 1 MiB blocks a plan's scratch can be a p*m buffer a rank. */
 static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int n, cand *cs,
                      size_t m, void *sbuf, void *rbuf)
 {
-    for (int i = 0; i < n; i++) {
-        cand *c = &cs[i];
-        memset(c, 0, sizeof *c);
-        if (!strcmp(spec[i], "mpi"))
-            continue;
-        xchg_mpi_opts o;
-        xchg_mpi_opts_default(&o);
-        o.alg = spec[i];
-        o.topology = topo;
-        if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0,
-                                 MPI_COMM_WORLD, &o, &c->plan) != MPI_SUCCESS) {
-            c->skip = 1;
-            snprintf(c->why, sizeof c->why, "no plan");
-            continue;
-        }
-        xchg_mpi_plan_info info;
-        xchg_mpi_plan_info_get(c->plan, &info);
-        if (info.fallback) {
-            c->skip = 1;
-            snprintf(c->why, sizeof c->why, "%.150s", info.why);
+    int ks[MAX_CANDIDATES];
+    for (int i = 0; i < n; i++)
+        memset(&cs[i], 0, sizeof cs[i]);
+    for (int r = 0; r < ROUNDS; r++)
+        for (int i = 0; i < n; i++) {
+            cand *c = &cs[i];
+            int is_mpi = !strcmp(spec[i], "mpi");
+            if (c->skip || (!is_mpi && open_plan(topo, spec[i], m, c)))
+                continue;
+            /* one call to warm up; the first round's sets k */
+            double us = timed(c, is_mpi, 1, m, sbuf, rbuf);
+            if (r == 0) {
+                double k = a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
+                ks[i] = k < 1 ? 1 : k > 200 ? 200 : (int)k;
+            }
+            c->rounds[r] = timed(c, is_mpi, ks[i], m, sbuf, rbuf);
             xchg_mpi_plan_free(c->plan);
             c->plan = NULL;
         }
-    }
-    int ks[MAX_CANDIDATES];
-    for (int i = 0; i < n; i++) { /* warm up, and how many calls a round */
-        if (cs[i].skip)
-            continue;
-        double us = timed(&cs[i], !strcmp(spec[i], "mpi"), 1, m, sbuf, rbuf);
-        double k = a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
-        ks[i] = k < 1 ? 1 : k > 200 ? 200 : (int)k;
-    }
-    for (int r = 0; r < ROUNDS; r++)
-        for (int i = 0; i < n; i++)
-            if (!cs[i].skip)
-                cs[i].rounds[r] = timed(&cs[i], !strcmp(spec[i], "mpi"), ks[i], m, sbuf, rbuf);
     int best = -1;
     for (int i = 0; i < n; i++) {
         if (cs[i].skip)
@@ -294,8 +305,6 @@ static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int 
         cs[i].us = cs[i].rounds[ROUNDS / 2];
         if (best < 0 || cs[i].us < cs[best].us)
             best = i;
-        xchg_mpi_plan_free(cs[i].plan);
-        cs[i].plan = NULL;
     }
     return best;
 }

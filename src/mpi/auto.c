@@ -89,5 +89,8 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
 {
     double rounds = chunk > 0 ? ceil(m / chunk) : 1;
     double tc = 3e-5 * pow(f < 1 ? 1 : f, 1.36);
-    return 2 * rounds * mach->ts + 2 * (double)p * m * tc;
+    /* a barrier's messages are small: the eager start-up (the same as ts
+     * in the default machine; a probed one's is far below its ts) */
+    double ts = mach->eager_bytes > 0 ? mach->ts_eager : mach->ts;
+    return 2 * rounds * ts + 2 * (double)p * m * tc;
 }
