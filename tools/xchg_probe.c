@@ -303,10 +303,23 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
         }
         printf("],\"switch_bytes\":%.0f,\"machine\":{\"name\":\"%s\",\"ts\":%.9g,\"tw\":%.9g,"
                "\"tr\":%.9g,\"barrier\":%.9g,\"eager\":%.9g,\"ts_eager\":%.9g,"
-               "\"tw_eager\":%.9g},\"file\":%s%s%s}\n",
+               "\"tw_eager\":%.9g},\"file\":",
                fit->nranges == 2 ? fit->switch_bytes : 0, m->name, m->ts, m->tw, m->tr,
-               m->barrier, m->eager_bytes, m->ts_eager, m->tw_eager, a->out ? "\"" : "",
-               a->out ? a->out : "null", a->out ? "\"" : "");
+               m->barrier, m->eager_bytes, m->ts_eager, m->tw_eager);
+        if (!a->out) {
+            fputs("null", stdout);
+        } else { /* the path as a JSON string */
+            putchar('"');
+            for (const char *c = a->out; *c; c++)
+                if (*c == '"' || *c == '\\')
+                    printf("\\%c", *c);
+                else if ((unsigned char)*c < 32)
+                    printf("\\u%04x", (unsigned char)*c);
+                else
+                    putchar(*c);
+            putchar('"');
+        }
+        puts("}");
         return EXIT_OK;
     }
     printf("xchg probe: %d ranks, %zu message sizes from 1 B to %zu B, %.1f s\n", p, n,

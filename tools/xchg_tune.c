@@ -16,10 +16,12 @@
  * Timing: per block size, ROUNDS rounds taken in turn over the candidates
  * (A, B, ..., A, B, ...), so that a slow spell of the machine hits all of
  * them alike. In a round a candidate gets a persistent plan (made outside
- * the timing, freed after it: one plan's buffers at a time), one warm-up
- * call, then a barrier and k timed calls; the round's time is the slowest
- * rank's over k, and the candidate's time the median of its rounds. k
- * (from the first round's warm-up) makes a round last about --round-ms.
+ * the timing, freed after it: one plan's buffers at a time), two warm-up
+ * calls, then k timed calls, each timed alone with a barrier after it, as
+ * xchg-bench (and osu_alltoall) time them; the round's time is a rank's
+ * mean per call averaged over the ranks, and the candidate's time the
+ * median of its rounds. k (from the first round's warm-up) makes a round
+ * last about --round-ms.
  *
  * Rows: consecutive sizes with the same winner make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
@@ -230,20 +232,27 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* k calls of candidate c; the slowest rank's time per call (us). */
+/* k calls of candidate c, timed as xchg-bench and osu_alltoall time them:
+ * each call alone between two clock readings, a barrier after it outside
+ * the timing; a rank's mean per call, averaged over the ranks (us). */
 static double timed(cand *c, int is_mpi, int k, size_t m, void *sbuf, void *rbuf)
 {
+    double total = 0;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
     for (int i = 0; i < k; i++) {
+        double t0 = MPI_Wtime();
         if (is_mpi)
             PMPI_Alltoall(sbuf, (int)m, MPI_BYTE, rbuf, (int)m, MPI_BYTE, MPI_COMM_WORLD);
         else
             xchg_mpi_plan_run(c->plan, sbuf, rbuf);
+        total += MPI_Wtime() - t0;
+        MPI_Barrier(MPI_COMM_WORLD);
     }
-    double mine = (MPI_Wtime() - t0) * 1e6 / k, slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
+    double mine = total * 1e6 / k, sum = 0;
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return sum / p;
 }
 
 /* Make candidate c's plan for block size m (collective). 0; or -1 with c
@@ -287,8 +296,9 @@ static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int 
             int is_mpi = !strcmp(spec[i], "mpi");
             if (c->skip || (!is_mpi && open_plan(topo, spec[i], m, c)))
                 continue;
-            /* one call to warm up; the first round's sets k */
-            double us = timed(c, is_mpi, 1, m, sbuf, rbuf);
+            /* two calls to warm up (a new plan's buffers are touched for
+             * the first time); the first round's set k */
+            double us = timed(c, is_mpi, 2, m, sbuf, rbuf);
             if (r == 0) {
                 double k = a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
                 ks[i] = k < 1 ? 1 : k > 200 ? 200 : (int)k;
