@@ -41,7 +41,11 @@ for p in 16 64; do
     echo
     echo "## p = $p"
     t0=$EPOCHREALTIME
-    run "$p" "$X" tune -m 8:1M --json --machine "$TMP/machine.txt" -o "$TMP/tuning.txt" \
+    # p ranks share this machine's 24 GiB: -M bounds each rank's buffers
+    # and scratch (a candidate needing more is left out at that size)
+    mem=$((16384 / p))M
+    echo "# xchg tune -M $mem: candidates needing more a rank are left out at that size"
+    run "$p" "$X" tune -m 8:1M -M "$mem" --json --machine "$TMP/machine.txt" -o "$TMP/tuning.txt" \
         >"$TMP/tune$p.json" || exit 1
     echo "# xchg tune took $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s"
     node - "$TMP/tune$p.json" <<'JS'

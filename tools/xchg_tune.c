@@ -81,7 +81,9 @@ static const char usage_text[] =
     "                      communicator of 4x4 is torus:4x4)\n"
     "  --only LIST         only these registry names (and mpi, shm), comma-separated\n"
     "  --round-ms MS       about how long one timed round lasts (default 5)\n"
-    "  -M, --mem-limit BYTES  largest send buffer per rank, P*MAX (default 512M)\n"
+    "  -M, --mem-limit BYTES  memory a rank may use: the send and receive buffers\n"
+    "                      (2*P*MAX) and a candidate's scratch; a candidate that\n"
+    "                      needs more is left out at that size (default 512M)\n"
     "  --json              one JSON object per size: every candidate's time, and\n"
     "                      what auto's cost model predicts for them\n"
     "  --machine FILE      the machine file the model's predictions use (xchg probe;\n"
@@ -183,10 +185,10 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'; options only (see --help)", argv[optind]);
-    if (a->max_size > a->mem_limit / (size_t)p)
+    if (a->max_size > a->mem_limit / 2 / (size_t)p)
         return usage_error("blocks of MAX bytes to every rank do not fit -M: %s; accepted: a "
                            "smaller MAX or a larger -M",
-                           "P*MAX must be at most the limit");
+                           "2*P*MAX (send and receive buffers) must be at most the limit");
     xchg_err err = {{0}};
     if (a->only && xchg_alg_check_list(a->only, &err))
         return usage_error("--only: %s", err.msg);
@@ -256,8 +258,11 @@ static double timed(cand *c, int is_mpi, int k, size_t m, void *sbuf, void *rbuf
 }
 
 /* Make candidate c's plan for block size m (collective). 0; or -1 with c
- * marked skipped and why, when the executor cannot run it here. */
-static int open_plan(const char *topo, const char *spec, size_t m, cand *c)
+ * marked skipped and why, when the executor cannot run it here, or when
+ * its scratch and the send and receive buffers would pass -M a rank (64
+ * ranks sharing one machine's memory: ring at 1 MiB blocks holds 190 MiB a
+ * rank besides the buffers). */
+static int open_plan(const tune_args *a, const char *topo, const char *spec, size_t m, cand *c)
 {
     xchg_mpi_opts o;
     xchg_mpi_opts_default(&o);
@@ -271,9 +276,17 @@ static int open_plan(const char *topo, const char *spec, size_t m, cand *c)
     }
     xchg_mpi_plan_info info;
     xchg_mpi_plan_info_get(c->plan, &info);
-    if (info.fallback) {
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    size_t need = info.scratch_bytes + info.plan_bytes + 2 * m * (size_t)p;
+    if (info.fallback || need > a->mem_limit) {
         c->skip = 1;
-        snprintf(c->why, sizeof c->why, "%.150s", info.why);
+        if (info.fallback)
+            snprintf(c->why, sizeof c->why, "%.150s", info.why);
+        else
+            snprintf(c->why, sizeof c->why,
+                     "needs %zu MiB a rank with the buffers, over -M (%zu MiB)", need >> 20,
+                     a->mem_limit >> 20);
         xchg_mpi_plan_free(c->plan);
         c->plan = NULL;
         return -1;
@@ -294,7 +307,7 @@ static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int 
         for (int i = 0; i < n; i++) {
             cand *c = &cs[i];
             int is_mpi = !strcmp(spec[i], "mpi");
-            if (c->skip || (!is_mpi && open_plan(topo, spec[i], m, c)))
+            if (c->skip || (!is_mpi && open_plan(a, topo, spec[i], m, c)))
                 continue;
             /* two calls to warm up (a new plan's buffers are touched for
              * the first time); the first round's set k */
