@@ -156,6 +156,27 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
     }
 }
 
+/* Nonzero when the executor can run registry spec on t: it parses, applies,
+ * and either has a symmetry or t is small enough to follow every block;
+ * else 0 with the reason in err. The one check for a forced spec and a
+ * tuned one. */
+static int spec_runs_here(const char *spec, const xchg_topo *t, xchg_err *err)
+{
+    const xchg_alg *alg;
+    xchg_opts o;
+    if (xchg_alg_parse(spec, &alg, &o, err) || xchg_alg_applies(alg, t, &o, err))
+        return 0;
+    xchg_symmetry sym;
+    xchg_alg_symmetry(alg, t, &o, &sym);
+    if (sym.kind != XCHG_SYM_NONE || t->nodes <= XCHG_MPI_FOLLOW_ALL_MAX)
+        return 1;
+    snprintf(err->msg, sizeof err->msg,
+             "%.64s has no symmetry to derive one rank's lists from, and following every "
+             "block costs too much above %d ranks",
+             spec, XCHG_MPI_FOLLOW_ALL_MAX);
+    return 0;
+}
+
 /*
  * The tuning file's row for (t, block size), over the model's choice: a
  * schedule (when it applies here), shm (when usable; spec stays the model's
@@ -195,21 +216,8 @@ static int apply_tuning(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *
         }
         return 0;
     }
-    const xchg_alg *a;
-    xchg_opts o;
     xchg_err err = {{0}};
-    xchg_symmetry sym;
-    int ok = xchg_alg_parse(row, &a, &o, &err) == XCHG_OK &&
-             xchg_alg_applies(a, t, &o, &err) == XCHG_OK;
-    if (ok) {
-        xchg_alg_symmetry(a, t, &o, &sym);
-        if (sym.kind == XCHG_SYM_NONE && t->nodes > XCHG_MPI_FOLLOW_ALL_MAX) {
-            ok = 0;
-            snprintf(err.msg, sizeof err.msg, "no symmetry, above %d ranks",
-                     XCHG_MPI_FOLLOW_ALL_MAX);
-        }
-    }
-    if (!ok) {
+    if (!spec_runs_here(row, t, &err)) {
         size_t n = strlen(pl->info.why);
         snprintf(pl->info.why + n, sizeof pl->info.why - n,
                  "; the tuning file's %.40s does not apply here (%.150s)", row, err.msg);
@@ -342,30 +350,15 @@ static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, ch
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
         return 0;
     }
-    const xchg_alg *alg;
-    xchg_opts o;
-    xchg_err err;
-    pl->bad_value = 1;
-    if (xchg_alg_parse(asked, &alg, &o, &err)) {
+    xchg_err err = {{0}};
+    if (!spec_runs_here(asked, t, &err)) {
+        pl->bad_value = 1;
         fall_back(pl, "algorithm %.400s", err.msg);
         return -1;
     }
-    if (xchg_alg_applies(alg, t, &o, &err) == 0) {
-        xchg_symmetry sym;
-        xchg_alg_symmetry(alg, t, &o, &sym);
-        if (sym.kind != XCHG_SYM_NONE || t->nodes <= XCHG_MPI_FOLLOW_ALL_MAX) {
-            snprintf(spec, XCHG_SPEC_MAX, "%s", asked);
-            snprintf(pl->info.why, sizeof pl->info.why, "asked for");
-            pl->bad_value = 0;
-            return 0;
-        }
-        snprintf(err.msg, sizeof err.msg,
-                 "%s has no symmetry to derive one rank's lists from, and following "
-                 "every block costs too much above %d ranks",
-                 asked, XCHG_MPI_FOLLOW_ALL_MAX);
-    }
-    fall_back(pl, "algorithm %.400s", err.msg);
-    return -1;
+    snprintf(spec, XCHG_SPEC_MAX, "%s", asked);
+    snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+    return 0;
 }
 
 /* This rank's program for spec on t, as steps and runs. */
