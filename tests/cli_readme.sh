@@ -14,6 +14,16 @@ xchg=${1:?usage: cli_readme.sh PATH/TO/xchg [FILE.md ...]}
 shift
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- "$repo/README.md" "$repo"/docs/*.md
+# The commands run in a folder of their own, so files they write (the
+# README's `--output t2.txt`) are not left behind.
+case $xchg in /*) ;; *) xchg=$(pwd)/$xchg ;; esac
+for f in "$@"; do # each file made absolute, in order
+    case $f in /*) set -- "$@" "$f" ;; *) set -- "$@" "$(pwd)/$f" ;; esac
+    shift
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
 passed=0
 failed=0
 
