@@ -5,15 +5,17 @@
 #              MPI_Alltoall, both validated (scripts/run-mpi-demo.sh)
 #   make test  build with -Werror and run every test, then again under
 #              AddressSanitizer and UBSan, then the MPI tests with MPICH,
+#              then the executor under SimGrid's SMPI on a simulated torus,
 #              then the fuzz harnesses over their kept corpora (clang)
 BUILD      ?= build
 BUILD_SAN  ?= build-san
 BUILD_MPICH ?= build-mpich
 BUILD_FUZZ ?= build-fuzz
+BUILD_SMPI ?= build-smpi
 JOBS       ?= 2
 RUN_ARGS   ?= --topo torus:8x8 --machine paragon --m 8:65536
 
-.PHONY: all deps build run test test-plain test-san test-mpich test-fuzz clean
+.PHONY: all deps build run test test-plain test-san test-mpich test-smpi test-fuzz clean
 
 all: build
 
@@ -34,7 +36,7 @@ run: deps
 	./$(BUILD)/xchg compare $(RUN_ARGS)
 	bash scripts/run-mpi-demo.sh $(BUILD)
 
-test: test-plain test-san test-mpich test-fuzz
+test: test-plain test-san test-mpich test-smpi test-fuzz
 
 test-plain: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -51,6 +53,15 @@ test-mpich: deps
 	cmake --build $(BUILD_MPICH) -j$(JOBS)
 	cd $(BUILD_MPICH) && ctest --output-on-failure -j1 -R '^mpi_'
 
+# The executor and xchg-bench built with SimGrid's smpicc, run by smpirun on
+# a simulated 8x8 torus (tests/smpi/exec.sh), held against xchg sim of the
+# ordinary build. A tree of its own: smpicc's programs run only under smpirun.
+test-smpi: build
+	CC=smpicc cmake -S . -B $(BUILD_SMPI) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON -DXCHG_MPI=smpi \
+	    -DXCHG_HOST_CLI=$(abspath $(BUILD))/xchg
+	cmake --build $(BUILD_SMPI) -j$(JOBS)
+	cd $(BUILD_SMPI) && ctest --output-on-failure
+
 # The libFuzzer harnesses (tests/fuzz/), each run once over its kept corpus:
 # every input the fuzzer found worth keeping, crashes included. A tree of
 # its own, built with clang; only the harnesses are built. bench/fuzz.sh
@@ -61,4 +72,4 @@ test-fuzz: deps
 	cd $(BUILD_FUZZ) && ctest --output-on-failure -j$(JOBS) -R '^fuzz_'
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_MPICH) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_MPICH) $(BUILD_SMPI) $(BUILD_FUZZ)

@@ -21,7 +21,9 @@
 # and rank K of smpirun runs on node K. Both route dimension by dimension,
 # the fastest-varying first, the shorter way round. Links are full duplex
 # (SPLITDUPLEX: one link each way, each with the whole bandwidth), as in
-# xchg's model.
+# xchg's model. A message from a host to itself (some of SMPI's own
+# MPI_Alltoall algorithms send a rank its own block) takes a loopback link
+# that costs nothing, as a local copy costs nothing in xchg's simulator.
 set -euo pipefail
 
 usage() {
@@ -86,6 +88,7 @@ cat >"$plat" <<EOF
   <zone id="world" routing="Full">
     <cluster id="torus" prefix="n" radical="0-$((nodes - 1))" suffix="" speed="1Gf"
              bw="${bw}Bps" lat="${lat}s" sharing_policy="SPLITDUPLEX"
+             loopback_bw="1e15Bps" loopback_lat="0s"
              topology="TORUS" topo_parameters="$params"/>
   </zone>
 </platform>

@@ -30,6 +30,8 @@ expect "hostfile order" "$(sed -n '1p;16p' "$TMP/torus-2x2x2x2.hosts" | tr '\n' 
 bash "$PLAT" --shape 4x8 --bw 1e9 --lat 0 --out "$TMP" >/dev/null
 expect "sizes reversed for SimGrid (fastest first)" \
     "$(grep -o 'topo_parameters="[^"]*"' "$TMP/torus-4x8.xml")" 'topo_parameters="8,4"'
+expect "a loopback link for messages to oneself" \
+    "$(grep -c 'loopback_bw="1e15Bps" loopback_lat="0s"' "$TMP/torus-4x8.xml")" 1
 refused() { # PATTERN ARGS...: exit 2 with PATTERN on stderr
     local pat=$1 rc
     shift

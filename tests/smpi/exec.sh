@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# exec.sh - xchg's MPI executor under SimGrid's SMPI: xchg-bench built with
+# smpicc (the build-smpi tree, XCHG_MPI=smpi) runs unchanged under smpirun
+# with 64 ranks on a simulated 8x8 torus (scripts/simgrid-platform.sh).
+#   1. Every algorithm that applies to torus:8x8, auto, and SMPI's own
+#      MPI_Alltoall (its default and the algorithms bench/smpi_executor.sh
+#      compares against), 8 B to 4 KiB, every received byte validated.
+#   2. Where a schedule is contention-free and runs one step after the
+#      other (t1, at2, mesh2), SMPI's simulated time of the executor's run
+#      equals xchg sim's on the same links within 1% at 1 KiB: the executor
+#      sends what the schedule says, when it says.
+#   3. xchg-bench's own refusals work under smpirun (exit 2, a message).
+#
+# Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
+SUITE=smpi_exec
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT="$HERE/../.."
+BENCH=$1 SMPIRUN=$2 X=$3
+. "$ROOT/tests/lib_cli.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+BW=1e9 LAT=1e-7 TW=0.001 TH=0.1 # the links, as SMPI and xchg sim take them
+plat=$(bash "$ROOT/scripts/simgrid-platform.sh" --shape 8x8 --bw $BW --lat $LAT --out "$TMP") ||
+    { bad "simgrid-platform.sh failed"; finish; exit 1; }
+
+# smpi OUT ARGS...: run xchg-bench ARGS under smpirun, with SimGrid's
+# settings in the array cfg; its status in $rc.
+cfg=()
+smpi() {
+    local out=$1
+    shift
+    "$SMPIRUN" -platform "$plat" -hostfile "${plat%.xml}.hosts" --cfg=network/model:CM02 \
+        --cfg=network/crosstraffic:0 --cfg=smpi/simulate-computation:no "${cfg[@]}" \
+        "$BENCH" "$@" >"$out" 2>&1
+    rc=$?
+}
+
+# 1. Validated exchanges: every size row must say Pass.
+for alg in t1 t2 at2 mesh2 bruck pairwise hc-standard auto mpi \
+    mpi:pair mpi:bruck mpi:2dmesh mpi:mpich mpi:ompi; do
+    args=(--alg "$alg" --topo torus:8x8) cfg=()
+    case $alg in mpi:*) args=(--alg mpi) cfg=("--cfg=smpi/alltoall:${alg#mpi:}") ;; esac
+    smpi "$TMP/out" -m 8:4096 -i 2 -x 1 -c "${args[@]}"
+    rows=$(grep -cE '^[0-9]+ +[0-9.]+ +Pass$' "$TMP/out")
+    if [ "$rc" -eq 0 ] && [ "$rows" -eq 10 ] && ! grep -q Fail "$TMP/out"; then ok; else
+        bad "$alg: status $rc, $rows of 10 sizes passed: $(grep -v '^ *->' "$TMP/out" | tail -n 4)"
+    fi
+done
+
+# 2. SMPI's time of the executor's run against xchg sim's.
+cfg=()
+for alg in t1 at2 mesh2; do
+    smpi "$TMP/out" -m 1024:1024 -i 1 -x 0 --alg "$alg" --topo torus:8x8
+    got=$(awk '$1 == 1024 { print $2 }' "$TMP/out")
+    want=$("$X" sim --topo torus:8x8 --alg "$alg" --m 1024 --ts 0 --tw $TW --th $TH --mode async \
+        --routing vct --json | grep -o '"time":[0-9.e+-]*' | head -n1 | cut -d: -f2)
+    if [ -n "$got" ] && [ -n "$want" ] &&
+        awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01 * b) }'; then
+        ok
+    else
+        bad "$alg at 1024 B: SMPI ${got:-none} us, xchg sim ${want:-none} us (want within 1%)"
+    fi
+done
+
+# 3. Refusals under smpirun: every rank exits 2, rank 0 says why.
+smpi "$TMP/out" --alg no-such-alg --topo torus:8x8
+if [ "$rc" -ne 0 ] && grep -q "no-such-alg" "$TMP/out"; then ok; else
+    bad "unknown --alg under smpirun: status $rc: $(tail -n 3 "$TMP/out")"
+fi
+smpi "$TMP/out" --alg t1 --topo torus:4x4
+if [ "$rc" -ne 0 ] && grep -q "torus:4x4" "$TMP/out"; then ok; else
+    bad "--topo of 16 nodes for 64 ranks under smpirun: status $rc: $(tail -n 3 "$TMP/out")"
+fi
+finish
