@@ -232,8 +232,8 @@ static void test_submesh(void)
 /* The contact sheet: every step's arrows, one document. */
 static void test_sheet(void)
 {
-    const char *cases[][2] = {{"torus:4x4", "t2"}, {"hypercube:3", "hc-standard"},
-                              {"ring:6", "ring"}};
+    const char *cases[][2] = {
+        {"torus:4x4", "t2"}, {"hypercube:3", "hc-standard"}, {"ring:6", "ring"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         xchg_sched *s = check_generate(cases[i][0], cases[i][1]);
         if (!s)
@@ -309,11 +309,10 @@ static void test_labels(void)
 
 int main(void)
 {
-    const char *topos[] = {"ring:8",      "array:6",     "mesh:4x6",  "torus:4x4",
+    const char *topos[] = {"ring:8",      "array:6",     "mesh:4x6",   "torus:4x4",
                            "torus:3x4x2", "hypercube:4", "complete:6", "torus:5"};
     for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++)
-        CHECK(check_each_schedule(topos[i], each_alg, NULL) > 0, "some algorithm on %s",
-              topos[i]);
+        CHECK(check_each_schedule(topos[i], each_alg, NULL) > 0, "some algorithm on %s", topos[i]);
     test_conflicts();
     test_submesh();
     test_sheet();

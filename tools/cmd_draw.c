@@ -60,8 +60,7 @@ static int sink_write(void *ctx, const char *data, size_t len)
 
 /* Draw step (0-based) or, when all, every step, into f. *werr gets the
  * errno of a failed write. Returns the library's status. */
-static int draw_to(FILE *f, const xchg_sched *s, int all, size_t step, int *werr,
-                   xchg_err *err)
+static int draw_to(FILE *f, const xchg_sched *s, int all, size_t step, int *werr, xchg_err *err)
 {
     svg_sink o = {f, 0};
     int rc = all ? xchg_draw_all_steps(s, NULL, sink_write, &o, err)
@@ -160,10 +159,14 @@ int xchg_cli_draw(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         args[i] = strcmp(argv[i], "-o") == 0 ? output : argv[i];
     args[argc] = NULL;
-    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},         {"alg", "A", NULL, 0},
-                           {"schedule", "FILE", NULL, 0},  {"step", "K", NULL, 0},
-                           {"all-steps", NULL, NULL, 0},   {"output", "FILE", NULL, 0},
-                           {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},
+                           {"alg", "A", NULL, 0},
+                           {"schedule", "FILE", NULL, 0},
+                           {"step", "K", NULL, 0},
+                           {"all-steps", NULL, NULL, 0},
+                           {"output", "FILE", NULL, 0},
+                           {"max-memory", "BYTES", NULL, 0},
+                           {"max-work", "W", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("draw", argc, args, opts);
     free(args);

@@ -51,11 +51,11 @@ typedef struct drawer {
     const xchg_topo *t;
     draw_layout l;
     draw_svg o;
-    uint32_t *load;          /* messages per shown directed link */
+    uint32_t *load; /* messages per shown directed link */
     size_t nload;
     draw_path path;
     unsigned char used[NCLASSES]; /* first-hop classes drawn */
-    int labels;              /* write message sizes */
+    int labels;                   /* write message sizes */
 } drawer;
 
 /* Format the message into err (when not NULL) and return code. */
@@ -138,10 +138,7 @@ static void step_scan(drawer *w, size_t step, step_stats *st)
 }
 
 /* Distance of an arrow from the middle of its link, px. */
-static double lane_of(const drawer *w)
-{
-    return w->l.spacing * 0.1;
-}
+static double lane_of(const drawer *w) { return w->l.spacing * 0.1; }
 
 /* Second pass: the conflict links, then the arrows (the loads are those
  * step_scan left). */
@@ -158,8 +155,9 @@ static void step_body(drawer *w, size_t step, int labels)
         uint32_t b = xchg_topo_neighbor(t, a, dim, dir);
         xchg_draw_path_clear(&w->path);
         xchg_draw_layout_hop(&w->l, a, b, dim, dir, lane, 1, &w->path, NULL, NULL);
-        xchg_draw_svg_printf(&w->o, "<path class=\"conflict\" d=\"%s\"><title>%u messages</title></path>\n",
-                             w->path.buf, w->load[i]);
+        xchg_draw_svg_printf(
+            &w->o, "<path class=\"conflict\" d=\"%s\"><title>%u messages</title></path>\n",
+            w->path.buf, w->load[i]);
     }
     for (uint32_t k = 0; k < w->l.shown; k++) {
         uint32_t a = xchg_draw_layout_node(&w->l, k);
@@ -195,9 +193,8 @@ static void step_body(drawer *w, size_t step, int labels)
                              w->path.buf ? w->path.buf : "", palette[(size_t)c % NCOLOURS],
                              (size_t)c % NCOLOURS, a, m.to, (unsigned long long)m.blocks);
         if (labels)
-            xchg_draw_svg_printf(&w->o,
-                                 "<text class=\"size\" x=\"%.1f\" y=\"%.1f\">%llu</text>\n", lx,
-                                 ly + 3, (unsigned long long)m.blocks);
+            xchg_draw_svg_printf(&w->o, "<text class=\"size\" x=\"%.1f\" y=\"%.1f\">%llu</text>\n",
+                                 lx, ly + 3, (unsigned long long)m.blocks);
     }
     if (w->path.oom)
         w->o.oom = 1;
@@ -243,10 +240,7 @@ static int drawer_finish(drawer *w, xchg_err *err)
 }
 
 /* Rough width of a line of text in the caption's font, px. */
-static double text_width(const char *s, double font)
-{
-    return (double)strlen(s) * font * 0.56;
-}
+static double text_width(const char *s, double font) { return (double)strlen(s) * font * 0.56; }
 
 /* Open the document: the <svg> element, the styles and the arrowheads. */
 static void open_svg(drawer *w, double width, double height)
@@ -257,23 +251,22 @@ static void open_svg(drawer *w, double width, double height)
                          "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%.0f\" "
                          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
                          width, height, width, height);
-    xchg_draw_svg_printf(
-        &w->o,
-        "<style>\n"
-        ".link{fill:none;stroke:#c8c8c8;stroke-width:%.1f}\n"
-        ".node{fill:#fff;stroke:#555;stroke-width:1}\n"
-        ".id{font:%.0fpx sans-serif;text-anchor:middle;fill:#444}\n"
-        ".msg{fill:none;stroke-width:%.1f}\n"
-        ".conflict{fill:none;stroke:" CONFLICT_COLOUR
-        ";stroke-width:%.1f;stroke-opacity:0.5;stroke-linecap:round}\n"
-        ".size{font:%.0fpx sans-serif;text-anchor:middle;fill:#222}\n"
-        ".slice{font:12px sans-serif;fill:#444}\n"
-        ".caption{font:14px sans-serif;fill:#000}\n"
-        ".panel{font:11px sans-serif;fill:#000}\n"
-        ".legend{font:12px sans-serif;fill:#000}\n"
-        "</style>\n<defs>\n",
-        fmax(1, s * 0.04), fmax(8, s * 0.22), fmax(1, s * 0.04), fmax(3, s * 0.16),
-        fmax(8, s * 0.2));
+    xchg_draw_svg_printf(&w->o,
+                         "<style>\n"
+                         ".link{fill:none;stroke:#c8c8c8;stroke-width:%.1f}\n"
+                         ".node{fill:#fff;stroke:#555;stroke-width:1}\n"
+                         ".id{font:%.0fpx sans-serif;text-anchor:middle;fill:#444}\n"
+                         ".msg{fill:none;stroke-width:%.1f}\n"
+                         ".conflict{fill:none;stroke:" CONFLICT_COLOUR
+                         ";stroke-width:%.1f;stroke-opacity:0.5;stroke-linecap:round}\n"
+                         ".size{font:%.0fpx sans-serif;text-anchor:middle;fill:#222}\n"
+                         ".slice{font:12px sans-serif;fill:#444}\n"
+                         ".caption{font:14px sans-serif;fill:#000}\n"
+                         ".panel{font:11px sans-serif;fill:#000}\n"
+                         ".legend{font:12px sans-serif;fill:#000}\n"
+                         "</style>\n<defs>\n",
+                         fmax(1, s * 0.04), fmax(8, s * 0.22), fmax(1, s * 0.04), fmax(3, s * 0.16),
+                         fmax(8, s * 0.2));
     for (size_t c = 0; c < NCOLOURS; c++)
         xchg_draw_svg_printf(&w->o,
                              "<marker id=\"ah%zu\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
@@ -345,8 +338,7 @@ int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
     size_t nsteps = xchg_sched_nsteps(s);
     if (step >= nsteps) {
         if (nsteps == 0)
-            return draw_fail(err, XCHG_EINVAL, "draw: step %zu: the schedule has no steps",
-                             step);
+            return draw_fail(err, XCHG_EINVAL, "draw: step %zu: the schedule has no steps", step);
         return draw_fail(err, XCHG_EINVAL,
                          "draw: step %zu is out of range; accepted: 0..%zu (the schedule has "
                          "%zu steps)",
@@ -364,12 +356,13 @@ int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
     size_t n = 0;
     title_line(&w, lines[n++], sizeof lines[0], "");
     snprintf(lines[n++], sizeof lines[0], "step %zu of %zu: %llu messages, largest %llu blocks%s",
-             step + 1, nsteps, (unsigned long long)st.messages,
-             (unsigned long long)st.max_blocks,
+             step + 1, nsteps, (unsigned long long)st.messages, (unsigned long long)st.max_blocks,
              xchg_sched_contention_free(s) ? "; the algorithm claims no link conflicts" : "");
     if (w.l.clipped)
-        snprintf(lines[n++], sizeof lines[0], "shown: %s; %llu of %llu messages leave it and "
-                 "are not drawn", w.l.note, (unsigned long long)(st.messages - st.drawn),
+        snprintf(lines[n++], sizeof lines[0],
+                 "shown: %s; %llu of %llu messages leave it and "
+                 "are not drawn",
+                 w.l.note, (unsigned long long)(st.messages - st.drawn),
                  (unsigned long long)st.messages);
     double top = 22 + 18.0 * (double)n;
     double width = w.l.width;
@@ -439,8 +432,10 @@ int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_wr
              (unsigned long long)all.conflicts,
              xchg_sched_contention_free(s) ? "; the algorithm claims none" : "");
     if (w.l.clipped)
-        snprintf(lines[n++], sizeof lines[0], "each panel shows %s; %llu messages leave it and "
-                 "are not drawn", w.l.note, (unsigned long long)(all.messages - all.drawn));
+        snprintf(lines[n++], sizeof lines[0],
+                 "each panel shows %s; %llu messages leave it and "
+                 "are not drawn",
+                 w.l.note, (unsigned long long)(all.messages - all.drawn));
     double scale = fmin(1.0, PANEL_MAX / fmax(w.l.width, w.l.height));
     double pw = w.l.width * scale + 12, ph = w.l.height * scale + 20;
     size_t cols = (size_t)ceil(sqrt((double)nsteps));

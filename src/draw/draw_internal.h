@@ -49,8 +49,7 @@ typedef struct draw_path {
 } draw_path;
 
 /* Append formatted text to p (sets p->oom when it cannot grow). */
-XCHG_DRAW_HIDDEN void xchg_draw_path_add(draw_path *p, const char *fmt, ...)
-    XCHG_DRAW_PRINTF(2, 3);
+XCHG_DRAW_HIDDEN void xchg_draw_path_add(draw_path *p, const char *fmt, ...) XCHG_DRAW_PRINTF(2, 3);
 XCHG_DRAW_HIDDEN void xchg_draw_path_clear(draw_path *p);
 XCHG_DRAW_HIDDEN void xchg_draw_path_free(draw_path *p);
 
@@ -68,18 +67,18 @@ typedef enum draw_shape {
 typedef struct draw_layout {
     const xchg_topo *t;
     draw_shape shape;
-    uint32_t lim[XCHG_MAX_DIMS]; /* shown coordinates per dimension */
+    uint32_t lim[XCHG_MAX_DIMS];    /* shown coordinates per dimension */
     uint32_t weight[XCHG_MAX_DIMS]; /* compact index of a shown node */
-    uint32_t shown;              /* number of shown nodes */
-    int clipped;                 /* some node is not shown */
-    int gx, gy;                  /* grid: the dims across and down */
-    uint32_t slice_cols;         /* grid: slices per row of slices */
-    double cube_w[XCHG_MAX_DIMS]; /* cube: offset of bit b (across or down) */
-    double spacing;              /* distance of neighbouring nodes, px */
-    double radius;               /* node radius, px */
-    double cx, cy, rr;           /* circle: centre and radius */
-    double width, height;        /* size of the drawing, px, from (0, 0) */
-    char note[160];              /* what is shown when clipped, else "" */
+    uint32_t shown;                 /* number of shown nodes */
+    int clipped;                    /* some node is not shown */
+    int gx, gy;                     /* grid: the dims across and down */
+    uint32_t slice_cols;            /* grid: slices per row of slices */
+    double cube_w[XCHG_MAX_DIMS];   /* cube: offset of bit b (across or down) */
+    double spacing;                 /* distance of neighbouring nodes, px */
+    double radius;                  /* node radius, px */
+    double cx, cy, rr;              /* circle: centre and radius */
+    double width, height;           /* size of the drawing, px, from (0, 0) */
+    char note[160];                 /* what is shown when clipped, else "" */
 } draw_layout;
 
 /* Lay out t. opts may be NULL (defaults). Always succeeds. */
@@ -92,8 +91,7 @@ XCHG_DRAW_HIDDEN uint32_t xchg_draw_layout_index(const draw_layout *l, uint32_t 
 /* The shown node of compact index i (the inverse of _index). */
 XCHG_DRAW_HIDDEN uint32_t xchg_draw_layout_node(const draw_layout *l, uint32_t i);
 /* Position of node id (shown or not: the grid goes on beyond the box). */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x,
-                                           double *y);
+XCHG_DRAW_HIDDEN void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *y);
 
 /*
  * Append the geometry of one hop from a to b (neighbours along dim in
@@ -111,8 +109,7 @@ XCHG_DRAW_HIDDEN void xchg_draw_layout_hop(const draw_layout *l, uint32_t a, uin
 
 /* Write the network under the arrows: links between shown nodes, the
  * nodes (with their ids when node_ids and there is room), slice names. */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_background(const draw_layout *l, draw_svg *o,
-                                                  int node_ids);
+XCHG_DRAW_HIDDEN void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids);
 
 /* Name of the first-hop class (dim, dir) for the legend, into buf. */
 XCHG_DRAW_HIDDEN const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir,

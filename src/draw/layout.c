@@ -40,10 +40,7 @@ static void sides(const xchg_draw_opts *opts, uint32_t *max_side, uint32_t *sub)
 }
 
 /* Distance of neighbours for a picture of `side` nodes across. */
-static double spacing_for(uint32_t side)
-{
-    return side <= 8 ? 56.0 : side <= 16 ? 36.0 : 24.0;
-}
+static double spacing_for(uint32_t side) { return side <= 8 ? 56.0 : side <= 16 ? 36.0 : 24.0; }
 
 /* A one-dimensional network: a circle or a row, the first nodes when long. */
 static void layout_1d(draw_layout *l, uint32_t max_side, uint32_t sub)
@@ -131,8 +128,9 @@ static void layout_cube(draw_layout *l, uint32_t max_side, uint32_t sub)
         while ((1u << ((b + 2) / 2)) <= sub && b + 2 <= bits)
             b += 2;
         bits = b;
-        snprintf(l->note, sizeof l->note, "the subcube of bits 0..%d (top-left %ux%u) of 2^%d nodes",
-                 bits - 1, 1u << ((bits + 1) / 2), 1u << (bits / 2), t->ndims);
+        snprintf(l->note, sizeof l->note,
+                 "the subcube of bits 0..%d (top-left %ux%u) of 2^%d nodes", bits - 1,
+                 1u << ((bits + 1) / 2), 1u << (bits / 2), t->ndims);
     }
     for (int b = 0; b < t->ndims; b++)
         l->lim[b] = b < bits ? 2 : 1;
@@ -178,8 +176,7 @@ void xchg_draw_layout_init(draw_layout *l, const xchg_topo *t, const xchg_draw_o
         /* a grid's box: its sides, at the origin */
         size_t n = (size_t)snprintf(l->note, sizeof l->note, "the submesh ");
         for (int d = 0; d < t->ndims && n < sizeof l->note; d++)
-            n += (size_t)snprintf(l->note + n, sizeof l->note - n, "%s%u", d ? "x" : "",
-                                  l->lim[d]);
+            n += (size_t)snprintf(l->note + n, sizeof l->note - n, "%s%u", d ? "x" : "", l->lim[d]);
         if (n < sizeof l->note)
             snprintf(l->note + n, sizeof l->note - n, " at node 0 (top-left)");
     }
@@ -399,8 +396,8 @@ void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids
         uint32_t a = xchg_draw_layout_node(l, i);
         double x, y;
         xchg_draw_layout_pos(l, a, &x, &y);
-        xchg_draw_svg_printf(o, "<circle class=\"node\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>\n",
-                             x, y, l->radius);
+        xchg_draw_svg_printf(o, "<circle class=\"node\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>\n", x,
+                             y, l->radius);
         if (ids)
             xchg_draw_svg_printf(o, "<text class=\"id\" x=\"%.1f\" y=\"%.1f\">%u</text>\n", x,
                                  y + l->radius * 0.45, a);

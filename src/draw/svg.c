@@ -54,11 +54,20 @@ void xchg_draw_svg_text(draw_svg *o, const char *s)
     for (const char *c = s;; c++) {
         const char *rep = NULL;
         switch (*c) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = "&quot;"; break;
-        default: break;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        default:
+            break;
         }
         if (rep || *c == '\0') {
             svg_put(o, c - run, run);
