@@ -173,7 +173,7 @@ static void step_body(drawer *w, size_t step, int labels)
         xchg_draw_path_clear(&w->path);
         double lx = 0, ly = 0;
         if (nsegs == 0)
-            xchg_draw_layout_hop(&w->l, a, m.to, -1, +1, 0, 1, &w->path, &lx, &ly);
+            xchg_draw_layout_hop(&w->l, a, m.to, -1, +1, lane, 1, &w->path, &lx, &ly);
         uint32_t cur = a;
         int first = 1;
         for (int g = 0; g < nsegs; g++) {
@@ -298,7 +298,8 @@ static void legend(drawer *w, double y, uint64_t conflicts)
                              "<path d=\"M12 %.1fH40\" stroke=\"%s\" stroke-width=\"2.5\" "
                              "marker-end=\"url(#ah%zu)\"/>",
                              y - 4, palette[c % NCOLOURS], c % NCOLOURS);
-        xchg_draw_svg_printf(&w->o, "<text class=\"legend\" x=\"48\" y=\"%.1f\">first hop ", y);
+        xchg_draw_svg_printf(&w->o, "<text class=\"legend\" x=\"48\" y=\"%.1f\">%s", y,
+                             dim < 0 ? "a message, " : "first hop ");
         xchg_draw_svg_text(&w->o, xchg_draw_layout_class_name(&w->l, dim, dir, name, sizeof name));
         xchg_draw_svg_printf(&w->o, "</text>\n");
     }

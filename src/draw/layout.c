@@ -324,7 +324,7 @@ const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir, 
 {
     const char *sign = dir > 0 ? "+1" : "-1";
     if (dim < 0)
-        snprintf(buf, len, "direct (through the switch)");
+        snprintf(buf, len, "straight through the switch");
     else if (l->shape == DRAW_CIRCLE)
         snprintf(buf, len, "%s (%s)", sign, dir > 0 ? "clockwise" : "anticlockwise");
     else if (l->shape == DRAW_ROW)
