@@ -1167,6 +1167,49 @@ typedef struct xchg_import_opts {
 int xchg_import(const char *text, size_t len, const xchg_import_opts *opts, xchg_sched **out,
                 xchg_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Step diagrams (SVG)                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Options of xchg_draw_step and xchg_draw_all_steps; zero fields take the
+ * defaults (docs/drawing.md). */
+typedef struct xchg_draw_opts {
+    uint32_t max_side;  /* a mesh, torus or hypercube grid with more nodes
+                           along a side is shown as its top-left submesh
+                           (0: 32) */
+    uint32_t sub_side;  /* the side of that submesh (0: 16) */
+    int no_labels;      /* never write message sizes next to the arrows */
+} xchg_draw_opts;
+
+/* Most steps a contact sheet (xchg_draw_all_steps) draws. */
+#define XCHG_DRAW_MAX_PANELS 256
+
+/*
+ * Draw step `step` (0-based) of s as one SVG document, written through
+ * write(ctx, data, len) in chunks: the network laid out for its kind (ring
+ * and complete on a circle, array in a row, mesh and torus as a grid with
+ * 3-D and higher as 2-D slices side by side, hypercube as a 2-D grid of its
+ * bits taken alternately across and down), each message as one arrow
+ * (<path class="msg">) along its route coloured by the dimension and
+ * direction of its first hop, links that carry two or more messages in the
+ * step in red (class="conflict"), a legend and a caption. Large networks
+ * show a submesh; the caption says which and how many messages are not
+ * drawn. Returns 0; XCHG_EINVAL on a NULL argument, a step out of range (the
+ * message names the range) or a failed write; XCHG_ENOMEM.
+ */
+int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
+                   xchg_write_fn write, void *ctx, xchg_err *err);
+
+/*
+ * Draw every step of s as one SVG contact sheet: a grid of small panels,
+ * one per step, each as xchg_draw_step draws it (without sizes and node
+ * numbers), under one caption and one legend. XCHG_ETOOBIG when s has more
+ * than XCHG_DRAW_MAX_PANELS steps or steps x nodes is beyond 2^26 (draw
+ * single steps instead); otherwise as xchg_draw_step.
+ */
+int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_write_fn write,
+                        void *ctx, xchg_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,8 @@ command -v smpirun >/dev/null 2>&1 || need+=(libsimgrid-dev)
 # GNU time (/usr/bin/time -f), for the peak memory the benchmarks record
 # (bench/size_scaling.sh, bench/sim_speed.sh); not always installed.
 [ -x /usr/bin/time ] || need+=(time)
+# rsvg-convert, which renders xchg draw's pictures in tests/cli_draw.sh.
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 # clang, whose libFuzzer and sanitizers build the fuzz harnesses (make
 # test-fuzz, tests/fuzz/).
 command -v clang >/dev/null 2>&1 || need+=(clang)

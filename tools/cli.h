@@ -241,6 +241,7 @@ int xchg_cli_export(int argc, char **argv);
 int xchg_cli_compare(int argc, char **argv);
 int xchg_cli_plan(int argc, char **argv);
 int xchg_cli_sim(int argc, char **argv);
+int xchg_cli_draw(int argc, char **argv);
 int xchg_cli_probe(int argc, char **argv);
 int xchg_cli_tune(int argc, char **argv);
 
@@ -252,5 +253,6 @@ extern const char xchg_cli_export_help[];
 extern const char xchg_cli_compare_help[];
 extern const char xchg_cli_plan_help[];
 extern const char xchg_cli_sim_help[];
+extern const char xchg_cli_draw_help[];
 
 #endif /* XCHG_CLI_H */

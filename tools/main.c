@@ -28,6 +28,8 @@ static const cmd commands[] = {
      xchg_cli_plan_help},
     {"sim", "run a schedule on a network with contention, event by event", xchg_cli_sim,
      xchg_cli_sim_help},
+    {"draw", "draw a step of a schedule, or all of them, as an SVG picture", xchg_cli_draw,
+     xchg_cli_draw_help},
     /* MPI programs (run under mpirun); their own --help answers. */
     {"probe", "measure this machine's t_s, t_w, t_r and barrier (under mpirun)",
      xchg_cli_probe, NULL},

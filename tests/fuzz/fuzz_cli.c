@@ -7,7 +7,7 @@
  *                   --topo, if any, has at most FZ_MAX_NODES nodes: both
  *                   read only declared sizes, so their work is bounded;
  *                   cost with --schedule FILE is only parsed.
- *   verify, export, compare, plan
+ *   verify, export, compare, plan, draw
  *                   only parsed: xchg_cli_parse with a copy of the command's
  *                   option table, then the value parsers the command applies
  *                   (--topo, the machine, --m/--sweep, --threads, --max-work,
@@ -78,6 +78,10 @@ static const table tables[] = {
       {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
       {"map", "M", NULL, 0}, {"network", "T2", NULL, 0}, {"routing", "R", NULL, 0},
       {"schedule", "FILE", NULL, 0}, {NULL, NULL, NULL, 0}}},
+    {"draw",
+     {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"schedule", "FILE", NULL, 0},
+      {"step", "K", NULL, 0}, {"all-steps", NULL, NULL, 0}, {"output", "FILE", NULL, 0},
+      {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0}, {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"cost",
