@@ -459,7 +459,7 @@ int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err
                          ".frame{fill:none;stroke:#000;stroke-width:1}\n"
                          ".series,.bound,.key{fill:none;stroke-width:2;stroke-linejoin:round}\n"
                          ".crossover circle,.keydot{fill:#fff;stroke:#000;stroke-width:1.5}\n"
-                         ".crossover text{font:11px sans-serif}\n"
+                         ".crossover text{font:11px sans-serif;paint-order:stroke;stroke:#fff;stroke-width:3}\n"
                          "</style>\n"
                          "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
     write_axes(p, &o, &ax, &ay);
