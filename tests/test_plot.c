@@ -84,8 +84,7 @@ static xchg_plot *sample(size_t nlines, size_t nmarkers)
         }
         char name[32];
         snprintf(name, sizeof name, "alg<%zu>", i);
-        CHECK(xchg_plot_add_series(p, name, x, y, 14, XCHG_PLOT_LINE, NULL) == 0, "series %zu",
-              i);
+        CHECK(xchg_plot_add_series(p, name, x, y, 14, XCHG_PLOT_LINE, NULL) == 0, "series %zu", i);
     }
     for (size_t k = 0; k < 14; k++)
         y[k] = 50 + 0.001 * x[k];
@@ -212,8 +211,7 @@ static void test_errors(void)
         CHECK(xchg_plot_add_marker(p, 1, bad[i], "m", &err) == XCHG_EINVAL, "marker y = %g",
               bad[i]);
     }
-    CHECK(xchg_plot_add_series(p, "e", x, y, 0, XCHG_PLOT_LINE, &err) == XCHG_EINVAL,
-          "no points");
+    CHECK(xchg_plot_add_series(p, "e", x, y, 0, XCHG_PLOT_LINE, &err) == XCHG_EINVAL, "no points");
     CHECK(xchg_plot_add_series(p, "s", x, y, 3, 2, &err) == XCHG_EINVAL, "bad style");
     CHECK(xchg_plot_add_series(p, NULL, x, y, 3, 0, &err) == XCHG_EINVAL, "NULL name");
     CHECK(xchg_plot_add_series(p, "s", NULL, y, 3, 0, &err) == XCHG_EINVAL, "NULL x");

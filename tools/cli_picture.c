@@ -92,8 +92,8 @@ static FILE *tmp_beside(const char *path, const char *opt, char **tmp)
     int fd = mkstemp(*tmp);
     if (fd < 0) {
         int e = errno;
-        xchg_cli_error("cannot write %s '%s': %s; accepted: a file in a writable directory",
-                       opt, path, strerror(e));
+        xchg_cli_error("cannot write %s '%s': %s; accepted: a file in a writable directory", opt,
+                       path, strerror(e));
         free(*tmp);
         *tmp = NULL;
         return NULL;
@@ -159,8 +159,8 @@ static int convert(const char *svg, const char *png)
 }
 
 /* PNG: the SVG into a temporary file, converted into another, renamed. */
-static int write_png(const char *path, const char *opt, const char *what,
-                     xchg_cli_picture_fn fn, void *arg)
+static int write_png(const char *path, const char *opt, const char *what, xchg_cli_picture_fn fn,
+                     void *arg)
 {
     int to_stdout = strcmp(path, "-") == 0;
     const char *base = to_stdout ? "xchg-picture" : path;

@@ -574,8 +574,8 @@ static double *plot_sizes(const report *R, size_t *n)
  * Add to pl one line per eligible candidate (predicted time,
  * xchg_line_time), the lower bound dashed, and a marker per crossover.
  */
-static int compare_plot_fill(const report *R, xchg_plot *pl, const double *m, size_t n,
-                             double *y, xchg_err *err)
+static int compare_plot_fill(const report *R, xchg_plot *pl, const double *m, size_t n, double *y,
+                             xchg_err *err)
 {
     int rc = 0;
     for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw) && rc == 0; i++) {
@@ -596,8 +596,8 @@ static int compare_plot_fill(const report *R, xchg_plot *pl, const double *m, si
         const xchg_crossover *c = xchg_sweep_crossover(R->sw, k);
         char label[2 * sizeof(xchg_spec) + 8];
         snprintf(label, sizeof label, "%s -> %s", cand(R, c->from)->alg, cand(R, c->to)->alg);
-        rc = xchg_plot_add_marker(pl, c->m, xchg_line_time(&cand(R, c->from)->line, c->m),
-                                  label, err);
+        rc = xchg_plot_add_marker(pl, c->m, xchg_line_time(&cand(R, c->from)->line, c->m), label,
+                                  err);
     }
     return rc;
 }
@@ -620,8 +620,8 @@ static int compare_plot(const report *R)
              xchg_topo_spec(&R->topo, spec, sizeof spec), (unsigned)R->topo.nodes, R->mach.name);
     snprintf(ytitle, sizeof ytitle, "predicted time (%s)", R->mach.units);
     int flits = size_unit(R)[0] != 'B';
-    xchg_plot_opts po = {title, flits ? "block size m (flits)" : "block size m (bytes)", ytitle,
-                         !flits, 0, 0};
+    xchg_plot_opts po = {
+        title, flits ? "block size m (flits)" : "block size m (bytes)", ytitle, !flits, 0, 0};
     size_t n = 0;
     double *m = plot_sizes(R, &n);
     double *y = m ? malloc(n * sizeof *y) : NULL;

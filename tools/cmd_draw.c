@@ -85,16 +85,11 @@ int xchg_cli_draw(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         args[i] = strcmp(argv[i], "-o") == 0 ? output : argv[i];
     args[argc] = NULL;
-    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},
-                           {"alg", "A", NULL, 0},
-                           {"schedule", "FILE", NULL, 0},
-                           {"step", "K", NULL, 0},
-                           {"all-steps", NULL, NULL, 0},
-                           {"output", "FILE", NULL, 0},
-                           {"format", "F", NULL, 0},
-                           {"max-memory", "BYTES", NULL, 0},
-                           {"max-work", "W", NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},        {"alg", "A", NULL, 0},
+                           {"schedule", "FILE", NULL, 0}, {"step", "K", NULL, 0},
+                           {"all-steps", NULL, NULL, 0},  {"output", "FILE", NULL, 0},
+                           {"format", "F", NULL, 0},      {"max-memory", "BYTES", NULL, 0},
+                           {"max-work", "W", NULL, 0},    {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("draw", argc, args, opts);
     free(args);
     if (rc)

@@ -243,8 +243,7 @@ static int read_results(plot_data *D, const char *path, int sim, const char *suf
                    num_field(s, le, ky, &y)) {
             rc = xchg_cli_error("%s '%s', line %zu: needs the fields \"%s\" (a string), \"%s\" "
                                 "and \"%s\" (numbers), as %s --json writes them",
-                                opt, path, lineno, kname, kx, ky,
-                                sim ? "xchg sim" : "xchg-bench");
+                                opt, path, lineno, kname, kx, ky, sim ? "xchg sim" : "xchg-bench");
         } else if (!(isfinite(x) && x > 0 && isfinite(y) && y > 0)) {
             rc = xchg_cli_error("%s '%s', line %zu: %s %g, %s %g cannot go on log axes; "
                                 "accepted: values above 0",
@@ -265,8 +264,8 @@ static int read_results(plot_data *D, const char *path, int sim, const char *suf
     }
     free(buf);
     if (!rc && used == 0)
-        rc = xchg_cli_error("%s '%s' holds no results; accepted: the JSON lines of %s --json",
-                            opt, path, sim ? "xchg sim" : "xchg-bench");
+        rc = xchg_cli_error("%s '%s' holds no results; accepted: the JSON lines of %s --json", opt,
+                            path, sim ? "xchg sim" : "xchg-bench");
     return rc;
 }
 
@@ -326,14 +325,18 @@ static int split_args(int argc, char **argv, const char **bench, size_t *nb, con
 static int make_plot(plot_data *D, size_t nb, size_t ns, const char *title, xchg_plot **out)
 {
     char ytitle[64];
-    snprintf(ytitle, sizeof ytitle, "%s (%s)",
-             nb ? "time per exchange" : "simulated time", D->units[0] ? D->units : "us");
+    snprintf(ytitle, sizeof ytitle, "%s (%s)", nb ? "time per exchange" : "simulated time",
+             D->units[0] ? D->units : "us");
     const char *what = nb && ns ? "measured (xchg-bench) and simulated (xchg sim) times"
                        : nb     ? "measured times (xchg-bench)"
                                 : "simulated times (xchg sim)";
     int flits = strcmp(D->units, "t_c") == 0;
-    xchg_plot_opts po = {title ? title : what, flits ? "block size (flits)" : "block size (bytes)",
-                         ytitle, !flits, 0, 0};
+    xchg_plot_opts po = {title ? title : what,
+                         flits ? "block size (flits)" : "block size (bytes)",
+                         ytitle,
+                         !flits,
+                         0,
+                         0};
     xchg_err err = {{0}};
     int rc = xchg_plot_new(&po, out, &err);
     for (size_t i = 0; i < D->nlines && rc == 0; i++) {
@@ -377,8 +380,8 @@ int xchg_cli_plot(int argc, char **argv)
     if (!rc)
         rc = make_plot(D, nb, ns, xchg_cli_val(opts, "title"), &plot);
     if (!rc)
-        rc = xchg_cli_picture_write(xchg_cli_val(opts, "output"), "--output", png, "plot",
-                                    plot_run, plot);
+        rc = xchg_cli_picture_write(xchg_cli_val(opts, "output"), "--output", png, "plot", plot_run,
+                                    plot);
     xchg_plot_free(plot);
     if (D)
         for (size_t i = 0; i < D->nlines; i++) {

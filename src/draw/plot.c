@@ -128,8 +128,8 @@ void xchg_plot_free(xchg_plot *p)
 /* 0 when v may go on a logarithmic axis. */
 static int plot_bad_value(double v) { return !(isfinite(v) && v > 0); }
 
-int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const double *y,
-                         size_t n, int style, xchg_err *err)
+int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const double *y, size_t n,
+                         int style, xchg_err *err)
 {
     if (!p || !name || !x || !y)
         return plot_fail(err, XCHG_EINVAL, "xchg_plot_add_series: NULL argument");
@@ -140,8 +140,7 @@ int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const 
                          "series '%s': bad style %d; accepted: XCHG_PLOT_LINE, XCHG_PLOT_BOUND",
                          name, style);
     if (p->nseries == XCHG_PLOT_MAX_SERIES)
-        return plot_fail(err, XCHG_EINVAL, "more than %d series in one plot",
-                         XCHG_PLOT_MAX_SERIES);
+        return plot_fail(err, XCHG_EINVAL, "more than %d series in one plot", XCHG_PLOT_MAX_SERIES);
     for (size_t i = 0; i < n; i++)
         if (plot_bad_value(x[i]) || plot_bad_value(y[i]))
             return plot_fail(err, XCHG_EINVAL,
@@ -197,8 +196,7 @@ static double plot_log(double base, double v) { return log(v) / log(base); }
  * them, a labelled tick every step exponents from the low end, at most
  * max_ticks + 1 of them. A single value gets one exponent either side.
  */
-static void axis_fit(plot_axis *a, double base, int bytes, double vmin, double vmax,
-                     int max_ticks)
+static void axis_fit(plot_axis *a, double base, int bytes, double vmin, double vmax, int max_ticks)
 {
     a->base = base;
     a->bytes = bytes;
@@ -289,11 +287,11 @@ static void write_axes(const xchg_plot *p, draw_svg *o, const plot_axis *ax, con
         xchg_draw_svg_text(o, axis_label(ay, e, lab, sizeof lab));
         xchg_draw_svg_printf(o, "</text>\n");
     }
-    xchg_draw_svg_printf(o, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                            "height=\"%.1f\"/>\n",
+    xchg_draw_svg_printf(o,
+                         "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\"/>\n",
                          x0, y0, p->w, p->h);
-    xchg_draw_svg_printf(o, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">", (x0 + x1) / 2,
-                         y1 + 44);
+    xchg_draw_svg_printf(o, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">", (x0 + x1) / 2, y1 + 44);
     xchg_draw_svg_text(o, p->x_title);
     xchg_draw_svg_printf(o,
                          "</text>\n<text class=\"axis\" transform=\"translate(%.1f %.1f) "
@@ -312,13 +310,13 @@ static void write_axes(const xchg_plot *p, draw_svg *o, const plot_axis *ax, con
 static void line_style(size_t k, char *buf, size_t len)
 {
     const char *dash = rounds[(k / NCOLOURS) % NROUNDS];
-    snprintf(buf, len, "stroke=\"%s\"%s%s%s", palette[k % NCOLOURS], dash[0] ? " stroke-dasharray=\"" : "",
-             dash, dash[0] ? "\"" : "");
+    snprintf(buf, len, "stroke=\"%s\"%s%s%s", palette[k % NCOLOURS],
+             dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
 }
 
 /* Every series, lines in their colours and bounds dashed. */
-static void write_series(const xchg_plot *p, draw_svg *o, const plot_axis *ax,
-                         const plot_axis *ay, draw_path *d)
+static void write_series(const xchg_plot *p, draw_svg *o, const plot_axis *ax, const plot_axis *ay,
+                         draw_path *d)
 {
     size_t k = 0;
     for (size_t i = 0; i < p->nseries; i++) {
@@ -344,8 +342,7 @@ static void write_series(const xchg_plot *p, draw_svg *o, const plot_axis *ax,
 }
 
 /* The markers: a dot and a label, staggered upwards so neighbours part. */
-static void write_markers(const xchg_plot *p, draw_svg *o, const plot_axis *ax,
-                          const plot_axis *ay)
+static void write_markers(const xchg_plot *p, draw_svg *o, const plot_axis *ax, const plot_axis *ay)
 {
     for (size_t i = 0; i < p->nmarkers; i++) {
         const plot_marker *m = &p->markers[i];
@@ -403,8 +400,7 @@ static void write_legend(const xchg_plot *p, draw_svg *o)
 }
 
 /* The smallest and largest x and y over every series and marker. */
-static void data_range(const xchg_plot *p, double *xmin, double *xmax, double *ymin,
-                       double *ymax)
+static void data_range(const xchg_plot *p, double *xmin, double *xmax, double *ymin, double *ymax)
 {
     *xmin = *ymin = INFINITY;
     *xmax = *ymax = 0;
@@ -447,21 +443,21 @@ int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err
                          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
                          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
                          ceil(width), ceil(height), ceil(width), ceil(height));
-    xchg_draw_svg_printf(&o,
-                         "<style>\n"
-                         "text{font:12px sans-serif;fill:#000}\n"
-                         ".title{font:15px sans-serif}\n"
-                         ".axis{font:13px sans-serif;text-anchor:middle}\n"
-                         ".xtick{text-anchor:middle}\n"
-                         ".ytick{text-anchor:end}\n"
-                         ".grid{stroke:#e4e4e4;stroke-width:1}\n"
-                         ".tick,.minor{stroke:#000;stroke-width:1}\n"
-                         ".frame{fill:none;stroke:#000;stroke-width:1}\n"
-                         ".series,.bound,.key{fill:none;stroke-width:2;stroke-linejoin:round}\n"
-                         ".crossover circle,.keydot{fill:#fff;stroke:#000;stroke-width:1.5}\n"
-                         ".crossover text{font:11px sans-serif;paint-order:stroke;stroke:#fff;stroke-width:3}\n"
-                         "</style>\n"
-                         "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    xchg_draw_svg_printf(
+        &o, "<style>\n"
+            "text{font:12px sans-serif;fill:#000}\n"
+            ".title{font:15px sans-serif}\n"
+            ".axis{font:13px sans-serif;text-anchor:middle}\n"
+            ".xtick{text-anchor:middle}\n"
+            ".ytick{text-anchor:end}\n"
+            ".grid{stroke:#e4e4e4;stroke-width:1}\n"
+            ".tick,.minor{stroke:#000;stroke-width:1}\n"
+            ".frame{fill:none;stroke:#000;stroke-width:1}\n"
+            ".series,.bound,.key{fill:none;stroke-width:2;stroke-linejoin:round}\n"
+            ".crossover circle,.keydot{fill:#fff;stroke:#000;stroke-width:1.5}\n"
+            ".crossover text{font:11px sans-serif;paint-order:stroke;stroke:#fff;stroke-width:3}\n"
+            "</style>\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
     write_axes(p, &o, &ax, &ay);
     write_series(p, &o, &ax, &ay, &d);
     write_markers(p, &o, &ax, &ay);
@@ -472,8 +468,9 @@ int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err
     if (oom)
         return plot_fail(err, XCHG_ENOMEM, "xchg_plot_write: out of memory");
     if (o.write_rc)
-        return plot_fail(err, XCHG_EINVAL, "writing the plot failed (the write callback "
-                                           "returned %d)",
+        return plot_fail(err, XCHG_EINVAL,
+                         "writing the plot failed (the write callback "
+                         "returned %d)",
                          o.write_rc);
     return 0;
 }
