@@ -3,6 +3,8 @@
 #              (xchg compare on a default network), then a short real
 #              exchange on 16 local ranks: xchg's executor against
 #              MPI_Alltoall, both validated (scripts/run-mpi-demo.sh)
+#   make pictures  build, then redraw the pictures of README.md and docs/
+#              (scripts/make-pictures.sh into docs/pictures; commit them)
 #   make test  build with -Werror and run every test, then again under
 #              AddressSanitizer and UBSan, then the MPI tests with MPICH,
 #              then the executor under SimGrid's SMPI on a simulated torus,
@@ -15,7 +17,7 @@ BUILD_SMPI ?= build-smpi
 JOBS       ?= 2
 RUN_ARGS   ?= --topo torus:8x8 --machine paragon --m 8:65536
 
-.PHONY: all deps build run test test-plain test-san test-mpich test-smpi test-fuzz clean
+.PHONY: all deps build pictures run test test-plain test-san test-mpich test-smpi test-fuzz clean
 
 all: build
 
@@ -25,6 +27,9 @@ deps:
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON
 	cmake --build $(BUILD) -j$(JOBS)
+
+pictures: build
+	bash scripts/make-pictures.sh $(BUILD)/xchg docs/pictures
 
 # The build's output goes to a log, so what `make run` shows is the job's.
 run: deps

@@ -1210,6 +1210,67 @@ int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
 int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_write_fn write,
                         void *ctx, xchg_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Plots (SVG)                                                         */
+/* ------------------------------------------------------------------ */
+
+/* A plot of time against block size on log-log axes (opaque;
+ * xchg_plot_free), written as SVG by xchg_plot_write (docs/drawing.md). */
+typedef struct xchg_plot xchg_plot;
+
+/* What a plot says about itself; strings are copied. */
+typedef struct xchg_plot_opts {
+    const char *title;   /* above the plot ("" or NULL: none) */
+    const char *x_title; /* under the x axis, with its unit: "block size (bytes)" */
+    const char *y_title; /* beside the y axis: "time (us)" */
+    int x_bytes;         /* x ticks at powers of two labelled as sizes
+                            (8 B, 1 KiB, 1 MiB); else decades, as y's */
+    uint32_t width;      /* of the plotting area, px (0: 560) */
+    uint32_t height;     /* (0: 400) */
+} xchg_plot_opts;
+
+/* Series styles. */
+enum {
+    XCHG_PLOT_LINE = 0,  /* a solid line in the next colour (class="series") */
+    XCHG_PLOT_BOUND = 1  /* a dashed black line: a lower bound (class="bound") */
+};
+
+/* Most series and markers one plot holds. */
+#define XCHG_PLOT_MAX_SERIES 64
+#define XCHG_PLOT_MAX_MARKERS 64
+
+/* A new empty plot into *out (free with xchg_plot_free). Returns 0;
+ * XCHG_EINVAL when opts or out is NULL; XCHG_ENOMEM. */
+int xchg_plot_new(const xchg_plot_opts *opts, xchg_plot **out, xchg_err *err);
+void xchg_plot_free(xchg_plot *p);
+
+/*
+ * Add a series of n points (x[i], y[i]), drawn in that order, named `name`
+ * in the legend, in style XCHG_PLOT_LINE or XCHG_PLOT_BOUND. The points are
+ * copied. Returns 0; XCHG_EINVAL (the plot unchanged) on a NULL argument,
+ * n == 0, a bad style, a value that is not finite or not positive (the axes
+ * are logarithmic: the message names the series and the point), or more
+ * than XCHG_PLOT_MAX_SERIES series; XCHG_ENOMEM.
+ */
+int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const double *y,
+                         size_t n, int style, xchg_err *err);
+
+/* Mark the point (x, y), a crossover, with a dot and `label` beside it
+ * (class="crossover"). Returns 0; XCHG_EINVAL as for a series' point, or
+ * beyond XCHG_PLOT_MAX_MARKERS markers; XCHG_ENOMEM. */
+int xchg_plot_add_marker(xchg_plot *p, double x, double y, const char *label, xchg_err *err);
+
+/*
+ * Write the plot as one SVG document through write(ctx, data, len): log-log
+ * axes spanning every point (whole decades, or powers of two for sizes),
+ * their ticks, labels and titles, one <path class="series"> per line series
+ * (a colour each, named in the legend), one <path class="bound"> per bound
+ * (dashed), one <g class="crossover"> per marker. Returns 0; XCHG_EINVAL
+ * when p or write is NULL, the plot has no series, or a write fails;
+ * XCHG_ENOMEM.
+ */
+int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err *err);
+
 #ifdef __cplusplus
 }
 #endif

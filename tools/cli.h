@@ -221,6 +221,31 @@ void xchg_cli_json_num(FILE *f, double v);
 void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);
 
+/* --- pictures (cli_picture.c) ------------------------------------- */
+
+/* Draws one picture as SVG through write (xchg_draw_step, xchg_plot_write);
+ * returns the library's status. */
+typedef int (*xchg_cli_picture_fn)(void *arg, xchg_write_fn write, void *ctx, xchg_err *err);
+
+/*
+ * The format of a picture to be written to path: --format's value ("svg"
+ * or "png"), or when format is NULL path's extension (.png: PNG, anything
+ * else SVG). *png gets 1 for PNG. PNG needs rsvg-convert in PATH, checked
+ * here so a command fails before its work. 0, or exit status 2 after
+ * printing.
+ */
+int xchg_cli_picture_format(const char *format, const char *path, int *png);
+
+/*
+ * Write the picture fn(arg) draws to path ("-": stdout) as SVG, or as PNG
+ * (rsvg-convert on the SVG) when png; under a temporary name renamed over
+ * path only when everything succeeded. opt names the option that gave path
+ * ("--output", "--plot") and what the library call ("draw") in messages.
+ * 0 or an exit status after printing.
+ */
+int xchg_cli_picture_write(const char *path, const char *opt, int png, const char *what,
+                           xchg_cli_picture_fn fn, void *arg);
+
 /* --- compare --sim (compare_sim.c) --------------------------------- */
 
 /* Simulate every candidate of sw that has a line and did not fail, at every
@@ -242,6 +267,7 @@ int xchg_cli_compare(int argc, char **argv);
 int xchg_cli_plan(int argc, char **argv);
 int xchg_cli_sim(int argc, char **argv);
 int xchg_cli_draw(int argc, char **argv);
+int xchg_cli_plot(int argc, char **argv);
 int xchg_cli_probe(int argc, char **argv);
 int xchg_cli_tune(int argc, char **argv);
 
@@ -254,5 +280,6 @@ extern const char xchg_cli_compare_help[];
 extern const char xchg_cli_plan_help[];
 extern const char xchg_cli_sim_help[];
 extern const char xchg_cli_draw_help[];
+extern const char xchg_cli_plot_help[];
 
 #endif /* XCHG_CLI_H */

@@ -18,7 +18,8 @@
 const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
-    "                    [--max-memory BYTES] [--sim] [--wide] [--json]\n\n"
+    "                    [--max-memory BYTES] [--sim] [--wide] [--json]\n"
+    "                    [--plot FILE [--format svg|png]]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
     "follow gets the message-level checks only: routes, ports, link contention,\n"
@@ -67,7 +68,14 @@ const char xchg_cli_compare_help[] =
     "  --wide            the table of times in one piece, one column per algorithm\n"
     "                    (default: cut into pages that fit 100 columns)\n"
     "  --json            one JSON object per line: a \"model\" line, one \"algorithm\"\n"
-    "                    line each, one \"size\" line each, one \"crossover\" line each\n\n"
+    "                    line each, one \"size\" line each, one \"crossover\" line each\n"
+    "  --plot FILE       also draw predicted time against block size on log-log\n"
+    "                    axes: one line per algorithm that may win, the lower bound\n"
+    "                    dashed, the crossovers marked (docs/drawing.md); stdout is\n"
+    "                    unchanged\n"
+    "  --format F        the plot's format: svg (default) or png (made by\n"
+    "                    rsvg-convert, package librsvg2-bin); without it, a FILE\n"
+    "                    ending in .png is PNG\n\n"
     "exit status: 0 ok, 1 an algorithm failed verification, 2 bad input.\n";
 
 /* Everything compare prints, gathered first. */
@@ -82,6 +90,8 @@ typedef struct report {
     int wide;             /* --wide: the times in one table, however wide */
     double *sim;          /* --sim: simulated times, candidate-major over the
                              sizes (NaN: not simulated), or NULL */
+    const char *plot;     /* --plot FILE, or NULL */
+    int png;              /* write the plot as PNG */
 } report;
 
 /* Text lines fit this many columns unless --wide. */
@@ -539,6 +549,98 @@ static void print_json(const report *R)
         json_crossover(R, xchg_sweep_crossover(R->sw, k));
 }
 
+/* Points per doubling of the block size on the plot's lines: enough for a
+ * line a + b*m, which bends on log-log axes, to look smooth. */
+#define PLOT_PER_DOUBLING 8
+
+/* The block sizes the plot's lines go through: PLOT_PER_DOUBLING per
+ * doubling from lo, ending at hi. *n gets how many (a new array, or NULL
+ * when out of memory). */
+static double *plot_sizes(const report *R, size_t *n)
+{
+    double d = R->hi > R->lo ? log2(R->hi / R->lo) : 0;
+    size_t k = (size_t)ceil(d * PLOT_PER_DOUBLING - 1e-9) + 1;
+    double *m = malloc(k * sizeof *m);
+    if (!m)
+        return NULL;
+    for (size_t i = 0; i + 1 < k; i++)
+        m[i] = R->lo * exp2((double)i / PLOT_PER_DOUBLING);
+    m[k - 1] = R->hi;
+    *n = k;
+    return m;
+}
+
+/*
+ * Add to pl one line per eligible candidate (predicted time,
+ * xchg_line_time), the lower bound dashed, and a marker per crossover.
+ */
+static int compare_plot_fill(const report *R, xchg_plot *pl, const double *m, size_t n, double *y,
+                             xchg_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw) && rc == 0; i++) {
+        const xchg_plan_entry *e = cand(R, i);
+        if (!e->eligible)
+            continue;
+        for (size_t k = 0; k < n; k++)
+            y[k] = xchg_line_time(&e->line, m[k]);
+        rc = xchg_plot_add_series(pl, e->alg, m, y, n, XCHG_PLOT_LINE, err);
+    }
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        xchg_cost lb;
+        y[k] = lb_time_at(R, m[k], &lb);
+    }
+    if (rc == 0)
+        rc = xchg_plot_add_series(pl, "lower bound", m, y, n, XCHG_PLOT_BOUND, err);
+    for (size_t k = 0; k < xchg_sweep_ncrossovers(R->sw) && rc == 0; k++) {
+        const xchg_crossover *c = xchg_sweep_crossover(R->sw, k);
+        char label[2 * sizeof(xchg_spec) + 8];
+        snprintf(label, sizeof label, "%s -> %s", cand(R, c->from)->alg, cand(R, c->to)->alg);
+        rc = xchg_plot_add_marker(pl, c->m, xchg_line_time(&cand(R, c->from)->line, c->m), label,
+                                  err);
+    }
+    return rc;
+}
+
+/* xchg_cli_picture_fn: write the plot. */
+static int compare_plot_run(void *arg, xchg_write_fn write, void *ctx, xchg_err *err)
+{
+    return xchg_plot_write(arg, write, ctx, err);
+}
+
+/*
+ * --plot FILE: predicted time against block size on log-log axes, written
+ * before anything is printed so a failed plot leaves stdout empty.
+ * 0 or an exit status after printing.
+ */
+static int compare_plot(const report *R)
+{
+    char spec[128], title[256], ytitle[64];
+    snprintf(title, sizeof title, "xchg compare: %s (%u nodes), machine %s",
+             xchg_topo_spec(&R->topo, spec, sizeof spec), (unsigned)R->topo.nodes, R->mach.name);
+    snprintf(ytitle, sizeof ytitle, "predicted time (%s)", R->mach.units);
+    int flits = size_unit(R)[0] != 'B';
+    xchg_plot_opts po = {
+        title, flits ? "block size m (flits)" : "block size m (bytes)", ytitle, !flits, 0, 0};
+    size_t n = 0;
+    double *m = plot_sizes(R, &n);
+    double *y = m ? malloc(n * sizeof *y) : NULL;
+    xchg_plot *pl = NULL;
+    xchg_err err = {{0}};
+    int rc;
+    if (!y)
+        rc = xchg_cli_error("out of memory");
+    else if ((rc = xchg_plot_new(&po, &pl, &err)) || (rc = compare_plot_fill(R, pl, m, n, y, &err)))
+        rc = xchg_cli_lib_error(rc, "compare --plot", &err);
+    else
+        rc = xchg_cli_picture_write(R->plot, "--plot", R->png, "compare --plot", compare_plot_run,
+                                    pl);
+    xchg_plot_free(pl);
+    free(m);
+    free(y);
+    return rc;
+}
+
 /*
  * Parse compare's options into R and the planner's options; returns 0 or
  * an exit status after printing.
@@ -553,7 +655,8 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0},
                            {"only", "NAMES", NULL, 0},   {"wide", NULL, NULL, 0},
-                           {"sim", NULL, NULL, 0},
+                           {"sim", NULL, NULL, 0},   {"plot", "FILE", NULL, 0},
+                           {"format", "F", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
@@ -587,6 +690,13 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     *json = xchg_cli_has(opts, "json");
     R->wide = xchg_cli_has(opts, "wide");
     *sim = xchg_cli_has(opts, "sim");
+    R->plot = xchg_cli_val(opts, "plot");
+    if (xchg_cli_has(opts, "format") && !R->plot)
+        return xchg_cli_error("--format is the format of --plot's picture; accepted: with "
+                              "--plot FILE");
+    if (R->plot && (rc = xchg_cli_picture_format(xchg_cli_val(opts, "format"), R->plot,
+                                                 &R->png)))
+        return rc;
     return 0;
 }
 
@@ -628,6 +738,8 @@ int xchg_cli_compare(int argc, char **argv)
         R->vb = R->lb.lb_injection_blocks;
         R->vb_name = "injection (p-1 blocks through one port)";
     }
+    if (R->plot && (rc = compare_plot(R)))
+        goto out;
     if (json)
         print_json(R);
     else

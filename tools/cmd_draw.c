@@ -1,22 +1,19 @@
 /*
  * cmd_draw.c - "xchg draw": one step of a schedule, or all of them as a
- * contact sheet, as an SVG picture (xchg_draw_step, xchg_draw_all_steps;
- * docs/drawing.md). Steps are numbered from 1, as export's text format
- * numbers them. The picture is written under a temporary name in the
- * directory of --output and renamed over it only when drawing succeeded,
- * so a failure never leaves a half-written file.
+ * contact sheet, as an SVG (or PNG) picture (xchg_draw_step,
+ * xchg_draw_all_steps; docs/drawing.md). Steps are numbered from 1, as
+ * export's text format numbers them. The picture is written by
+ * cli_picture.c: under a temporary name renamed over --output only when
+ * drawing succeeded, so a failure never leaves a half-written file.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 const char xchg_cli_draw_help[] =
     "usage: xchg draw (--topo T --alg A | --schedule FILE) [--step K | --all-steps]\n"
-    "                 --output FILE [--max-memory BYTES] [--max-work W]\n\n"
+    "                 --output FILE [--format svg|png] [--max-memory BYTES] [--max-work W]\n\n"
     "Draw step K of algorithm A's schedule on topology T as an SVG picture: the\n"
     "network (ring and complete on a circle, array in a row, mesh and torus as a\n"
     "grid, 3-D as 2-D slices side by side, hypercube as a grid of its bits), each\n"
@@ -34,6 +31,9 @@ const char xchg_cli_draw_help[] =
     "  --output FILE, -o FILE\n"
     "                    the SVG file to write (replaced only when drawing\n"
     "                    succeeds; - means stdout)\n"
+    "  --format F        svg (default) or png (made from the SVG by rsvg-convert,\n"
+    "                    package librsvg2-bin); without it, a FILE ending in .png\n"
+    "                    is PNG\n"
     "  --max-memory BYTES  refuse a schedule that would take more memory\n"
     "                    (default 4G; suffixes K, M, G, T)\n"
     "  --max-work W      refuse a schedule that takes more than W operations to\n"
@@ -41,93 +41,19 @@ const char xchg_cli_draw_help[] =
     "exit status: 0 ok, 2 bad input or a file that cannot be written, 3 internal\n"
     "error (a bug in xchg).\n";
 
-/* Where the picture's chunks go. */
-typedef struct svg_sink {
-    FILE *f;
-    int werr; /* errno of the first failed write, else 0 */
-} svg_sink;
+/* What to draw: one step or every step of a schedule. */
+typedef struct draw_job {
+    const xchg_sched *s;
+    int all;
+    size_t step; /* 0-based */
+} draw_job;
 
-/* xchg_write_fn: write one chunk; nonzero on a write error. */
-static int sink_write(void *ctx, const char *data, size_t len)
+/* xchg_cli_picture_fn: the step, or the contact sheet. */
+static int draw_job_run(void *arg, xchg_write_fn write, void *ctx, xchg_err *err)
 {
-    svg_sink *o = ctx;
-    if (fwrite(data, 1, len, o->f) != len) {
-        o->werr = errno ? errno : EIO;
-        return -1;
-    }
-    return 0;
-}
-
-/* Draw step (0-based) or, when all, every step, into f. *werr gets the
- * errno of a failed write. Returns the library's status. */
-static int draw_to(FILE *f, const xchg_sched *s, int all, size_t step, int *werr, xchg_err *err)
-{
-    svg_sink o = {f, 0};
-    int rc = all ? xchg_draw_all_steps(s, NULL, sink_write, &o, err)
-                 : xchg_draw_step(s, step, NULL, sink_write, &o, err);
-    *werr = o.werr;
-    return rc;
-}
-
-/* Draw to path through a temporary file in the same directory. */
-static int draw_file(const xchg_sched *s, int all, size_t step, const char *path)
-{
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return xchg_cli_error("out of memory");
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return xchg_cli_error("cannot write --output '%s': %s; accepted: a file in a "
-                              "writable directory",
-                              path, strerror(e));
-    }
-    /* mkstemp makes the file 0600; give it the usual 0666 less umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return xchg_cli_error("cannot write --output '%s': %s", path, strerror(e));
-    }
-    xchg_err err = {{0}};
-    int werr = 0;
-    int rc = draw_to(f, s, all, step, &werr, &err);
-    if (fflush(f) != 0 && !werr)
-        werr = errno ? errno : EIO;
-    if (fclose(f) != 0 && !werr)
-        werr = errno ? errno : EIO;
-    int status = XCHG_CLI_OK;
-    if (werr)
-        status = xchg_cli_error("writing --output '%s' failed: %s", path, strerror(werr));
-    else if (rc)
-        status = xchg_cli_lib_error(rc, "draw", &err);
-    else if (rename(tmp, path) != 0)
-        status = xchg_cli_error("cannot write --output '%s': %s", path, strerror(errno));
-    if (status != XCHG_CLI_OK)
-        unlink(tmp);
-    free(tmp);
-    return status;
-}
-
-/* Draw to stdout. */
-static int draw_stdout(const xchg_sched *s, int all, size_t step)
-{
-    xchg_err err = {{0}};
-    int werr = 0;
-    int rc = draw_to(stdout, s, all, step, &werr, &err);
-    if (werr)
-        return xchg_cli_error("writing standard output failed: %s", strerror(werr));
-    if (rc)
-        return xchg_cli_lib_error(rc, "draw", &err);
-    return XCHG_CLI_OK;
+    const draw_job *j = arg;
+    return j->all ? xchg_draw_all_steps(j->s, NULL, write, ctx, err)
+                  : xchg_draw_step(j->s, j->step, NULL, write, ctx, err);
 }
 
 /* Check --step against the schedule's steps; *step gets it 0-based. */
@@ -159,15 +85,11 @@ int xchg_cli_draw(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         args[i] = strcmp(argv[i], "-o") == 0 ? output : argv[i];
     args[argc] = NULL;
-    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},
-                           {"alg", "A", NULL, 0},
-                           {"schedule", "FILE", NULL, 0},
-                           {"step", "K", NULL, 0},
-                           {"all-steps", NULL, NULL, 0},
-                           {"output", "FILE", NULL, 0},
-                           {"max-memory", "BYTES", NULL, 0},
-                           {"max-work", "W", NULL, 0},
-                           {NULL, NULL, NULL, 0}};
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},        {"alg", "A", NULL, 0},
+                           {"schedule", "FILE", NULL, 0}, {"step", "K", NULL, 0},
+                           {"all-steps", NULL, NULL, 0},  {"output", "FILE", NULL, 0},
+                           {"format", "F", NULL, 0},      {"max-memory", "BYTES", NULL, 0},
+                           {"max-work", "W", NULL, 0},    {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("draw", argc, args, opts);
     free(args);
     if (rc)
@@ -177,6 +99,10 @@ int xchg_cli_draw(int argc, char **argv)
                               "e.g. xchg draw --topo torus:8x8 --alg t1 --step 1 -o t1.svg");
     if (xchg_cli_has(opts, "step") && xchg_cli_has(opts, "all-steps"))
         return xchg_cli_error("--step and --all-steps given together; accepted: one of them");
+    int png = 0;
+    if ((rc = xchg_cli_picture_format(xchg_cli_val(opts, "format"), xchg_cli_val(opts, "output"),
+                                      &png)))
+        return rc;
     xchg_topo t;
     xchg_sched *file_s = NULL, *s = NULL;
     xchg_estimate est;
@@ -186,14 +112,12 @@ int xchg_cli_draw(int argc, char **argv)
         xchg_sched_free(file_s);
         return rc;
     }
-    int all = xchg_cli_has(opts, "all-steps");
-    size_t step = 0;
-    if (!all)
-        rc = step_arg(opts, xchg_sched_nsteps(s), &step);
-    if (rc == 0) {
-        const char *path = xchg_cli_val(opts, "output");
-        rc = strcmp(path, "-") == 0 ? draw_stdout(s, all, step) : draw_file(s, all, step, path);
-    }
+    draw_job job = {s, xchg_cli_has(opts, "all-steps"), 0};
+    if (!job.all)
+        rc = step_arg(opts, xchg_sched_nsteps(s), &job.step);
+    if (rc == 0)
+        rc = xchg_cli_picture_write(xchg_cli_val(opts, "output"), "--output", png, "draw",
+                                    draw_job_run, &job);
     xchg_sched_free(s);
     return rc;
 }

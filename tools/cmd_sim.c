@@ -102,6 +102,8 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     xchg_cli_json_str(stdout, xchg_topo_spec(xchg_sched_topo(s), spec, sizeof spec));
     fputs(",\"machine\":", stdout);
     xchg_cli_json_str(stdout, mach->name);
+    fputs(",\"units\":", stdout);
+    xchg_cli_json_str(stdout, mach->units);
     fputs(",\"m\":", stdout);
     xchg_cli_json_num(stdout, m);
     printf(",\"mode\":\"%s\",\"ports\":\"%s\"", o->mode == XCHG_SIM_ASYNC ? "async" : "barrier",

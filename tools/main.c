@@ -30,6 +30,8 @@ static const cmd commands[] = {
      xchg_cli_sim_help},
     {"draw", "draw a step of a schedule, or all of them, as an SVG picture", xchg_cli_draw,
      xchg_cli_draw_help},
+    {"plot", "plot recorded times (xchg-bench, xchg sim) against block size", xchg_cli_plot,
+     xchg_cli_plot_help},
     /* MPI programs (run under mpirun); their own --help answers. */
     {"probe", "measure this machine's t_s, t_w, t_r and barrier (under mpirun)",
      xchg_cli_probe, NULL},

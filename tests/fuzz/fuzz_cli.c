@@ -7,7 +7,7 @@
  *                   --topo, if any, has at most FZ_MAX_NODES nodes: both
  *                   read only declared sizes, so their work is bounded;
  *                   cost with --schedule FILE is only parsed.
- *   verify, export, compare, plan, draw
+ *   verify, export, compare, plan, draw, plot
  *                   only parsed: xchg_cli_parse with a copy of the command's
  *                   option table, then the value parsers the command applies
  *                   (--topo, the machine, --m/--sweep, --threads, --max-work,
@@ -63,7 +63,8 @@ static const table tables[] = {
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},
       {"m", "MIN:MAX", NULL, 0}, {"threads", "N", NULL, 0}, {"max-work", "W", NULL, 0},
       {"json", NULL, NULL, 0}, {"only", "NAMES", NULL, 0}, {"wide", NULL, NULL, 0},
-      {"max-memory", "BYTES", NULL, 0}, {"sim", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"max-memory", "BYTES", NULL, 0}, {"sim", NULL, NULL, 0}, {"plot", "FILE", NULL, 0},
+      {"format", "F", NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"plan",
      {{"topo", "T", NULL, 0}, {"machine", "NAME", NULL, 0}, {"ts", "S", NULL, 0},
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0}, {"m", "M", NULL, 0},
@@ -81,7 +82,13 @@ static const table tables[] = {
     {"draw",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"schedule", "FILE", NULL, 0},
       {"step", "K", NULL, 0}, {"all-steps", NULL, NULL, 0}, {"output", "FILE", NULL, 0},
-      {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0}, {NULL, NULL, NULL, 0}}},
+      {"format", "F", NULL, 0}, {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
+      {NULL, NULL, NULL, 0}}},
+    /* plot: --bench and --sim may repeat; cmd_plot.c takes them out before
+     * parsing the rest with this table, the parser here sees each once. */
+    {"plot",
+     {{"bench", "FILE", NULL, 0}, {"sim", "FILE", NULL, 0}, {"output", "FILE", NULL, 0},
+      {"format", "F", NULL, 0}, {"title", "TEXT", NULL, 0}, {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
     {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
     {"cost",
@@ -138,6 +145,11 @@ static void check_values(xchg_cli_opt *opts, const char *cmd, const char *in)
     if (xchg_cli_has(opts, "only")) {
         xchg_err err;
         xchg_alg_check_list(xchg_cli_val(opts, "only"), &err);
+    }
+    if (strcmp(cmd, "export") != 0 && xchg_cli_has(opts, "format")) {
+        int png;
+        rc = xchg_cli_picture_format(xchg_cli_val(opts, "format"), NULL, &png);
+        FZ_CHECK(rc == 0 || rc == XCHG_CLI_USAGE, in);
     }
     if (xchg_cli_get(opts, "alg") && !xchg_cli_has(opts, "alg"))
         FZ_CHECK(xchg_cli_require(opts, "alg", cmd) == XCHG_CLI_USAGE, in);
