@@ -43,7 +43,7 @@ for page in ring mesh2 hypercube bruck pairwise torus-suh ar1 at2 pt mt; do
 done
 grep -q '!\[[^]]*\](docs/pictures/t1-torus8x8-step1.svg)' "$repo/README.md" && ok ||
     bad "README.md embeds the T1 diagram"
-grep -q '!\[[^]]*\](docs/pictures/compare-torus64x64.svg)' "$repo/README.md" && ok ||
-    bad "README.md embeds the 64x64 plot"
+grep -q '!\[[^]]*\](docs/pictures/compare-torus64x64-suh.svg)' "$repo/README.md" && ok ||
+    bad "README.md embeds the 64x64 crossover plot"
 echo "$SUITE: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
