@@ -58,19 +58,6 @@ typedef struct drawer {
     int labels;                   /* write message sizes */
 } drawer;
 
-/* Format the message into err (when not NULL) and return code. */
-static int draw_fail(xchg_err *err, int code, const char *fmt, ...) XCHG_DRAW_PRINTF(3, 4);
-static int draw_fail(xchg_err *err, int code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* The load counter of the link leaving shown node a along dim, dir. */
 static uint32_t *link_load(drawer *w, uint32_t a, int dim, int dir)
 {
@@ -215,7 +202,7 @@ static int drawer_init(drawer *w, const xchg_sched *s, const xchg_draw_opts *opt
         w->nload = (size_t)w->l.shown * (size_t)w->t->ndims * 2;
         w->load = calloc(w->nload, sizeof *w->load);
         if (!w->load)
-            return draw_fail(err, XCHG_ENOMEM, "draw: out of memory for %zu link counters",
+            return xchg_fail(err, XCHG_ENOMEM, "draw: out of memory for %zu link counters",
                              w->nload);
     }
     return 0;
@@ -231,9 +218,9 @@ static void drawer_free(drawer *w)
 static int drawer_finish(drawer *w, xchg_err *err)
 {
     if (w->o.oom)
-        return draw_fail(err, XCHG_ENOMEM, "draw: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "draw: out of memory");
     if (w->o.write_rc)
-        return draw_fail(err, XCHG_EINVAL,
+        return xchg_fail(err, XCHG_EINVAL,
                          "draw: the write callback failed (returned %d); output is incomplete",
                          w->o.write_rc);
     return 0;
@@ -335,12 +322,12 @@ int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
                    xchg_write_fn write, void *ctx, xchg_err *err)
 {
     if (!s || !write)
-        return draw_fail(err, XCHG_EINVAL, "draw: NULL schedule or write callback");
+        return xchg_fail(err, XCHG_EINVAL, "draw: NULL schedule or write callback");
     size_t nsteps = xchg_sched_nsteps(s);
     if (step >= nsteps) {
         if (nsteps == 0)
-            return draw_fail(err, XCHG_EINVAL, "draw: step %zu: the schedule has no steps", step);
-        return draw_fail(err, XCHG_EINVAL,
+            return xchg_fail(err, XCHG_EINVAL, "draw: step %zu: the schedule has no steps", step);
+        return xchg_fail(err, XCHG_EINVAL,
                          "draw: step %zu is out of range; accepted: 0..%zu (the schedule has "
                          "%zu steps)",
                          step, nsteps - 1, nsteps);
@@ -390,22 +377,22 @@ int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_wr
                         void *ctx, xchg_err *err)
 {
     if (!s || !write)
-        return draw_fail(err, XCHG_EINVAL, "draw: NULL schedule or write callback");
+        return xchg_fail(err, XCHG_EINVAL, "draw: NULL schedule or write callback");
     size_t nsteps = xchg_sched_nsteps(s);
     const xchg_topo *t = xchg_sched_topo(s);
     if (nsteps > XCHG_DRAW_MAX_PANELS)
-        return draw_fail(err, XCHG_ETOOBIG,
+        return xchg_fail(err, XCHG_ETOOBIG,
                          "draw: the schedule has %zu steps, more than a contact sheet's %d "
                          "panels; draw single steps instead",
                          nsteps, XCHG_DRAW_MAX_PANELS);
     if ((uint64_t)nsteps * t->nodes > SHEET_MAX_WORK)
-        return draw_fail(err, XCHG_ETOOBIG,
+        return xchg_fail(err, XCHG_ETOOBIG,
                          "draw: %zu steps of %u nodes are beyond a contact sheet's %llu "
                          "node-steps; draw single steps instead",
                          nsteps, t->nodes, (unsigned long long)SHEET_MAX_WORK);
     step_stats *st = calloc(nsteps ? nsteps : 1, sizeof *st);
     if (!st)
-        return draw_fail(err, XCHG_ENOMEM, "draw: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "draw: out of memory");
     drawer w;
     int rc = drawer_init(&w, s, opts, write, ctx, err);
     if (rc) {

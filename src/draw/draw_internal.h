@@ -15,12 +15,11 @@
 #include <stdint.h>
 
 #include "xchg.h"
+#include "base/util.h"
 
 #if defined(__GNUC__)
-#define XCHG_DRAW_HIDDEN __attribute__((visibility("hidden")))
 #define XCHG_DRAW_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
-#define XCHG_DRAW_HIDDEN
 #define XCHG_DRAW_PRINTF(a, b)
 #endif
 
@@ -36,10 +35,10 @@ typedef struct draw_svg {
 } draw_svg;
 
 /* Write formatted text. */
-XCHG_DRAW_HIDDEN void xchg_draw_svg_printf(draw_svg *o, const char *fmt, ...)
+XCHG_INTERNAL void xchg_draw_svg_printf(draw_svg *o, const char *fmt, ...)
     XCHG_DRAW_PRINTF(2, 3);
 /* Write s with &, <, > and " escaped for XML text and attributes. */
-XCHG_DRAW_HIDDEN void xchg_draw_svg_text(draw_svg *o, const char *s);
+XCHG_INTERNAL void xchg_draw_svg_text(draw_svg *o, const char *s);
 
 /* The "d" attribute of a path, built piece by piece. */
 typedef struct draw_path {
@@ -49,9 +48,9 @@ typedef struct draw_path {
 } draw_path;
 
 /* Append formatted text to p (sets p->oom when it cannot grow). */
-XCHG_DRAW_HIDDEN void xchg_draw_path_add(draw_path *p, const char *fmt, ...) XCHG_DRAW_PRINTF(2, 3);
-XCHG_DRAW_HIDDEN void xchg_draw_path_clear(draw_path *p);
-XCHG_DRAW_HIDDEN void xchg_draw_path_free(draw_path *p);
+XCHG_INTERNAL void xchg_draw_path_add(draw_path *p, const char *fmt, ...) XCHG_DRAW_PRINTF(2, 3);
+XCHG_INTERNAL void xchg_draw_path_clear(draw_path *p);
+XCHG_INTERNAL void xchg_draw_path_free(draw_path *p);
 
 /* ---- layout.c ------------------------------------------------------- */
 
@@ -82,16 +81,16 @@ typedef struct draw_layout {
 } draw_layout;
 
 /* Lay out t. opts may be NULL (defaults). Always succeeds. */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_init(draw_layout *l, const xchg_topo *t,
+XCHG_INTERNAL void xchg_draw_layout_init(draw_layout *l, const xchg_topo *t,
                                             const xchg_draw_opts *opts);
 /* Nonzero when node id is shown. */
-XCHG_DRAW_HIDDEN int xchg_draw_layout_shown(const draw_layout *l, uint32_t id);
+XCHG_INTERNAL int xchg_draw_layout_shown(const draw_layout *l, uint32_t id);
 /* Compact index of a shown node, in 0..shown-1. */
-XCHG_DRAW_HIDDEN uint32_t xchg_draw_layout_index(const draw_layout *l, uint32_t id);
+XCHG_INTERNAL uint32_t xchg_draw_layout_index(const draw_layout *l, uint32_t id);
 /* The shown node of compact index i (the inverse of _index). */
-XCHG_DRAW_HIDDEN uint32_t xchg_draw_layout_node(const draw_layout *l, uint32_t i);
+XCHG_INTERNAL uint32_t xchg_draw_layout_node(const draw_layout *l, uint32_t i);
 /* Position of node id (shown or not: the grid goes on beyond the box). */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *y);
+XCHG_INTERNAL void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *y);
 
 /*
  * Append the geometry of one hop from a to b (neighbours along dim in
@@ -103,16 +102,16 @@ XCHG_DRAW_HIDDEN void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, do
  * (*mx, *my), when mx is not NULL, gets a point beside the hop's middle for
  * a label.
  */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_hop(const draw_layout *l, uint32_t a, uint32_t b, int dim,
+XCHG_INTERNAL void xchg_draw_layout_hop(const draw_layout *l, uint32_t a, uint32_t b, int dim,
                                            int dir, double lane, int first, draw_path *path,
                                            double *mx, double *my);
 
 /* Write the network under the arrows: links between shown nodes, the
  * nodes (with their ids when node_ids and there is room), slice names. */
-XCHG_DRAW_HIDDEN void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids);
+XCHG_INTERNAL void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids);
 
 /* Name of the first-hop class (dim, dir) for the legend, into buf. */
-XCHG_DRAW_HIDDEN const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir,
+XCHG_INTERNAL const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir,
                                                          char *buf, size_t len);
 
 #endif /* XCHG_DRAW_INTERNAL_H */

@@ -62,19 +62,6 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
 static const char *const rounds[] = {"", "2 3", "9 3 2 3", "1 2"};
 #define NROUNDS (sizeof rounds / sizeof rounds[0])
 
-/* Format the message into err (when not NULL) and return code. */
-static int plot_fail(xchg_err *err, int code, const char *fmt, ...) XCHG_DRAW_PRINTF(3, 4);
-static int plot_fail(xchg_err *err, int code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* A copy of s ("" for NULL), or NULL when out of memory. */
 static char *plot_strdup(const char *s)
 {
@@ -90,16 +77,16 @@ static char *plot_strdup(const char *s)
 int xchg_plot_new(const xchg_plot_opts *opts, xchg_plot **out, xchg_err *err)
 {
     if (!opts || !out)
-        return plot_fail(err, XCHG_EINVAL, "xchg_plot_new: NULL argument");
+        return xchg_fail(err, XCHG_EINVAL, "xchg_plot_new: NULL argument");
     xchg_plot *p = calloc(1, sizeof *p);
     if (!p)
-        return plot_fail(err, XCHG_ENOMEM, "xchg_plot_new: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_plot_new: out of memory");
     p->title = plot_strdup(opts->title);
     p->x_title = plot_strdup(opts->x_title);
     p->y_title = plot_strdup(opts->y_title);
     if (!p->title || !p->x_title || !p->y_title) {
         xchg_plot_free(p);
-        return plot_fail(err, XCHG_ENOMEM, "xchg_plot_new: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_plot_new: out of memory");
     }
     p->x_bytes = opts->x_bytes != 0;
     p->w = opts->width ? opts->width : 560;
@@ -132,18 +119,18 @@ int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const 
                          int style, xchg_err *err)
 {
     if (!p || !name || !x || !y)
-        return plot_fail(err, XCHG_EINVAL, "xchg_plot_add_series: NULL argument");
+        return xchg_fail(err, XCHG_EINVAL, "xchg_plot_add_series: NULL argument");
     if (n == 0)
-        return plot_fail(err, XCHG_EINVAL, "series '%s' has no points", name);
+        return xchg_fail(err, XCHG_EINVAL, "series '%s' has no points", name);
     if (style != XCHG_PLOT_LINE && style != XCHG_PLOT_BOUND)
-        return plot_fail(err, XCHG_EINVAL,
+        return xchg_fail(err, XCHG_EINVAL,
                          "series '%s': bad style %d; accepted: XCHG_PLOT_LINE, XCHG_PLOT_BOUND",
                          name, style);
     if (p->nseries == XCHG_PLOT_MAX_SERIES)
-        return plot_fail(err, XCHG_EINVAL, "more than %d series in one plot", XCHG_PLOT_MAX_SERIES);
+        return xchg_fail(err, XCHG_EINVAL, "more than %d series in one plot", XCHG_PLOT_MAX_SERIES);
     for (size_t i = 0; i < n; i++)
         if (plot_bad_value(x[i]) || plot_bad_value(y[i]))
-            return plot_fail(err, XCHG_EINVAL,
+            return xchg_fail(err, XCHG_EINVAL,
                              "series '%s', point %zu: (%g, %g) cannot go on log axes; "
                              "accepted: finite values above 0",
                              name, i + 1, x[i], y[i]);
@@ -156,7 +143,7 @@ int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const 
         free(s->x);
         free(s->y);
         memset(s, 0, sizeof *s);
-        return plot_fail(err, XCHG_ENOMEM, "xchg_plot_add_series: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_plot_add_series: out of memory");
     }
     memcpy(s->x, x, n * sizeof *s->x);
     memcpy(s->y, y, n * sizeof *s->y);
@@ -169,19 +156,19 @@ int xchg_plot_add_series(xchg_plot *p, const char *name, const double *x, const 
 int xchg_plot_add_marker(xchg_plot *p, double x, double y, const char *label, xchg_err *err)
 {
     if (!p || !label)
-        return plot_fail(err, XCHG_EINVAL, "xchg_plot_add_marker: NULL argument");
+        return xchg_fail(err, XCHG_EINVAL, "xchg_plot_add_marker: NULL argument");
     if (p->nmarkers == XCHG_PLOT_MAX_MARKERS)
-        return plot_fail(err, XCHG_EINVAL, "more than %d markers in one plot",
+        return xchg_fail(err, XCHG_EINVAL, "more than %d markers in one plot",
                          XCHG_PLOT_MAX_MARKERS);
     if (plot_bad_value(x) || plot_bad_value(y))
-        return plot_fail(err, XCHG_EINVAL,
+        return xchg_fail(err, XCHG_EINVAL,
                          "marker '%s': (%g, %g) cannot go on log axes; accepted: finite "
                          "values above 0",
                          label, x, y);
     plot_marker *m = &p->markers[p->nmarkers];
     m->label = plot_strdup(label);
     if (!m->label)
-        return plot_fail(err, XCHG_ENOMEM, "xchg_plot_add_marker: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_plot_add_marker: out of memory");
     m->x = x;
     m->y = y;
     p->nmarkers++;
@@ -422,9 +409,9 @@ static void data_range(const xchg_plot *p, double *xmin, double *xmax, double *y
 int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err *err)
 {
     if (!p || !write)
-        return plot_fail(err, XCHG_EINVAL, "xchg_plot_write: NULL argument");
+        return xchg_fail(err, XCHG_EINVAL, "xchg_plot_write: NULL argument");
     if (p->nseries == 0)
-        return plot_fail(err, XCHG_EINVAL, "the plot has no series: nothing to draw");
+        return xchg_fail(err, XCHG_EINVAL, "the plot has no series: nothing to draw");
     double xmin, xmax, ymin, ymax;
     data_range(p, &xmin, &xmax, &ymin, &ymax);
     plot_axis ax, ay;
@@ -466,9 +453,9 @@ int xchg_plot_write(const xchg_plot *p, xchg_write_fn write, void *ctx, xchg_err
     int oom = o.oom || d.oom;
     xchg_draw_path_free(&d);
     if (oom)
-        return plot_fail(err, XCHG_ENOMEM, "xchg_plot_write: out of memory");
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_plot_write: out of memory");
     if (o.write_rc)
-        return plot_fail(err, XCHG_EINVAL,
+        return xchg_fail(err, XCHG_EINVAL,
                          "writing the plot failed (the write callback "
                          "returned %d)",
                          o.write_rc);
