@@ -146,7 +146,8 @@ xsim() {
         --mode async --routing vct --json | grep -o '"time":[0-9.e+-]*' | head -n1 | cut -d: -f2)
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^>/ || b ~ /^>/ || b == 0) print "-"; else printf "%.2f", a / b }'; }
+# ratio A B: A/B, or '-' when either is not a time (a stopped or missing run)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9]/ || b !~ /^[0-9]/ || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 
 # section SHAPE "SIZES" "XCHG ALGS" "SMPI ALGS" "KIND:ALG@M ...": one table of
 # simulated times (rows: block sizes; columns: algorithms), the best of
