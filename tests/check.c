@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned long check_passed, check_failed;
@@ -94,4 +95,33 @@ int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
         }
     }
     return ran;
+}
+
+int check_doc_write(void *ctx, const char *data, size_t len)
+{
+    check_doc *d = ctx;
+    if (d->fail_after && ++d->calls >= d->fail_after)
+        return 7;
+    if (d->len + len + 1 > d->cap) {
+        size_t cap = d->cap ? d->cap : 4096;
+        while (cap < d->len + len + 1)
+            cap *= 2;
+        char *nb = realloc(d->buf, cap);
+        if (!nb)
+            return 1;
+        d->buf = nb;
+        d->cap = cap;
+    }
+    memcpy(d->buf + d->len, data, len);
+    d->len += len;
+    d->buf[d->len] = '\0';
+    return 0;
+}
+
+size_t check_doc_count(const check_doc *d, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = d->buf; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
 }

@@ -5,6 +5,7 @@
 #ifndef XCHG_CHECK_H
 #define XCHG_CHECK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xchg.h"
@@ -30,6 +31,22 @@ int check_finish(const char *suite);
 
 /* Parse a topology spec the test needs (a failed check when it is bad). */
 xchg_topo check_topo(const char *spec);
+
+/* A document gathered through an xchg_write_fn (check_doc_write), for the
+ * tests of the writers (draw, plot) to read back; zero-initialise it and
+ * free buf when done. fail_after > 0 makes that call of the callback fail
+ * (returns 7), to test how a writer handles a failed write. */
+typedef struct check_doc {
+    char *buf;
+    size_t len, cap;
+    int fail_after, calls;
+} check_doc;
+
+/* xchg_write_fn appending to the check_doc ctx (buf stays NUL-terminated). */
+int check_doc_write(void *ctx, const char *data, size_t len);
+
+/* Occurrences of needle in the document. */
+size_t check_doc_count(const check_doc *d, const char *needle);
 
 /* Generate alg (a spec, "bruck:3") on topology tspec, expecting success:
  * the schedule (the caller frees it), or NULL and a failed check. */

@@ -21,44 +21,6 @@
 
 #include "check.h"
 
-/* The document, gathered from the write callback. */
-typedef struct doc {
-    char *buf;
-    size_t len, cap;
-    int fail_after; /* > 0: the callback fails on that call */
-    int calls;
-} doc;
-
-static int doc_write(void *ctx, const char *data, size_t len)
-{
-    doc *d = ctx;
-    if (d->fail_after && ++d->calls >= d->fail_after)
-        return 7;
-    if (d->len + len + 1 > d->cap) {
-        size_t cap = d->cap ? d->cap : 4096;
-        while (cap < d->len + len + 1)
-            cap *= 2;
-        char *nb = realloc(d->buf, cap);
-        if (!nb)
-            return 1;
-        d->buf = nb;
-        d->cap = cap;
-    }
-    memcpy(d->buf + d->len, data, len);
-    d->len += len;
-    d->buf[d->len] = '\0';
-    return 0;
-}
-
-/* Occurrences of needle in the document. */
-static size_t count(const doc *d, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = d->buf; p && (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 /* Nonzero when node a sends to another node at step. */
 static int sends(const xchg_sched *s, size_t step, uint32_t a, xchg_msg *m)
 {
@@ -110,7 +72,7 @@ static size_t conflict_links(const xchg_sched *s, size_t step)
 }
 
 /* The document is an SVG element with a positive width and height. */
-static void check_well_formed(const doc *d, const char *what)
+static void check_well_formed(const check_doc *d, const char *what)
 {
     CHECK(d->buf && strncmp(d->buf, "<svg", 4) == 0, "%s: starts with <svg", what);
     size_t n = d->len;
@@ -121,17 +83,17 @@ static void check_well_formed(const doc *d, const char *what)
     const char *h = d->buf ? strstr(d->buf, " height=\"") : NULL;
     CHECK(w && atof(w + 8) > 0, "%s: has a width", what);
     CHECK(h && atof(h + 9) > 0, "%s: has a height", what);
-    CHECK(count(d, "<path") >= count(d, "class=\"msg\""), "%s: arrows are paths", what);
+    CHECK(check_doc_count(d, "<path") >= check_doc_count(d, "class=\"msg\""), "%s: arrows are paths", what);
 }
 
 /* Draw step of s into d (emptied first); returns the status. */
-static int draw(const xchg_sched *s, size_t step, doc *d)
+static int draw(const xchg_sched *s, size_t step, check_doc *d)
 {
     d->len = 0;
     if (d->buf)
         d->buf[0] = '\0';
     xchg_err err = {{0}};
-    int rc = xchg_draw_step(s, step, NULL, doc_write, d, &err);
+    int rc = xchg_draw_step(s, step, NULL, check_doc_write, d, &err);
     CHECK(rc == 0, "draw %s step %zu: %s", xchg_sched_algorithm(s), step, err.msg);
     return rc;
 }
@@ -139,7 +101,7 @@ static int draw(const xchg_sched *s, size_t step, doc *d)
 /* Every step of s: one arrow per sender, conflicts as the routes say. */
 static void check_steps(const char *alg, const char *topo, const xchg_sched *s, size_t most)
 {
-    doc d = {0};
+    check_doc d = {0};
     size_t n = xchg_sched_nsteps(s);
     for (size_t k = 0; k < n && k < most; k++) {
         if (draw(s, k, &d))
@@ -147,8 +109,8 @@ static void check_steps(const char *alg, const char *topo, const xchg_sched *s, 
         char what[160];
         snprintf(what, sizeof what, "%s on %s step %zu", alg, topo, k);
         check_well_formed(&d, what);
-        CHECK_EQ_U64(count(&d, "class=\"msg\""), senders(s, k), what);
-        CHECK_EQ_U64(count(&d, "class=\"conflict\""), conflict_links(s, k), what);
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), senders(s, k), what);
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"conflict\""), conflict_links(s, k), what);
     }
     free(d.buf);
 }
@@ -166,10 +128,10 @@ static void test_conflicts(void)
 {
     xchg_sched *s = check_generate("torus:4x4", "pairwise");
     size_t total = 0;
-    doc d = {0};
+    check_doc d = {0};
     for (size_t k = 0; s && k < xchg_sched_nsteps(s); k++)
         if (draw(s, k, &d) == 0)
-            total += count(&d, "class=\"conflict\"");
+            total += check_doc_count(&d, "class=\"conflict\"");
     CHECK(total > 0, "pairwise on torus:4x4 has conflict links (%zu)", total);
     if (s)
         check_steps("pairwise", "torus:4x4", s, SIZE_MAX);
@@ -177,8 +139,8 @@ static void test_conflicts(void)
     s = check_generate("torus:8x8", "t1");
     for (size_t k = 0; s && k < xchg_sched_nsteps(s); k++)
         if (draw(s, k, &d) == 0) {
-            CHECK_EQ_U64(count(&d, "class=\"conflict\""), 0, "t1 on torus:8x8: conflict links");
-            CHECK_EQ_U64(count(&d, "class=\"msg\""), senders(s, k), "t1 on torus:8x8: arrows");
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"conflict\""), 0, "t1 on torus:8x8: conflict links");
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), senders(s, k), "t1 on torus:8x8: arrows");
         }
     xchg_sched_free(s);
     free(d.buf);
@@ -192,7 +154,7 @@ static void test_submesh(void)
     if (!s)
         return;
     const xchg_topo *t = xchg_sched_topo(s);
-    doc d = {0};
+    check_doc d = {0};
     size_t step = 0;
     if (draw(s, step, &d) == 0) {
         size_t inside = 0, all = 0;
@@ -218,8 +180,8 @@ static void test_submesh(void)
         }
         CHECK(inside > 0 && inside < all, "some messages stay in the box (%zu of %zu)", inside,
               all);
-        CHECK_EQ_U64(count(&d, "class=\"msg\""), inside, "torus:64x64 arrows in the box");
-        CHECK_EQ_U64(count(&d, "class=\"node\""), 256, "torus:64x64 nodes drawn");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), inside, "torus:64x64 arrows in the box");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"node\""), 256, "torus:64x64 nodes drawn");
         char note[96];
         snprintf(note, sizeof note, "%zu of %zu messages leave it", all - inside, all);
         CHECK(strstr(d.buf, note) != NULL, "caption says '%s'", note);
@@ -238,15 +200,15 @@ static void test_sheet(void)
         xchg_sched *s = check_generate(cases[i][0], cases[i][1]);
         if (!s)
             continue;
-        doc d = {0};
+        check_doc d = {0};
         xchg_err err = {{0}};
-        int rc = xchg_draw_all_steps(s, NULL, doc_write, &d, &err);
+        int rc = xchg_draw_all_steps(s, NULL, check_doc_write, &d, &err);
         CHECK(rc == 0, "sheet of %s on %s: %s", cases[i][1], cases[i][0], err.msg);
         size_t want = 0;
         for (size_t k = 0; k < xchg_sched_nsteps(s); k++)
             want += senders(s, k);
-        CHECK_EQ_U64(count(&d, "class=\"msg\""), want, "sheet arrows");
-        CHECK_EQ_U64(count(&d, "class=\"panel\""), xchg_sched_nsteps(s), "sheet panels");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), want, "sheet arrows");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"panel\""), xchg_sched_nsteps(s), "sheet panels");
         check_well_formed(&d, "sheet");
         free(d.buf);
         xchg_sched_free(s);
@@ -259,21 +221,21 @@ static void test_errors(void)
     xchg_sched *s = check_generate("ring:5", "ring");
     if (!s)
         return;
-    doc d = {0};
+    check_doc d = {0};
     xchg_err err = {{0}};
     size_t n = xchg_sched_nsteps(s);
-    CHECK(xchg_draw_step(s, n, NULL, doc_write, &d, &err) == XCHG_EINVAL,
+    CHECK(xchg_draw_step(s, n, NULL, check_doc_write, &d, &err) == XCHG_EINVAL,
           "a step past the end is refused");
     char range[32];
     snprintf(range, sizeof range, "0..%zu", n - 1);
     CHECK(strstr(err.msg, range) != NULL, "the message names the range: %s", err.msg);
     CHECK(d.len == 0, "nothing written for a bad step");
-    CHECK(xchg_draw_step(NULL, 0, NULL, doc_write, &d, NULL) == XCHG_EINVAL, "NULL schedule");
+    CHECK(xchg_draw_step(NULL, 0, NULL, check_doc_write, &d, NULL) == XCHG_EINVAL, "NULL schedule");
     CHECK(xchg_draw_step(s, 0, NULL, NULL, &d, NULL) == XCHG_EINVAL, "NULL write");
-    CHECK(xchg_draw_all_steps(NULL, NULL, doc_write, &d, NULL) == XCHG_EINVAL, "NULL sheet");
-    doc bad = {0};
+    CHECK(xchg_draw_all_steps(NULL, NULL, check_doc_write, &d, NULL) == XCHG_EINVAL, "NULL sheet");
+    check_doc bad = {0};
     bad.fail_after = 2;
-    CHECK(xchg_draw_step(s, 0, NULL, doc_write, &bad, &err) == XCHG_EINVAL &&
+    CHECK(xchg_draw_step(s, 0, NULL, check_doc_write, &bad, &err) == XCHG_EINVAL &&
               strstr(err.msg, "write callback failed"),
           "a failing write callback is reported: %s", err.msg);
     free(bad.buf);
@@ -281,7 +243,7 @@ static void test_errors(void)
     s = check_generate("hypercube:9", "hc-direct");
     if (s) {
         CHECK(xchg_sched_nsteps(s) > XCHG_DRAW_MAX_PANELS, "hc-direct on hypercube:9 is long");
-        CHECK(xchg_draw_all_steps(s, NULL, doc_write, &d, &err) == XCHG_ETOOBIG,
+        CHECK(xchg_draw_all_steps(s, NULL, check_doc_write, &d, &err) == XCHG_ETOOBIG,
               "a sheet of %zu steps is refused", xchg_sched_nsteps(s));
     }
     xchg_sched_free(s);
@@ -294,15 +256,15 @@ static void test_labels(void)
     xchg_sched *s = check_generate("torus:4x4", "t2");
     if (!s)
         return;
-    doc d = {0};
+    check_doc d = {0};
     xchg_draw_opts o = {0};
-    CHECK(xchg_draw_step(s, 0, &o, doc_write, &d, NULL) == 0, "t2 step 0");
-    CHECK_EQ_U64(count(&d, "class=\"size\""), senders(s, 0), "one size label per arrow");
+    CHECK(xchg_draw_step(s, 0, &o, check_doc_write, &d, NULL) == 0, "t2 step 0");
+    CHECK_EQ_U64(check_doc_count(&d, "class=\"size\""), senders(s, 0), "one size label per arrow");
     d.len = 0;
     o.no_labels = 1;
-    CHECK(xchg_draw_step(s, 0, &o, doc_write, &d, NULL) == 0, "t2 step 0 without labels");
+    CHECK(xchg_draw_step(s, 0, &o, check_doc_write, &d, NULL) == 0, "t2 step 0 without labels");
     d.buf[d.len] = '\0';
-    CHECK_EQ_U64(count(&d, "class=\"size\""), 0, "no size labels when asked");
+    CHECK_EQ_U64(check_doc_count(&d, "class=\"size\""), 0, "no size labels when asked");
     free(d.buf);
     xchg_sched_free(s);
 }

@@ -20,46 +20,8 @@
 
 #include "check.h"
 
-/* The document, gathered from the write callback. */
-typedef struct doc {
-    char *buf;
-    size_t len, cap;
-    int fail_after; /* > 0: the callback fails on that call */
-    int calls;
-} doc;
-
-static int doc_write(void *ctx, const char *data, size_t len)
-{
-    doc *d = ctx;
-    if (d->fail_after && ++d->calls >= d->fail_after)
-        return 7;
-    if (d->len + len + 1 > d->cap) {
-        size_t cap = d->cap ? d->cap : 4096;
-        while (cap < d->len + len + 1)
-            cap *= 2;
-        char *nb = realloc(d->buf, cap);
-        if (!nb)
-            return 1;
-        d->buf = nb;
-        d->cap = cap;
-    }
-    memcpy(d->buf + d->len, data, len);
-    d->len += len;
-    d->buf[d->len] = '\0';
-    return 0;
-}
-
-/* Occurrences of needle in the document. */
-static size_t count(const doc *d, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = d->buf; p && (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 /* The number after `attr="` in the first <svg ...> line, or -1. */
-static double svg_attr(const doc *d, const char *attr)
+static double svg_attr(const check_doc *d, const char *attr)
 {
     char key[32];
     snprintf(key, sizeof key, " %s=\"", attr);
@@ -101,22 +63,22 @@ static void test_counts(void)
     const size_t lines[] = {1, 3, 12};
     for (size_t t = 0; t < 3; t++) {
         xchg_plot *p = sample(lines[t], t);
-        doc d = {0};
+        check_doc d = {0};
         xchg_err err = {{0}};
-        CHECK(xchg_plot_write(p, doc_write, &d, &err) == 0, "write: %s", err.msg);
+        CHECK(xchg_plot_write(p, check_doc_write, &d, &err) == 0, "write: %s", err.msg);
         CHECK(d.buf && strncmp(d.buf, "<svg ", 5) == 0, "starts with <svg");
         CHECK(d.len > 7 && strcmp(d.buf + d.len - 7, "</svg>\n") == 0, "ends with </svg>");
-        CHECK_EQ_U64(count(&d, "class=\"series\""), lines[t], "series paths");
-        CHECK_EQ_U64(count(&d, "class=\"bound\""), 1, "bound paths");
-        CHECK_EQ_U64(count(&d, "class=\"crossover\""), t, "crossover markers");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"series\""), lines[t], "series paths");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"bound\""), 1, "bound paths");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"crossover\""), t, "crossover markers");
         CHECK(svg_attr(&d, "width") >= 560 + 84 && svg_attr(&d, "height") >= 400 + 44,
               "width %g and height %g hold the plotting area", svg_attr(&d, "width"),
               svg_attr(&d, "height"));
-        CHECK(count(&d, "T &lt;&amp;&gt; &quot;q&quot;") == 1, "title escaped");
-        CHECK(count(&d, "alg&lt;0&gt;") >= 2, "series name escaped (path title and legend)");
-        CHECK(count(&d, "alg<0>") == 0, "no raw name");
-        CHECK(count(&d, ">8 B<") == 1 && count(&d, ">32 KiB<") == 1, "size labels 8 B, 32 KiB");
-        CHECK(count(&d, "time (us)") == 1 && count(&d, "block size (bytes)") == 1, "axis titles");
+        CHECK(check_doc_count(&d, "T &lt;&amp;&gt; &quot;q&quot;") == 1, "title escaped");
+        CHECK(check_doc_count(&d, "alg&lt;0&gt;") >= 2, "series name escaped (path title and legend)");
+        CHECK(check_doc_count(&d, "alg<0>") == 0, "no raw name");
+        CHECK(check_doc_count(&d, ">8 B<") == 1 && check_doc_count(&d, ">32 KiB<") == 1, "size labels 8 B, 32 KiB");
+        CHECK(check_doc_count(&d, "time (us)") == 1 && check_doc_count(&d, "block size (bytes)") == 1, "axis titles");
         free(d.buf);
         xchg_plot_free(p);
     }
@@ -130,8 +92,8 @@ static void test_counts(void)
 static void test_ticks(void)
 {
     xchg_plot *p = sample(2, 0);
-    doc d = {0};
-    CHECK(xchg_plot_write(p, doc_write, &d, NULL) == 0, "write");
+    check_doc d = {0};
+    CHECK(xchg_plot_write(p, check_doc_write, &d, NULL) == 0, "write");
     double last = -1;
     size_t n = 0;
     int mono = 1;
@@ -164,8 +126,8 @@ static void test_ticks(void)
     CHECK(xchg_plot_new(&po, &q, NULL) == 0, "new");
     double xs[] = {1, 10}, ys[] = {1, 10};
     CHECK(xchg_plot_add_series(q, "s", xs, ys, 2, XCHG_PLOT_LINE, NULL) == 0, "series");
-    doc e = {0};
-    CHECK(xchg_plot_write(q, doc_write, &e, NULL) == 0, "write");
+    check_doc e = {0};
+    CHECK(xchg_plot_write(q, check_doc_write, &e, NULL) == 0, "write");
     CHECK(strstr(e.buf, "d=\"M84.0 144.0L184.0 44.0\"") != NULL,
           "(1, 1) at the bottom-left corner (84, 144), (10, 10) at the top-right (184, 44)");
     free(e.buf);
@@ -176,10 +138,10 @@ static void test_ticks(void)
     CHECK(xchg_plot_new(&po, &r, NULL) == 0, "new");
     double one = 10;
     CHECK(xchg_plot_add_series(r, "one", &one, &one, 1, XCHG_PLOT_LINE, NULL) == 0, "one point");
-    doc f = {0};
-    CHECK(xchg_plot_write(r, doc_write, &f, NULL) == 0, "write one point");
-    CHECK_EQ_U64(count(&f, "class=\"xtick\""), 3, "x ticks 1, 10, 100 around 10");
-    CHECK_EQ_U64(count(&f, "class=\"series\""), 1, "the point's path");
+    check_doc f = {0};
+    CHECK(xchg_plot_write(r, check_doc_write, &f, NULL) == 0, "write one point");
+    CHECK_EQ_U64(check_doc_count(&f, "class=\"xtick\""), 3, "x ticks 1, 10, 100 around 10");
+    CHECK_EQ_U64(check_doc_count(&f, "class=\"series\""), 1, "the point's path");
     free(f.buf);
     xchg_plot_free(r);
 }
@@ -193,8 +155,8 @@ static void test_errors(void)
     CHECK(xchg_plot_new(NULL, &p, &err) == XCHG_EINVAL, "NULL opts");
     CHECK(xchg_plot_new(&po, NULL, &err) == XCHG_EINVAL, "NULL out");
     CHECK(xchg_plot_new(&po, &p, &err) == 0, "new");
-    doc d = {0};
-    CHECK(xchg_plot_write(p, doc_write, &d, &err) == XCHG_EINVAL && strstr(err.msg, "no series"),
+    check_doc d = {0};
+    CHECK(xchg_plot_write(p, check_doc_write, &d, &err) == XCHG_EINVAL && strstr(err.msg, "no series"),
           "no series: %s", err.msg);
     CHECK(d.len == 0, "nothing written for a plot of no series");
     double x[] = {1, 2, 4}, y[] = {1, 2, 4};
@@ -216,13 +178,13 @@ static void test_errors(void)
     CHECK(xchg_plot_add_series(p, NULL, x, y, 3, 0, &err) == XCHG_EINVAL, "NULL name");
     CHECK(xchg_plot_add_series(p, "s", NULL, y, 3, 0, &err) == XCHG_EINVAL, "NULL x");
     CHECK(xchg_plot_add_marker(p, 1, 1, NULL, &err) == XCHG_EINVAL, "NULL label");
-    CHECK(xchg_plot_write(p, doc_write, &d, &err) == XCHG_EINVAL, "refusals added nothing");
+    CHECK(xchg_plot_write(p, check_doc_write, &d, &err) == XCHG_EINVAL, "refusals added nothing");
     CHECK(xchg_plot_add_series(p, "s", x, y, 3, XCHG_PLOT_LINE, &err) == 0, "good series");
-    CHECK(xchg_plot_write(NULL, doc_write, &d, &err) == XCHG_EINVAL, "NULL plot");
+    CHECK(xchg_plot_write(NULL, check_doc_write, &d, &err) == XCHG_EINVAL, "NULL plot");
     CHECK(xchg_plot_write(p, NULL, &d, &err) == XCHG_EINVAL, "NULL write");
-    doc f = {0};
+    check_doc f = {0};
     f.fail_after = 3;
-    CHECK(xchg_plot_write(p, doc_write, &f, &err) == XCHG_EINVAL && strstr(err.msg, "returned 7"),
+    CHECK(xchg_plot_write(p, check_doc_write, &f, &err) == XCHG_EINVAL && strstr(err.msg, "returned 7"),
           "failing write: %s", err.msg);
     free(f.buf);
     for (size_t i = 1; i < XCHG_PLOT_MAX_SERIES; i++)
@@ -233,10 +195,10 @@ static void test_errors(void)
         CHECK(xchg_plot_add_marker(p, 2, 2, "m", &err) == 0, "marker %zu", i);
     CHECK(xchg_plot_add_marker(p, 2, 2, "m", &err) == XCHG_EINVAL,
           "more than XCHG_PLOT_MAX_MARKERS markers");
-    doc g = {0};
-    CHECK(xchg_plot_write(p, doc_write, &g, &err) == 0, "the full plot writes");
-    CHECK_EQ_U64(count(&g, "class=\"series\""), XCHG_PLOT_MAX_SERIES, "every series drawn");
-    CHECK_EQ_U64(count(&g, "class=\"crossover\""), XCHG_PLOT_MAX_MARKERS, "every marker");
+    check_doc g = {0};
+    CHECK(xchg_plot_write(p, check_doc_write, &g, &err) == 0, "the full plot writes");
+    CHECK_EQ_U64(check_doc_count(&g, "class=\"series\""), XCHG_PLOT_MAX_SERIES, "every series drawn");
+    CHECK_EQ_U64(check_doc_count(&g, "class=\"crossover\""), XCHG_PLOT_MAX_MARKERS, "every marker");
     free(g.buf);
     xchg_plot_free(p);
     xchg_plot_free(NULL);
