@@ -15,14 +15,6 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# attr NAME FILE: the value of the first NAME="..." in FILE (the <svg> line).
-attr() { sed -n "s/^<svg .* $1=\"\([0-9]*\)\".*/\1/p" "$2" | head -n1; }
-
-# png_size FILE: "W H" from the PNG's IHDR (bytes 16..23, big-endian).
-png_size() {
-    od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", (($1*256+$2)*256+$3)*256+$4, (($5*256+$6)*256+$7)*256+$8 }'
-}
-
 # render CASE ARGS...: xchg draw ARGS -o CASE.svg succeeds, writes an SVG
 # that rsvg-convert renders at the SVG's own size.
 render() {

@@ -20,14 +20,6 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# attr NAME FILE: the value of NAME="..." on the <svg> line of FILE.
-attr() { sed -n "s/^<svg .* $1=\"\([0-9]*\)\".*/\1/p" "$2" | head -n1; }
-# png_size FILE: "W H" from the PNG's IHDR (bytes 16..23, big-endian).
-png_size() {
-    od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", (($1*256+$2)*256+$3)*256+$4, (($5*256+$6)*256+$7)*256+$8 }'
-}
-# is_png FILE: the 8-byte PNG signature.
-is_png() { [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
 # cnt CLASS FILE: how many class="CLASS" FILE holds.
 cnt() { grep -o "class=\"$1\"" "$2" | wc -l | tr -d ' '; }
 

@@ -7,6 +7,9 @@
 #                           o = the last one; print EXPR's value, or
 #                           "error: ..." when a line does not parse
 #   finish                  print the closing line; status 1 on a failure
+#   attr NAME FILE          the number in NAME="..." on FILE's <svg> line
+#   png_size FILE           "W H" of a PNG, from its IHDR
+#   is_png FILE             status 0 when FILE starts with the PNG signature
 pass=0
 fail=0
 
@@ -44,3 +47,11 @@ finish() {
     echo "$SUITE: $pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+
+# Pictures (tests/cli_draw.sh, tests/cli_plot.sh).
+attr() { sed -n "s/^<svg .* $1=\"\([0-9]*\)\".*/\1/p" "$2" | head -n1; }
+# bytes 16..23 of a PNG, its IHDR's width and height, big-endian
+png_size() {
+    od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", (($1*256+$2)*256+$3)*256+$4, (($5*256+$6)*256+$7)*256+$8 }'
+}
+is_png() { [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
