@@ -123,6 +123,13 @@ int xchg_cli_machine_file(const char *path, xchg_machine *out);
  * option in messages. 0, or exit status 2 after printing why. */
 int xchg_cli_read_file(const char *opt, const char *path, size_t max, char **buf, size_t *len);
 
+/* A new temporary file beside path, named PATH.tmp.XXXXXX (*tmp: its name,
+ * the caller frees it and renames or unlinks the file), opened for writing
+ * with the usual 0666 less umask, so a file is replaced only when it was
+ * written whole. NULL (and *tmp NULL) after saying why, naming opt, on
+ * failure. */
+FILE *xchg_cli_tmp_beside(const char *path, const char *opt, char **tmp);
+
 /* --m (default 1024 bytes), as cost and sim take it; 0 or an exit status
  * after printing. */
 int xchg_cli_block_size(xchg_cli_opt *opts, double *m);

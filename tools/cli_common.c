@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 int xchg_cli_error(const char *fmt, ...)
 {
@@ -456,4 +459,37 @@ int xchg_cli_block_size(xchg_cli_opt *opts, double *m)
     if (xchg_cli_has(opts, "m"))
         return xchg_cli_number("m", xchg_cli_val(opts, "m"), 0, XCHG_CLI_MAX_M, 1, m);
     return 0;
+}
+
+FILE *xchg_cli_tmp_beside(const char *path, const char *opt, char **tmp)
+{
+    size_t n = strlen(path);
+    *tmp = malloc(n + 16);
+    if (!*tmp) {
+        xchg_cli_error("out of memory");
+        return NULL;
+    }
+    snprintf(*tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        int e = errno;
+        xchg_cli_error("cannot write %s '%s': %s; accepted: a file in a writable directory", opt,
+                       path, strerror(e));
+        free(*tmp);
+        *tmp = NULL;
+        return NULL;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        xchg_cli_error("cannot write %s '%s': %s", opt, path, strerror(e));
+    }
+    return f;
 }

@@ -78,41 +78,6 @@ int xchg_cli_picture_format(const char *format, const char *path, int *png)
     return 0;
 }
 
-/* A new temporary file beside path (*tmp, the caller frees it), opened for
- * writing with the usual 0666 less umask. NULL after printing on failure. */
-static FILE *tmp_beside(const char *path, const char *opt, char **tmp)
-{
-    size_t n = strlen(path);
-    *tmp = malloc(n + 16);
-    if (!*tmp) {
-        xchg_cli_error("out of memory");
-        return NULL;
-    }
-    snprintf(*tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        int e = errno;
-        xchg_cli_error("cannot write %s '%s': %s; accepted: a file in a writable directory", opt,
-                       path, strerror(e));
-        free(*tmp);
-        *tmp = NULL;
-        return NULL;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
-        xchg_cli_error("cannot write %s '%s': %s", opt, path, strerror(e));
-    }
-    return f;
-}
-
 /* Draw into f and close it. 0 or an exit status after printing. */
 static int draw_into(FILE *f, const char *path, const char *opt, const char *what,
                      xchg_cli_picture_fn fn, void *arg)
@@ -171,14 +136,14 @@ static int write_png(const char *path, const char *opt, const char *what, xchg_c
         snprintf(tmpl, sizeof tmpl, "%s/%s", dir && strlen(dir) < 40 ? dir : "/tmp", base);
         base = tmpl;
     }
-    FILE *f = tmp_beside(base, opt, &svg);
+    FILE *f = xchg_cli_tmp_beside(base, opt, &svg);
     if (!f)
         return XCHG_CLI_USAGE;
     int rc = draw_into(f, path, opt, what, fn, arg);
     if (rc == 0 && to_stdout) {
         rc = convert(svg, NULL);
     } else if (rc == 0) {
-        FILE *pf = tmp_beside(path, opt, &png);
+        FILE *pf = xchg_cli_tmp_beside(path, opt, &png);
         if (!pf)
             rc = XCHG_CLI_USAGE;
         else {
@@ -204,7 +169,7 @@ int xchg_cli_picture_write(const char *path, const char *opt, int png, const cha
     if (strcmp(path, "-") == 0)
         return draw_into(stdout, path, opt, what, fn, arg);
     char *tmp = NULL;
-    FILE *f = tmp_beside(path, opt, &tmp);
+    FILE *f = xchg_cli_tmp_beside(path, opt, &tmp);
     if (!f)
         return XCHG_CLI_USAGE;
     int rc = draw_into(f, path, opt, what, fn, arg);

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 const char xchg_cli_export_help[] =
@@ -103,31 +102,10 @@ static int export_stdout(const xchg_sched *s, const char *format, uint64_t max_w
 static int export_file(const xchg_sched *s, const char *format, uint64_t max_work,
                        const char *path)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return xchg_cli_error("out of memory");
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return xchg_cli_error("cannot write --output '%s': %s; accepted: a file in a "
-                              "writable directory",
-                              path, strerror(e));
-    }
-    /* mkstemp makes the file 0600; give it the usual 0666 less umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return xchg_cli_error("cannot write --output '%s': %s", path, strerror(e));
-    }
+    char *tmp = NULL;
+    FILE *f = xchg_cli_tmp_beside(path, "--output", &tmp);
+    if (!f)
+        return XCHG_CLI_USAGE;
     out_sink o = {f, NULL, 0, 0, 1, 0};
     xchg_err err = {{0}};
     int rc = xchg_export(s, format, max_work, sink_write, &o, &err);
