@@ -254,6 +254,17 @@ static void test_fit(void)
               m.ts_eager == f.range[0].ts && m.tw_eager == f.range[0].tw,
           "machine from two ranges");
 
+    /* a jump among the last three sizes (noise on a loaded machine) is no
+     * switch: the large-message side would be flat, tw 0; the line stays
+     * one, with its per-byte time */
+    st = 4242;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (2 + b[i] * 0.001) * (i + 3 == n ? 1.6 : 1) * noise(&st, 0.01);
+    t[n - 1] = t[n - 2] = t[n - 3];
+    CHECK(xchg_fit_pingpong(b, t, n, &f, &err) == XCHG_OK && f.nranges == 1 &&
+              f.range[0].tw > 0,
+          "late jump: %d ranges, large tw %g", f.nranges, f.range[f.nranges - 1].tw);
+
     /* a negative intercept is clamped: ts 0, the line through the origin */
     for (size_t i = 0; i < n; i++)
         t[i] = b[i] * 0.002;

@@ -409,6 +409,12 @@ int main(int argc, char **argv)
         } else if (rc == EXIT_OK && xchg_fit_pingpong(sizes, us, n, &fit, &err) != XCHG_OK) {
             fprintf(stderr, "xchg probe: %s\n", err.msg);
             rc = EXIT_FAIL;
+        } else if (rc == EXIT_OK && !(fit.range[fit.nranges - 1].tw > 0)) {
+            fprintf(stderr, "xchg probe: the time did not grow with the message size up to "
+                            "%zu B (per-byte time fitted to 0), so the timings are noise; run "
+                            "it again with a larger --max-size or on a quieter machine\n",
+                    a.max_size);
+            rc = EXIT_FAIL;
         } else if (rc == EXIT_OK) {
             xchg_fit_machine(&fit, &m);
             m.tr = tr;

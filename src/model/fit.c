@@ -14,8 +14,9 @@
  * n1 to n2 bytes it grows at most n2/n1 times. Where the measured time
  * grows faster than that by more than SWITCH_EXCESS, no line fits both
  * sides: a protocol boundary. The switch is the size with the largest such
- * excess (a handshake's latency appearing, a copy path changing), and each
- * side gets its own line. Real curves also bend within a range (caches);
+ * excess (a handshake's latency appearing, a copy path changing) among
+ * those that leave the large messages a range of sizes spanning 4x or more
+ * with a per-byte time above zero, and each side gets its own line. Real curves also bend within a range (caches);
  * the fit's relative misses, reported per range, say how well a line does.
  */
 #include <math.h>
@@ -28,6 +29,8 @@
 /* Growth beyond the sizes' ratio that marks a switch: 20% more than any
  * line allows, well above the noise of medians of many round trips. */
 #define SWITCH_EXCESS 1.2
+/* The large-message side of a split spans at least this ratio of sizes. */
+#define UPPER_SPAN 4
 
 /* Weighted least-squares line over points [lo, hi) into *r: ts, tw (each
  * clamped at 0, refitting the other), and the relative misses. */
@@ -95,22 +98,35 @@ int xchg_fit_pingpong(const double *bytes, const double *us, size_t n, xchg_fit 
     }
     xchg_fit f;
     memset(&f, 0, sizeof f);
-    size_t split = 0;
-    double most = SWITCH_EXCESS;
-    for (size_t k = FIT_MIN_POINTS; k + FIT_MIN_POINTS <= n; k++) {
-        double grow = bytes[k - 1] > 0 ? bytes[k] / bytes[k - 1] : INFINITY;
-        double excess = us[k] / us[k - 1] / grow;
-        if (excess > most) {
-            most = excess;
-            split = k;
+    /* Take the split with the largest excess whose large-message side is a
+     * range a line can be fitted to: sizes spanning UPPER_SPAN or more, and
+     * a per-byte time above zero. A jump among the last few sizes (noise on
+     * a loaded machine) would otherwise leave a flat line, tw = 0, as the
+     * machine's figure. */
+    double below = INFINITY; /* excess of the split last refused */
+    for (;;) {
+        size_t split = 0;
+        double most = SWITCH_EXCESS;
+        for (size_t k = FIT_MIN_POINTS; k + FIT_MIN_POINTS <= n; k++) {
+            double grow = bytes[k - 1] > 0 ? bytes[k] / bytes[k - 1] : INFINITY;
+            double excess = us[k] / us[k - 1] / grow;
+            if (excess > most && excess < below && bytes[n - 1] >= UPPER_SPAN * bytes[k]) {
+                most = excess;
+                split = k;
+            }
         }
-    }
-    if (split) {
-        fit_line(bytes, us, 0, split, &f.range[0]);
+        if (!split)
+            break;
+        below = most;
         fit_line(bytes, us, split, n, &f.range[1]);
+        if (!(f.range[1].tw > 0))
+            continue;
+        fit_line(bytes, us, 0, split, &f.range[0]);
         f.nranges = 2;
         f.switch_bytes = bytes[split];
-    } else {
+        break;
+    }
+    if (f.nranges == 0) {
         fit_line(bytes, us, 0, n, &f.range[0]);
         f.nranges = 1;
     }
