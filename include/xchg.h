@@ -174,6 +174,77 @@ uint64_t xchg_sched_copy_blocks(const xchg_sched *s, size_t step);
 uint64_t xchg_sched_step_max_blocks(const xchg_sched *s, size_t step);
 
 /* ------------------------------------------------------------------ */
+/* Operations                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The collective operation a schedule performs (docs/operations.md). Every
+ * operation uses the complete exchange's blocks: a token (origin, dest)
+ * that starts at its origin, moves as the block follower says, and must end
+ * at dest. What differs is which tokens exist and how the tokens of one
+ * message make blocks of m bytes:
+ *   alltoall        every (o, d)         each token is a block
+ *   bcast(r)        (r, d) for every d   one block per origin: the tokens
+ *                                        of one origin carry the same data
+ *   reduce(r)       (o, r) for every o   one block per dest: contributions
+ *                                        to one dest combine
+ *   allgather       every (o, d)         one block per origin
+ *   reduce_scatter  every (o, d)         one block per dest
+ *   allreduce       every (o, d)         one block per distinct set of
+ *                                        origins (dests holding the same
+ *                                        set hold the same partial result)
+ *   scan            (o, d) with o <= d   one block per distinct origin set
+ *   scatter(r)      (r, d) for every d   each token is a block
+ *   gather(r)       (o, r) for every o   each token is a block
+ *   shift(q)        (o, (o+q) mod p)     each token is a block
+ * A token moves (it is never copied), so a contribution arrives exactly
+ * once or the verifier counts it undelivered: double counting cannot hide.
+ */
+typedef enum xchg_op_kind {
+    XCHG_OP_ALLTOALL = 0,
+    XCHG_OP_BCAST,
+    XCHG_OP_REDUCE,
+    XCHG_OP_ALLGATHER,
+    XCHG_OP_REDUCE_SCATTER,
+    XCHG_OP_ALLREDUCE,
+    XCHG_OP_SCAN,
+    XCHG_OP_SCATTER,
+    XCHG_OP_GATHER,
+    XCHG_OP_SHIFT
+} xchg_op_kind;
+#define XCHG_OP_COUNT 10
+
+/* How the tokens of one message make blocks. */
+typedef enum xchg_op_sizing {
+    XCHG_SIZE_TOKENS,  /* a block per token */
+    XCHG_SIZE_ORIGINS, /* a block per distinct origin */
+    XCHG_SIZE_DESTS,   /* a block per distinct dest */
+    XCHG_SIZE_SETS     /* a block per distinct set of origins held for a dest */
+} xchg_op_sizing;
+
+/* An operation and its parameters: root (bcast, reduce, scatter, gather)
+ * and q (shift, 0 < q < p). Zeroed: the complete exchange. */
+typedef struct xchg_op {
+    xchg_op_kind kind;
+    uint32_t root;
+    uint32_t shift;
+} xchg_op;
+
+/* Name of an operation ("alltoall", "bcast", ...); "?" when out of range. */
+const char *xchg_op_name(xchg_op_kind kind);
+/* Parse an operation name; EINVAL listing the names otherwise. */
+int xchg_op_parse(const char *name, xchg_op_kind *out, xchg_err *err);
+/* How the operation's messages count blocks. */
+xchg_op_sizing xchg_op_sizing_of(xchg_op_kind kind);
+/* Nonzero when the operation has the token (origin, dest) on p nodes. */
+int xchg_op_has_token(const xchg_op *op, uint32_t p, uint32_t origin, uint32_t dest);
+/* 0 when op's parameters fit p nodes (root < p; 0 < q < p for shift), else
+ * EINVAL saying what is accepted. */
+int xchg_op_check(const xchg_op *op, uint32_t p, xchg_err *err);
+/* The operation schedule s performs. */
+void xchg_sched_op(const xchg_sched *s, xchg_op *out);
+
+/* ------------------------------------------------------------------ */
 /* Block follower                                                      */
 /* ------------------------------------------------------------------ */
 
@@ -302,6 +373,8 @@ typedef struct xchg_opts {
     int x;                         /* t1.x and similar: the configuration */
     int virtual_nodes;             /* ":virtual": host the next size the
                                       algorithm accepts on the real nodes */
+    uint32_t root;                 /* rooted operations: the root node */
+    uint32_t shift;                /* shift: q, 0 < q < p */
 } xchg_opts;
 
 /* Closed-form counts an algorithm's source gives (or we derived), in the
@@ -396,6 +469,7 @@ const char *xchg_bytes_text(uint64_t bytes, char *buf, size_t len);
 
 typedef struct xchg_alg {
     const char *name;        /* "hc-standard" */
+    xchg_op_kind op;         /* the operation it performs (0: alltoall) */
     const char *summary;     /* one line */
     const char *source;      /* paper and section */
     const char *topologies;  /* accepted topologies, in words (what needs says) */
@@ -758,7 +832,14 @@ typedef struct xchg_cost {
 int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
                       int with_barrier, xchg_cost *out, xchg_err *err);
 
-/* Lower bounds alone (fills the lb_* fields of out). */
+/* Lower bounds of operation op on t (fills the lb_* fields of out; see
+ * docs/operations.md): start-ups, injection and, for the complete exchange
+ * only, bisection. */
+void xchg_cost_op_lower_bounds(const xchg_topo *t, const xchg_op *op,
+                               const xchg_machine *mach, double m, xchg_cost *out);
+
+/* Lower bounds of the complete exchange alone (fills the lb_* fields of
+ * out). */
 void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
                             xchg_cost *out);
 
@@ -885,6 +966,9 @@ typedef struct xchg_plan_opts {
     xchg_progress_fn progress; /* fraction of the candidates done, now and
                               then; NULL: none */
     void *progress_ctx;
+    xchg_op_kind op;       /* the operation whose algorithms compete
+                              (0: the complete exchange) */
+    uint32_t root, shift;  /* its root, its q (shift): xchg_opts.root/shift */
 } xchg_plan_opts;
 
 /* The memory a command or a planner candidate may take unless told

@@ -78,12 +78,17 @@ int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report
     return rc;
 }
 
-int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
+/* Every variant of the entries of the complete exchange (op 0) or of the
+ * other operations (op != 0) that applies to topo_spec. */
+static int each_schedule(const char *topo_spec, xchg_op_kind op, check_schedule_fn fn,
+                         void *ctx)
 {
     xchg_topo t = check_topo(topo_spec);
     int ran = 0;
     for (size_t a = 0; a < xchg_alg_count(); a++) {
         xchg_spec specs[XCHG_MAX_VARIANTS];
+        if ((xchg_alg_at(a)->op == XCHG_OP_ALLTOALL) != (op == XCHG_OP_ALLTOALL))
+            continue;
         int n = xchg_alg_variants(&t, xchg_alg_at(a), specs, XCHG_MAX_VARIANTS, NULL);
         for (int v = 0; v < n; v++) {
             xchg_sched *s = NULL;
@@ -95,6 +100,16 @@ int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
         }
     }
     return ran;
+}
+
+int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
+{
+    return each_schedule(topo_spec, XCHG_OP_ALLTOALL, fn, ctx);
+}
+
+int check_each_op_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx)
+{
+    return each_schedule(topo_spec, XCHG_OP_BCAST, fn, ctx);
 }
 
 int check_doc_write(void *ctx, const char *data, size_t len)

@@ -63,9 +63,13 @@ int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report
 typedef void (*check_schedule_fn)(const char *alg_spec, const char *topo_spec,
                                   const xchg_topo *t, xchg_sched *s, void *ctx);
 
-/* For every registry algorithm on topo_spec, and each of its variants (or
- * the bare name when it has none), generate the schedule and, where that
- * succeeds (the algorithm applies), call fn. Returns how many ran. */
+/* For every registry algorithm of the complete exchange on topo_spec, and
+ * each of its variants (or the bare name when it has none), generate the
+ * schedule and, where that succeeds (the algorithm applies), call fn.
+ * Returns how many ran. */
 int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx);
+/* The same for the registry algorithms of the other operations (bcast,
+ * reduce, ...; docs/operations.md), with their default root and q. */
+int check_each_op_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx);
 
 #endif /* XCHG_CHECK_H */

@@ -425,9 +425,13 @@ static void test_registry_bounds(void)
     xchg_machine m;
     CHECK(xchg_machine_preset("sp2", 64, &m, NULL) == 0, "sp2");
     int ran = 0;
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    int ops = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         ran += check_each_schedule(specs[i], registry_case, &m);
+        ops += check_each_op_schedule(specs[i], registry_case, &m);
+    }
     CHECK(ran > 0, "some registry algorithm ran (%d)", ran);
+    CHECK(ops > 0, "some algorithm of the other operations ran (%d)", ops);
 }
 
 /*

@@ -166,6 +166,8 @@ static void test_registry(void)
         for (size_t a = 0; a < xchg_alg_count(); a++) {
             const xchg_alg *alg = xchg_alg_at(a);
             xchg_spec specs[XCHG_MAX_VARIANTS];
+            if (alg->op != XCHG_OP_ALLTOALL)
+                continue; /* the formats do not carry the operation yet */
             int n = xchg_alg_variants(&t, alg, specs, XCHG_MAX_VARIANTS, NULL);
             for (int k = 0; k < n; k++)
                 round_trip(topos[i], specs[k]);

@@ -201,7 +201,7 @@ static int candidates(const xchg_topo *t, const char *only, xchg_spec *out)
     int n = 0;
     for (size_t i = 0; i < xchg_alg_count() && n < MAX_CANDIDATES - 2; i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (!xchg_alg_in_list(only, a->name))
+        if (a->op != XCHG_OP_ALLTOALL || !xchg_alg_in_list(only, a->name))
             continue;
         xchg_spec v[XCHG_MAX_VARIANTS];
         int k = xchg_alg_variants(t, a, v, XCHG_MAX_VARIANTS, NULL);

@@ -29,6 +29,17 @@ XCHG_INTERNAL extern const xchg_alg xchg_alg_pt4;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_ptk;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_mt3;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_mtk;
+/* The other operations (docs/operations.md) */
+XCHG_INTERNAL extern const xchg_alg xchg_alg_bcast_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_scatter_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_reduce_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_gather_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_allgather_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_reduce_scatter_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_allreduce_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_scan_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_shift_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_shift_hc_ecube;
 
 /* Nonzero when p is a power of two (1 counts: 2^0). */
 static inline int xchg_alg_is_pow2(uint32_t p)

@@ -32,6 +32,16 @@ static const xchg_alg *const registry[] = {
     &xchg_alg_ptk,
     &xchg_alg_mt3,
     &xchg_alg_mtk,
+    &xchg_alg_bcast_hc,
+    &xchg_alg_scatter_hc,
+    &xchg_alg_reduce_hc,
+    &xchg_alg_gather_hc,
+    &xchg_alg_allgather_hc,
+    &xchg_alg_reduce_scatter_hc,
+    &xchg_alg_allreduce_hc,
+    &xchg_alg_scan_hc,
+    &xchg_alg_shift_hc,
+    &xchg_alg_shift_hc_ecube,
 };
 
 #define NALGS (sizeof registry / sizeof registry[0])

@@ -18,7 +18,8 @@
  *               otherwise counted. A complete topology has no links.
  * Which blocks move where is the block follower's rule (src/sched/follow.h);
  * links are numbered and routes walked by src/sched/links.h. This file only
- * checks.
+ * checks. Schedules of the other operations (bcast, reduce, ...) have
+ * their tokens followed by verify_op.c after the message checks here.
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/verify_internal.h"
 #include "sched/follow.h"
 #include "sched/links.h"
 
@@ -106,13 +108,7 @@ typedef struct shared {
     pthread_t *tids;
 } shared;
 
-/* Append a failure message to the report when there is room. */
-static void report_add(xchg_verify_report *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void report_add(xchg_verify_report *r, const char *fmt, ...)
+void xchg_verify_note(xchg_verify_report *r, const char *fmt, ...)
 {
     if (!r || r->reported >= XCHG_VERIFY_MAX_REPORTED)
         return;
@@ -176,10 +172,10 @@ static int valid_partner(const shared *v, size_t s, uint32_t n, uint32_t to, uin
         return 1;
     r->port++;
     if (to == n)
-        report_add(rep, "step %zu node %u sends %llu blocks to itself", s, n,
+        xchg_verify_note(rep, "step %zu node %u sends %llu blocks to itself", s, n,
                    (unsigned long long)b);
     else
-        report_add(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)", s, n,
+        xchg_verify_note(rep, "step %zu node %u sends %llu blocks to %u, not a node (p = %u)", s, n,
                    (unsigned long long)b, to, v->p);
     return 0;
 }
@@ -220,7 +216,7 @@ static void walk_route(wstate *w, size_t s, uint32_t n, uint32_t to, uint64_t b,
             uint32_t nx = xchg_link_hop(v->t, at, segs[k].dim, segs[k].dir, &id);
             if (nx == XCHG_NONE) {
                 r->route++;
-                report_add(rep,
+                xchg_verify_note(rep,
                            "step %zu route %u->%u leaves the network at node %u (dim %d, "
                            "dir %+d)",
                            s, n, to, at, segs[k].dim, segs[k].dir);
@@ -239,7 +235,7 @@ static void walk_route(wstate *w, size_t s, uint32_t n, uint32_t to, uint64_t b,
     }
     if (at != to) {
         r->route++;
-        report_add(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, at,
+        xchg_verify_note(rep, "step %zu route %u->%u ends at node %u after %llu hops", s, n, to, at,
                    (unsigned long long)hops);
     }
 done:
@@ -255,7 +251,7 @@ static void close_receivers(wstate *w, size_t s, xchg_verify_report *rep, stepre
         uint32_t x = w->tnodes[i];
         if (w->recv_n[x] >= 2) {
             r->port++;
-            report_add(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
+            xchg_verify_note(rep, "step %zu node %u receives %u messages (from %u, %u%s)", s, x,
                        w->recv_n[x], w->recv_a[x], w->recv_b[x], w->recv_n[x] > 2 ? ", ..." : "");
         }
         w->recv_n[x] = 0;
@@ -283,7 +279,7 @@ static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r
                 uint32_t node, far, a = w->lfirst[id], b = w->lsecond[id];
                 int dim, dir;
                 xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
-                report_add(rep,
+                xchg_verify_note(rep,
                            "step %zu link %u->%u (dim %d) carries %u messages "
                            "(%u->%u, %u->%u%s) in a contention-free schedule",
                            s, node, far, dim, m, a, xchg_cstep_partner(cs, a), b,
@@ -600,7 +596,7 @@ static uint64_t report_sizes(const shared *v, size_t st, xchg_verify_report *rep
             big = tot[n];
         if (tot[n] != declared) {
             report->size_mismatches++;
-            report_add(report, "step %zu node %u declares %llu blocks but holds and selects %llu",
+            xchg_verify_note(report, "step %zu node %u declares %llu blocks but holds and selects %llu",
                        st, n, (unsigned long long)declared, (unsigned long long)tot[n]);
         }
     }
@@ -648,7 +644,7 @@ static void report_misses(const shared *v, xchg_verify_report *report)
     }
     qsort(all, (size_t)nall, sizeof all[0], miss_cmp);
     for (int k = 0; k < nall; k++)
-        report_add(report, "block (%u,%u) ended at node %u", all[k].o, all[k].d, all[k].at);
+        xchg_verify_note(report, "block (%u,%u) ended at node %u", all[k].o, all[k].d, all[k].at);
 }
 
 /* Free what verify_start made (any part of it). */
@@ -673,6 +669,8 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
         return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
     if (s->topo.nodes == 0)
         return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
+    if (s->op.kind != XCHG_OP_ALLTOALL && !(opts && opts->messages_only))
+        return xchg_verify_op(s, opts, report, err);
 
     shared v;
     memset(&v, 0, sizeof v);

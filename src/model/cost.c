@@ -203,13 +203,37 @@ static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
 void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
                             xchg_cost *out)
 {
-    if (!t || !out)
+    xchg_op all = {XCHG_OP_ALLTOALL, 0, 0};
+    xchg_cost_op_lower_bounds(t, &all, mach, m, out);
+}
+
+/*
+ * The bounds of the other operations (docs/operations.md), in blocks of
+ * the operation's m, with one port a node:
+ *   start-ups  ceil(log2 p): the nodes that know a datum (or hold a
+ *              partial result) at most double a step; a shift needs 1;
+ *   injection  p-1 where one node sends or receives p-1 distinct blocks
+ *              (scatter, gather) or every node receives p-1 (allgather,
+ *              reduce_scatter: each of the p-1 others' data or
+ *              contributions, combined at most per dest); 1 for the
+ *              others;
+ *   bisection  the complete exchange's only; none is claimed for the
+ *              others.
+ */
+void xchg_cost_op_lower_bounds(const xchg_topo *t, const xchg_op *op,
+                               const xchg_machine *mach, double m, xchg_cost *out)
+{
+    if (!t || !out || !op)
         return;
     uint64_t p = t->nodes;
-    out->lb_startups = ceil_log2(p);
-    out->lb_injection_blocks = p > 0 ? p - 1 : 0;
+    int all = op->kind == XCHG_OP_ALLTOALL;
+    int spread = all || op->kind == XCHG_OP_SCATTER || op->kind == XCHG_OP_GATHER ||
+                 op->kind == XCHG_OP_ALLGATHER || op->kind == XCHG_OP_REDUCE_SCATTER;
+    out->lb_startups = op->kind == XCHG_OP_SHIFT ? (p > 1) : ceil_log2(p);
+    out->lb_injection_blocks = p < 2 ? 0 : spread ? p - 1 : 1;
+    out->lb_bisection_name[0] = '\0';
     out->lb_bisection_blocks =
-        bisection_blocks(t, out->lb_bisection_name, sizeof out->lb_bisection_name);
+        all ? bisection_blocks(t, out->lb_bisection_name, sizeof out->lb_bisection_name) : 0;
     uint64_t vol = out->lb_injection_blocks;
     if (out->lb_bisection_blocks > out->lb_injection_blocks) {
         vol = out->lb_bisection_blocks;
@@ -364,7 +388,9 @@ int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
     c.volume_blocks = l.volume_blocks;
     c.copy_blocks = l.copy_blocks;
     c.time = xchg_line_time(&l, m);
-    xchg_cost_lower_bounds(xchg_sched_topo(s), mach, m, &c);
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    xchg_cost_op_lower_bounds(xchg_sched_topo(s), &op, mach, m, &c);
     *out = c;
     return XCHG_OK;
 }

@@ -373,12 +373,12 @@ static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_
     size_t total = 0, done = 0;
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (a && xchg_alg_in_list(opts->only, a->name))
+        if (a && a->op == opts->op && xchg_alg_in_list(opts->only, a->name))
             total += (size_t)xchg_alg_variants(t, a, specs, XCHG_MAX_VARIANTS, NULL);
     }
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (!a || !xchg_alg_in_list(opts->only, a->name))
+        if (!a || a->op != opts->op || !xchg_alg_in_list(opts->only, a->name))
             continue;
         int n = xchg_alg_variants(t, a, specs, XCHG_MAX_VARIANTS, NULL);
         if (n == 0 && add_na(sw, a->name))

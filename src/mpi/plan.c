@@ -141,7 +141,7 @@ static void auto_candidates(const xchg_topo *t, char *list, size_t len)
         const xchg_alg *a = xchg_alg_at(i), *pa;
         xchg_spec variants[XCHG_MAX_VARIANTS];
         xchg_opts o;
-        if (!xchg_alg_claims_free(a, t) ||
+        if (a->op != XCHG_OP_ALLTOALL || !xchg_alg_claims_free(a, t) ||
             xchg_alg_variants(t, a, variants, XCHG_MAX_VARIANTS, NULL) == 0 ||
             xchg_alg_parse(variants[0], &pa, &o, NULL))
             continue;
@@ -166,6 +166,13 @@ static int spec_runs_here(const char *spec, const xchg_topo *t, xchg_err *err)
     xchg_opts o;
     if (xchg_alg_parse(spec, &alg, &o, err) || xchg_alg_applies(alg, t, &o, err))
         return 0;
+    if (alg->op != XCHG_OP_ALLTOALL) {
+        snprintf(err->msg, sizeof err->msg,
+                 "%.64s performs %s, not the complete exchange; accepted: an algorithm "
+                 "'xchg list --op alltoall' lists",
+                 alg->name, xchg_op_name(alg->op));
+        return 0;
+    }
     xchg_symmetry sym;
     xchg_alg_symmetry(alg, t, &o, &sym);
     if (sym.kind != XCHG_SYM_NONE || t->nodes <= XCHG_MPI_FOLLOW_ALL_MAX)

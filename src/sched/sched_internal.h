@@ -127,6 +127,8 @@ struct xchg_sched {
     void (*ctx_free)(void *);
     uint64_t ctx_bytes;       /* memory ctx holds (for xchg_sched_bytes; set
                                  by the generator that allocates it) */
+    xchg_op op;               /* the operation (zeroed: alltoall); set by
+                                 the generator */
 };
 
 /* --- building (generators) ---------------------------------------- */
