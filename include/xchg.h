@@ -223,11 +223,14 @@ typedef enum xchg_op_sizing {
 } xchg_op_sizing;
 
 /* An operation and its parameters: root (bcast, reduce, scatter, gather)
- * and q (shift, 0 < q < p). Zeroed: the complete exchange. */
+ * and q (shift, 0 < q < p). Zeroed: the complete exchange. pieces: into how
+ * many blocks the operation's m is cut (0 or 1: a block is m bytes; the
+ * improved algorithms of seed 003 cut it into p, blocks of m/p bytes). */
 typedef struct xchg_op {
     xchg_op_kind kind;
     uint32_t root;
     uint32_t shift;
+    uint32_t pieces;
 } xchg_op;
 
 /* Name of an operation ("alltoall", "bcast", ...); "?" when out of range. */
@@ -243,6 +246,22 @@ int xchg_op_has_token(const xchg_op *op, uint32_t p, uint32_t origin, uint32_t d
 int xchg_op_check(const xchg_op *op, uint32_t p, xchg_err *err);
 /* The operation schedule s performs. */
 void xchg_sched_op(const xchg_sched *s, xchg_op *out);
+/* Bytes of one block of operation op whose data is m bytes: m / pieces. */
+double xchg_op_block_bytes(const xchg_op *op, double m);
+
+/*
+ * Phases: a schedule may run one operation after another on the same data
+ * (seed 003's improved operations: broadcast = scatter + allgather, reduce =
+ * reduce_scatter + gather, all-reduce = reduce_scatter + allgather, each on
+ * blocks of m/p). Phase k runs steps [first, end) and performs its own
+ * operation, whose tokens the verifier follows within the phase; what one
+ * phase leaves at node j (its dest's block) is what the next starts with at
+ * origin j. A schedule of one operation has one phase, over every step.
+ */
+size_t xchg_sched_nphases(const xchg_sched *s);
+/* Phase k's operation and steps [*first, *end); nothing when k is out of
+ * range. */
+void xchg_sched_phase(const xchg_sched *s, size_t k, xchg_op *op, size_t *first, size_t *end);
 
 /* ------------------------------------------------------------------ */
 /* Block follower                                                      */

@@ -173,10 +173,15 @@ static void run_case(size_t i, const char *spec, const xchg_opts *o, const xchg_
         xchg_op op;
         xchg_sched_op(s, &op);
         CHECK_EQ_U64(op.kind, a->op, "the schedule's operation is its entry's");
-        uint64_t tokens = 0;
-        for (uint32_t x = 0; x < t->nodes; x++)
-            for (uint32_t y = 0; y < t->nodes; y++)
-                tokens += xchg_op_has_token(&op, t->nodes, x, y) != 0;
+        uint64_t tokens = 0; /* every phase's */
+        for (size_t k = 0; k < xchg_sched_nphases(s); k++) {
+            xchg_op ph;
+            size_t from, upto;
+            xchg_sched_phase(s, k, &ph, &from, &upto);
+            for (uint32_t x = 0; x < t->nodes; x++)
+                for (uint32_t y = 0; y < t->nodes; y++)
+                    tokens += xchg_op_has_token(&ph, t->nodes, x, y) != 0;
+        }
         CHECK_EQ_U64(rep.blocks, tokens, "blocks (tokens) followed");
     }
 

@@ -68,6 +68,12 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
     fputs(",\"algorithm\":", stdout);
     xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    fputs(",\"operation\":", stdout);
+    xchg_cli_json_str(stdout, xchg_op_name(op.kind));
+    printf(",\"root\":%u,\"q\":%u,\"pieces\":%u", op.root, op.shift,
+           op.pieces > 1 ? op.pieces : 1);
     fputs(",\"machine\":", stdout);
     xchg_cli_json_str(stdout, mach->name);
     fputs(",\"units\":", stdout);
@@ -126,6 +132,19 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("topology      %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
            (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
     printf("algorithm     %s\n", xchg_sched_algorithm(s));
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    if (op.kind != XCHG_OP_ALLTOALL) {
+        printf("operation     %s", xchg_op_name(op.kind));
+        if (op.kind == XCHG_OP_BCAST || op.kind == XCHG_OP_REDUCE ||
+            op.kind == XCHG_OP_SCATTER || op.kind == XCHG_OP_GATHER)
+            printf(", root %u", op.root);
+        if (op.kind == XCHG_OP_SHIFT)
+            printf(", q = %u", op.shift);
+        if (op.pieces > 1)
+            printf(", its data cut into %u blocks", op.pieces);
+        putchar('\n');
+    }
     if (flits)
         printf("machine       %s: ts = %g t_c, tw = 1 t_c per flit, no copy cost\n",
                mach->name, mach->ts);
@@ -151,8 +170,9 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("lower bounds (one-port, full-duplex links):\n");
     printf("  start-ups   %llu (ceil(log2 p)); schedule has %llu\n",
            (unsigned long long)c->lb_startups, (unsigned long long)c->startups);
-    printf("  injection   %llu blocks (p-1 through one port)\n",
-           (unsigned long long)c->lb_injection_blocks);
+    printf("  injection   %llu blocks (%s)\n", (unsigned long long)c->lb_injection_blocks,
+           op.kind == XCHG_OP_ALLTOALL ? "p-1 through one port"
+                                       : "what one port must carry: docs/operations.md");
     if (c->lb_bisection_blocks)
         printf("  bisection   %llu blocks (%s)\n", (unsigned long long)c->lb_bisection_blocks,
                c->lb_bisection_name[0] ? c->lb_bisection_name : "bisection");
@@ -209,6 +229,11 @@ int xchg_cli_cost(int argc, char **argv)
     }
     xchg_cost c;
     xchg_err err = {{0}};
+    /* the other operations: m is the operation's data; the improved ones
+     * cut it into p blocks (docs/operations.md) */
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    m = xchg_op_block_bytes(&op, m);
     int crc = xchg_cost_compute(s, &mach, m, barrier, &c, &err);
     if (crc) {
         rc = xchg_cli_lib_error(crc, "cost", &err);

@@ -40,6 +40,9 @@ XCHG_INTERNAL extern const xchg_alg xchg_alg_allreduce_hc;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_scan_hc;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_shift_hc;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_shift_hc_ecube;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_bcast_split;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_reduce_split;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_allreduce_split;
 
 /* Nonzero when p is a power of two (1 counts: 2^0). */
 static inline int xchg_alg_is_pow2(uint32_t p)

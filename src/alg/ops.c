@@ -30,7 +30,7 @@ int xchg_ops_parse(const char *args, xchg_opts *opts, xchg_err *err)
 
 xchg_op xchg_ops_op(const xchg_alg *a, const xchg_opts *opts)
 {
-    xchg_op op = {a->op, 0, 0};
+    xchg_op op = {a->op, 0, 0, 0};
     int rooted = a->op == XCHG_OP_BCAST || a->op == XCHG_OP_REDUCE ||
                  a->op == XCHG_OP_SCATTER || a->op == XCHG_OP_GATHER;
     if (rooted)

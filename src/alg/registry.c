@@ -42,6 +42,9 @@ static const xchg_alg *const registry[] = {
     &xchg_alg_scan_hc,
     &xchg_alg_shift_hc,
     &xchg_alg_shift_hc_ecube,
+    &xchg_alg_bcast_split,
+    &xchg_alg_reduce_split,
+    &xchg_alg_allreduce_split,
 };
 
 #define NALGS (sizeof registry / sizeof registry[0])

@@ -19,6 +19,9 @@
  *            origins, and sets other than a message's first are sorted and
  *            counted at the end; two sets colliding in 64 bits would be
  *            counted once, a chance near 2^-64 per pair).
+ * A schedule of several phases (xchg_sched_phase: seed 003's improved
+ * operations) has each phase's tokens followed through its own steps with
+ * its own operation and sizing.
  * Start-ups and volume are then counted from what is carried, as for the
  * exchange. Work: tokens times steps; memory: a few words per (step, node).
  * Single-threaded: these operations have at most p*p tokens and few steps.
@@ -41,7 +44,8 @@ typedef struct op_run {
     const xchg_follower *f;
     uint32_t p;
     size_t nsteps;
-    xchg_op op;
+    size_t from, upto; /* the phase's steps [from, upto) */
+    xchg_op op;        /* the phase's operation */
     xchg_op_sizing sizing;
     uint32_t *cnt;   /* blocks carried, per (step, node) */
     uint32_t *stamp; /* last origin or dest counted + 1 (origins, dests) */
@@ -72,7 +76,7 @@ static void follow_token(op_run *r, uint32_t o, uint32_t d, uint32_t key)
 {
     uint32_t pos = o;
     uint64_t h = r->sizing == XCHG_SIZE_SETS ? origin_hash(o) : 0;
-    for (size_t st = 0; st < r->nsteps; st++) {
+    for (size_t st = r->from; st < r->upto; st++) {
         uint32_t at = pos;
         if (!xchg_follow_block_step(r->f, st, o, d, &pos))
             continue;
@@ -100,8 +104,8 @@ static void follow_token(op_run *r, uint32_t o, uint32_t d, uint32_t key)
     if (pos != d) {
         xchg_verify_report *rep = r->rep;
         rep->undelivered++;
-        xchg_verify_note(rep, "%s token (%u, %u) ends at node %u, not at %u",
-                         xchg_op_name(r->op.kind), o, d, pos, d);
+        xchg_verify_note(rep, "%s token (%u, %u) ends step %zu at node %u, not at %u",
+                         xchg_op_name(r->op.kind), o, d, r->upto, pos, d);
     }
 }
 
@@ -216,10 +220,16 @@ int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
     r.p = s->topo.nodes;
     r.nsteps = s->nsteps;
     r.op = s->op;
-    r.sizing = xchg_op_sizing_of(s->op.kind);
     r.rep = report;
+    int sets = 0; /* some phase counts sets of origins */
+    for (size_t k = 0; k < xchg_sched_nphases(s); k++) {
+        xchg_op ph;
+        size_t a, b;
+        xchg_sched_phase(s, k, &ph, &a, &b);
+        sets |= xchg_op_sizing_of(ph.kind) == XCHG_SIZE_SETS;
+    }
     size_t sp = r.nsteps * (size_t)r.p;
-    uint64_t need = (uint64_t)sp * (r.sizing == XCHG_SIZE_SETS ? 28 : 8);
+    uint64_t need = (uint64_t)sp * (sets ? 28 : 8);
     uint64_t cap = opts && opts->max_bytes ? opts->max_bytes : XCHG_VERIFY_DEFAULT_MAX_BYTES;
     if (need > cap)
         return xchg_fail(err, XCHG_ETOOBIG,
@@ -234,17 +244,22 @@ int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
     r.f = f;
     r.cnt = calloc(sp + 1, sizeof *r.cnt);
     r.stamp = calloc(sp + 1, sizeof *r.stamp);
-    if (r.sizing == XCHG_SIZE_SETS) {
+    if (sets) {
         r.acc = calloc(sp + 1, sizeof *r.acc);
         r.first = calloc(sp + 1, sizeof *r.first);
         r.touched = calloc(sp + 1, sizeof *r.touched);
     }
-    if (!r.cnt || !r.stamp || (r.sizing == XCHG_SIZE_SETS && (!r.acc || !r.first || !r.touched)))
+    if (!r.cnt || !r.stamp || (sets && (!r.acc || !r.first || !r.touched)))
         r.nomem = 1;
     if (!r.nomem) {
         report->messages_only = 0;
         report->blocks = 0;
-        follow_tokens(&r);
+        for (size_t k = 0; k < xchg_sched_nphases(s) && !r.nomem; k++) {
+            xchg_sched_phase(s, k, &r.op, &r.from, &r.upto);
+            r.sizing = xchg_op_sizing_of(r.op.kind);
+            r.npairs = 0;
+            follow_tokens(&r);
+        }
         report_counts(&r);
     }
     rc = r.nomem ? xchg_fail(err, XCHG_ENOMEM, "out of memory verifying the %s schedule",

@@ -203,7 +203,7 @@ static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
 void xchg_cost_lower_bounds(const xchg_topo *t, const xchg_machine *mach, double m,
                             xchg_cost *out)
 {
-    xchg_op all = {XCHG_OP_ALLTOALL, 0, 0};
+    xchg_op all = {XCHG_OP_ALLTOALL, 0, 0, 0};
     xchg_cost_op_lower_bounds(t, &all, mach, m, out);
 }
 

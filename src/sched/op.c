@@ -1,9 +1,12 @@
 /*
  * op.c - the collective operations a schedule can perform (xchg_op_*,
  * xchg_sched_op; docs/operations.md): their names, which tokens each has,
- * and how the tokens of one message make blocks. The verifier
- * (src/check/verify_op.c) and every other consumer read them from here.
+ * and how the tokens of one message make blocks; a schedule's phases
+ * (xchg_sched_append joins two schedules into one of two operations). The
+ * verifier (src/check/verify_op.c) and every other consumer read them from
+ * here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched/sched_internal.h"
@@ -87,4 +90,70 @@ int xchg_op_check(const xchg_op *op, uint32_t p, xchg_err *err)
 void xchg_sched_op(const xchg_sched *s, xchg_op *out)
 {
     *out = s->op;
+}
+
+double xchg_op_block_bytes(const xchg_op *op, double m)
+{
+    return op->pieces > 1 ? m / op->pieces : m;
+}
+
+size_t xchg_sched_nphases(const xchg_sched *s)
+{
+    return s->nphases ? s->nphases : 1;
+}
+
+void xchg_sched_phase(const xchg_sched *s, size_t k, xchg_op *op, size_t *first, size_t *end)
+{
+    if (k >= xchg_sched_nphases(s))
+        return;
+    if (s->nphases == 0) {
+        *op = s->op;
+        *first = 0;
+        *end = s->nsteps;
+        return;
+    }
+    *op = s->phases[k].op;
+    *first = s->phases[k].first;
+    *end = k + 1 < s->nphases ? s->phases[k + 1].first : s->nsteps;
+}
+
+int xchg_sched_append(xchg_sched *dst, xchg_sched *src, const xchg_op *phase_op)
+{
+    size_t need = (dst->nphases ? dst->nphases : 1) + 1;
+    int bad = (dst->ctx && src->ctx) || need > XCHG_MAX_PHASES ||
+              dst->topo.nodes != src->topo.nodes || dst->topo.kind != src->topo.kind;
+    if (!bad && dst->nsteps + src->nsteps > dst->cap) {
+        size_t cap = xchg_sched_step_capacity(dst->nsteps + src->nsteps);
+        xchg_step *grown = realloc(dst->steps, cap * sizeof *grown);
+        if (!grown) {
+            xchg_sched_free(src);
+            return XCHG_ENOMEM;
+        }
+        dst->steps = grown;
+        dst->cap = cap;
+    }
+    if (bad) {
+        xchg_sched_free(src);
+        return XCHG_EINVAL;
+    }
+    if (dst->nphases == 0) {
+        dst->phases[0].op = dst->op;
+        dst->phases[0].first = 0;
+        dst->nphases = 1;
+    }
+    dst->phases[dst->nphases].op = *phase_op;
+    dst->phases[dst->nphases].first = dst->nsteps;
+    dst->nphases++;
+    memcpy(dst->steps + dst->nsteps, src->steps, src->nsteps * sizeof *src->steps);
+    dst->nsteps += src->nsteps;
+    src->nsteps = 0; /* the tables are dst's now */
+    if (src->ctx) {
+        dst->ctx = src->ctx;
+        dst->ctx_free = src->ctx_free;
+        dst->ctx_bytes = src->ctx_bytes;
+        src->ctx = NULL;
+        src->ctx_free = NULL;
+    }
+    xchg_sched_free(src);
+    return XCHG_OK;
 }

@@ -96,6 +96,9 @@ typedef struct xchg_rule {
     xchg_cdist cdist[XCHG_RULE_CDIST_CLASSES]; /* CLASS_DIST */
 } xchg_rule;
 
+/* Most phases a schedule has (xchg_sched_nphases). */
+#define XCHG_MAX_PHASES 4
+
 typedef struct xchg_step {
     xchg_partner_kind partner;
     uint32_t xor_mask;        /* XOR */
@@ -129,6 +132,11 @@ struct xchg_sched {
                                  by the generator that allocates it) */
     xchg_op op;               /* the operation (zeroed: alltoall); set by
                                  the generator */
+    size_t nphases;           /* 0: one phase, op over every step */
+    struct {
+        xchg_op op;           /* what the phase's steps perform */
+        size_t first;         /* its first step */
+    } phases[XCHG_MAX_PHASES];
 };
 
 /* --- building (generators) ---------------------------------------- */
@@ -142,6 +150,15 @@ XCHG_INTERNAL xchg_sched *xchg_sched_new(const xchg_topo *t, const char *algorit
  * schedule, also on failure). Computes max_blocks. Returns 0 or ENOMEM.
  */
 XCHG_INTERNAL int xchg_sched_add(xchg_sched *s, const xchg_step *step);
+
+/*
+ * Append src's steps to dst as a new phase performing phase_op, and free
+ * src (its steps' tables move to dst; dst takes src's ctx when dst has
+ * none). A dst without phases first becomes one phase of its own op over
+ * its steps. Returns 0; EINVAL (src freed, dst unchanged) when both have a
+ * ctx, the phases are full, or the topologies differ; ENOMEM likewise.
+ */
+XCHG_INTERNAL int xchg_sched_append(xchg_sched *dst, xchg_sched *src, const xchg_op *phase_op);
 
 /* Memory s holds: the schedule, its step array, every per-node table and
  * ctx_bytes. The estimate hooks (xchg_alg.estimate) are held to it. */
