@@ -83,6 +83,18 @@ typedef struct xchg_cdist {
 typedef int (*xchg_rule_callback)(const void *ctx, size_t step, uint32_t node,
                             uint32_t origin, uint32_t dest);
 
+/*
+ * The sender groups an algorithm's paper names (xchg_sched_group): given a
+ * node that sends at step (the caller has checked that), write the group's
+ * name into name (len bytes, len >= 1) and return its index (>= 0), or
+ * return -1 when the algorithm names none there. It reads the step's
+ * group_arg (the generator's own small code: a level, a phase) and the
+ * topology, so it needs no memory per node; it lives in the algorithm's
+ * file.
+ */
+typedef int (*xchg_group_fn)(const xchg_sched *s, size_t step, uint32_t node, char *name,
+                             size_t len);
+
 typedef struct xchg_rule {
     xchg_rule_kind kind;
     uint32_t mask;            /* DEST_MASK_TO */
@@ -115,6 +127,9 @@ typedef struct xchg_step {
     uint8_t *class_table;     /* owned, p entries, or NULL: each node's class
                                  for an XCHG_RULE_REL_LINEAR or
                                  XCHG_RULE_CLASS_DIST rule */
+    int group_arg;            /* what the schedule's group_fn reads for this
+                                 step (the generator's code: a level, a
+                                 phase); 0 unless the generator sets it */
 } xchg_step;
 
 struct xchg_sched {
@@ -127,6 +142,8 @@ struct xchg_sched {
     void (*ctx_free)(void *);
     uint64_t ctx_bytes;       /* memory ctx holds (for xchg_sched_bytes; set
                                  by the generator that allocates it) */
+    xchg_group_fn group_fn;   /* the paper's sender groups, or NULL: none
+                                 (set by the generator) */
 };
 
 /* --- building (generators) ---------------------------------------- */
