@@ -123,13 +123,14 @@ typedef struct xchg_step {
     uint32_t *blocks_table;   /* owned, p entries, or NULL */
     uint64_t max_blocks;      /* largest declared message (derived) */
     int route_policy;         /* XCHG_ROUTE_* */
+    int group_arg;            /* what the schedule's group_fn reads for this
+                                 step (the generator's code: a level, a
+                                 phase); 0 unless the generator sets it.
+                                 Here it fills padding: a step does not grow */
     uint64_t copy_blocks;     /* local copies per node before the step */
     uint8_t *class_table;     /* owned, p entries, or NULL: each node's class
                                  for an XCHG_RULE_REL_LINEAR or
                                  XCHG_RULE_CLASS_DIST rule */
-    int group_arg;            /* what the schedule's group_fn reads for this
-                                 step (the generator's code: a level, a
-                                 phase); 0 unless the generator sets it */
 } xchg_step;
 
 struct xchg_sched {
