@@ -19,7 +19,8 @@
  *     Suh et al.'s SG_p(1), SG_p(2) (main diagonals of every 2^p block, and
  *     of its quadrants), T2's pairing (G_p(2i-1) and G_p(2i) move along
  *     different dimensions in a step), Liu et al.'s even and odd nodes
- *     ((x+y) mod 2), the bits of each phase of multiphase and hc-standard;
+ *     ((x+y) mod 2; the coordinate sum for PT4/PTk) and MT3's G_i (sum mod
+ *     3), the bits of each phase of multiphase and hc-standard;
  *     idle nodes and algorithms without groups have none;
  *   - bad steps, NULL arguments, a failing write callback and a sheet of
  *     too many steps are refused.
@@ -480,32 +481,42 @@ static void test_t2_middle(const char *topo, int last_level)
     xchg_sched_free(s);
 }
 
-/* Liu et al.'s even and odd nodes: (sum of the coordinates) mod 2, index
- * the parity, for every sender of every step. */
-static void test_parity_groups(const char *topo, const char *alg)
+/* Liu et al.'s groups by coordinate sum: mod 2 the even and odd nodes
+ * (AR1, AT2, PT4/PTk), mod k G_0 .. G_(k-1) (MT3/MTk), index the residue.
+ * every_step: every sender of every step has its group (AR1, AT2), else
+ * only the steps of phase 1 have groups (others none), and some do. */
+static void test_sum_groups(const char *topo, const char *alg, uint32_t mod, int every_step)
 {
     xchg_sched *s = check_generate(topo, alg);
     if (!s)
         return;
     const xchg_topo *t = xchg_sched_topo(s);
-    size_t bad = 0, named = 0;
-    char name[64];
+    size_t bad = 0, named = 0, senders_all = 0;
+    char name[64], want[32];
     for (size_t k = 0; k < xchg_sched_nsteps(s); k++)
         for (uint32_t a = 0; a < t->nodes; a++) {
             xchg_msg m;
             if (!sends(s, k, a, &m))
                 continue;
+            senders_all++;
             uint32_t sum = 0;
             for (int dd = 0; dd < t->ndims; dd++)
                 sum += xchg_topo_coord(t, a, dd);
             int g = xchg_sched_group(s, k, a, name, sizeof name);
-            const char *want = sum % 2 ? "odd nodes" : "even nodes";
-            if (g != (int)(sum % 2) || strcmp(name, want) != 0)
+            if (g < 0 && !every_step)
+                continue;
+            if (mod == 2)
+                snprintf(want, sizeof want, "%s nodes", sum % 2 ? "odd" : "even");
+            else
+                snprintf(want, sizeof want, "G_%u", sum % mod);
+            if (g != (int)(sum % mod) || strcmp(name, want) != 0)
                 bad++;
             named++;
         }
-    CHECK(named > 0 && bad == 0, "%s on %s: %zu of %zu senders not in their parity group", alg,
-          topo, bad, named);
+    CHECK(named > 0 && bad == 0, "%s on %s: %zu of %zu senders not in their group", alg, topo, bad,
+          named);
+    CHECK(every_step ? named == senders_all : named < senders_all,
+          "%s on %s: %zu of %zu senders named", alg, topo, named, senders_all);
     xchg_sched_free(s);
 }
 
@@ -630,11 +641,17 @@ int main(void)
     test_group_drawing("hypercube:4", "hc-standard", 1);
     test_group_drawing("hypercube:4", "hc-direct", 0);
     test_group_drawing("torus:4x4", "pairwise", 0);
-    test_parity_groups("torus:4x8", "at2");
-    test_parity_groups("torus:8x8", "at2");
-    test_parity_groups("torus:8x12", "at2");
-    test_parity_groups("ring:12", "ar1");
-    test_parity_groups("ring:10", "ar1");
+    test_sum_groups("torus:4x8", "at2", 2, 1);
+    test_sum_groups("torus:8x8", "at2", 2, 1);
+    test_sum_groups("torus:8x12", "at2", 2, 1);
+    test_sum_groups("ring:12", "ar1", 2, 1);
+    test_sum_groups("ring:10", "ar1", 2, 1);
+    test_sum_groups("torus:8x8x8x8", "pt4", 2, 0);
+    test_sum_groups("torus:4x4", "ptk", 2, 0);
+    test_sum_groups("torus:6x6x6", "mt3", 3, 0);
+    test_sum_groups("torus:8x8x8x8", "mtk", 4, 0);
+    test_group_drawing("torus:6x6x6", "mt3", 1);
+    test_group_drawing("torus:4x4", "ptk", 1);
     const int mp23[] = {2, 3}, mp131[] = {1, 3, 1};
     test_phase_groups("hypercube:5", "multiphase:2,3", mp23, 2);
     test_phase_groups("hypercube:5", "multiphase:1,3,1", mp131, 3);
