@@ -137,14 +137,14 @@ struct xchg_sched {
     xchg_topo topo;
     char algorithm[96];
     int contention_free;
+    xchg_group_fn group_fn;   /* the paper's sender groups, or NULL: none
+                                 (set by the generator) */
     size_t nsteps, cap;
     xchg_step *steps;
     void *ctx;                /* for XCHG_RULE_FN rules; owned when ctx_free */
     void (*ctx_free)(void *);
     uint64_t ctx_bytes;       /* memory ctx holds (for xchg_sched_bytes; set
                                  by the generator that allocates it) */
-    xchg_group_fn group_fn;   /* the paper's sender groups, or NULL: none
-                                 (set by the generator) */
 };
 
 /* --- building (generators) ---------------------------------------- */
