@@ -173,6 +173,23 @@ uint64_t xchg_sched_copy_blocks(const xchg_sched *s, size_t step);
 /* Largest declared message of a step, in blocks (0: nobody sends). */
 uint64_t xchg_sched_step_max_blocks(const xchg_sched *s, size_t step);
 
+/*
+ * The group of senders the algorithm's paper names for node at step (step
+ * 0-based), for pictures and explanations: Suh et al.'s SG_p(1), SG_p(2)
+ * and T2's G_p(k) ("SG_3(1)", "G_3(2)"), Liu et al.'s "even nodes" and
+ * "odd nodes" (AR1, AT2, PT4/PTk), the phases of multiphase and hc-standard
+ * ("phase 2 (bits 2-3)").
+ * s: the schedule; name: a buffer of len bytes the caller owns, which gets
+ * the group's name, NUL-terminated and cut to fit ("" when there is none).
+ * Returns the group's index (>= 0; within one step different groups have
+ * different indices, and across steps the same index is the same role, as
+ * the paper's numbering goes), or -1 when the algorithm names no group
+ * there: node idle or sending to itself at step, an algorithm without
+ * groups, a schedule read from a file or hosted on virtual nodes, step or
+ * node out of range, name NULL or len < 2. Never fails otherwise; O(1).
+ */
+int xchg_sched_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* Operations                                                          */
 /* ------------------------------------------------------------------ */

@@ -35,6 +35,8 @@ draw ar1-ring8-step1 ring:8 ar1 1
 draw at2-torus8x8-step1 torus:8x8 at2 1
 draw ptk-torus4x4-step1 torus:4x4 ptk 1
 draw mt3-torus6x6x6-step1 torus:6x6x6 mt3 1
+# docs/drawing.md's sender groups: T2's four level-3 groups on 16x16.
+draw t2-torus16x16-step7 torus:16x16 t2 7
 
 # Every algorithm that applies to a 64x64 torus on the Paragon. Blocks are
 # followed in schedules of at most 1e8 block-steps (the rest get the

@@ -3,7 +3,9 @@
 # a real renderer (rsvg-convert, Debian's librsvg2-bin) into a PNG of the
 # SVG's width and height, holds one arrow per sending node, and a failure
 # (bad step, missing -o, unknown option, --step with --all-steps) exits 2
-# with a message and leaves no file behind.
+# with a message and leaves no file behind. Senders' circles are filled by
+# the groups the papers name, and the legend names them (t1: SG_p(1),
+# SG_p(2); at2: even and odd nodes).
 # Usage: bash tests/cli_draw.sh path/to/xchg
 X="${1:?usage: cli_draw.sh path/to/xchg}"
 SUITE=cli_draw
@@ -46,6 +48,23 @@ render complete --topo complete:8 --alg pairwise --step 4
 render big --topo torus:64x64 --alg mesh2 --step 1
 render sheet --topo torus:4x4 --alg t2 --all-steps
 render default_step --topo hypercube:3 --alg hc-standard
+render t1s1 --topo torus:8x8 --alg t1 --step 1
+render t1s3 --topo torus:8x8 --alg t1 --step 3
+render at2 --topo torus:8x8 --alg at2 --step 2
+
+# legend_groups FILE: the group names of the legend, one line, sorted
+legend_groups() {
+    grep -o 'class="group-key"[^>]*/><text class="legend"[^>]*>[^<]*<' "$1" |
+        sed 's/.*>\([^<]*\)<$/\1/' | sort | tr '\n' ',' | sed 's/,$//'
+}
+# t1 on torus:8x8 (d = 3, where T1 is T2): phase 1 is every node, the paper's
+# first SG; phase 2 (steps 3, 4) SG_2(1) and SG_2(2), half the nodes each
+expect "t1 step 1 legend groups" "$(legend_groups "$TMP/t1s1.svg")" "SG_1(1)"
+expect "t1 step 1 group circles" "$(grep -o 'class="group" data-group="0"' "$TMP/t1s1.svg" | wc -l)" 64
+expect "t1 step 3 legend groups" "$(legend_groups "$TMP/t1s3.svg")" "SG_2(1),SG_2(2)"
+expect "t1 step 3 SG_2(1) circles" "$(grep -o 'class="group" data-group="0"' "$TMP/t1s3.svg" | wc -l)" 32
+expect "t1 step 3 SG_2(2) circles" "$(grep -o 'class="group" data-group="1"' "$TMP/t1s3.svg" | wc -l)" 32
+expect "at2 legend groups" "$(legend_groups "$TMP/at2.svg")" "even nodes,odd nodes"
 
 # One arrow per sending node: export --format text lists a step's messages
 # one per line (a line "from -> to ...") under "step K".

@@ -51,6 +51,23 @@
 #define HC_NEEDS {.nodes_pow2 = 1}
 #define HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
 
+/* A step's group_arg: its phase j, the phase's first bit and its width. */
+#define HC_GROUP_ARG(j, off, width) (((j) << 16) | ((off) << 8) | (width))
+
+/* Sender groups (xchg_sched_group): every sender of a step is in its
+ * phase's group, "phase J (bits A-B)" (J from 1), index J-1. */
+static int phase_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    (void)node;
+    int arg = s->steps[step].group_arg;
+    int j = arg >> 16, off = (arg >> 8) & 0xff, width = arg & 0xff;
+    if (width == 1)
+        snprintf(name, len, "phase %d (bit %d)", j + 1, off);
+    else
+        snprintf(name, len, "phase %d (bits %d-%d)", j + 1, off, off + width - 1);
+    return j;
+}
+
 /*
  * Shared generator of entry a: phases run in the given order; phase j spans
  * bits off[j] .. off[j]+width[j]-1 and is a direct exchange over them.
@@ -66,11 +83,13 @@ static int xor_phases(const xchg_alg *a, const xchg_topo *t, const char *spec, i
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint64_t p = t->nodes;
+    s->group_fn = phase_group;
     for (int j = 0; j < nphases; j++) {
         uint32_t n = 1u << width[j];
         uint32_t mask = (n - 1) << off[j];
         for (uint32_t step = 1; step < n; step++) {
             xchg_step st = xchg_step_xor(step << off[j], xchg_rule_dest_mask_to(mask), p / n);
+            st.group_arg = HC_GROUP_ARG(j, off[j], width[j]);
             if (step == 1 && (copy_first || j > 0))
                 st.copy_blocks = p;
             int rc = xchg_alg_add(s, &st, err);

@@ -332,6 +332,23 @@ static uint32_t ar1_locate(const xchg_sched *vs, size_t vstep, uint32_t vo, uint
     return xchg_liu_ar1_locate(c->q, (uint32_t)vstep, vo, vd);
 }
 
+/* Name the group of parity `odd` (Liu et al.'s even and odd nodes) into
+ * name; its index is the parity. */
+static int liu_parity_group(uint32_t odd, char *name, size_t len)
+{
+    snprintf(name, len, "%s nodes", odd ? "odd" : "even");
+    return (int)odd;
+}
+
+/* ar1's sender groups (xchg_sched_group): the even nodes (the even ring)
+ * and the odd nodes (the odd ring), by id. */
+static int ar1_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    (void)s;
+    (void)step;
+    return liu_parity_group(node & 1, name, len);
+}
+
 /* The plain AR1 schedule on an even ring t (name: the spec to record). */
 static int ar1_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg_err *err)
 {
@@ -347,6 +364,7 @@ static int ar1_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     s->ctx = c;
     s->ctx_free = free;
     s->ctx_bytes = sizeof *c;
+    s->group_fn = ar1_group;
     for (uint32_t k = 0; k < xchg_liu_ar1_nsteps(q); k++) {
         /* a node's offset depends only on its parity: no table */
         xchg_step st = xchg_step_parity(0, xchg_liu_ar1_offset(q, k, 0),
@@ -641,6 +659,15 @@ static void at2_slot(const xchg_liu_ar1_layout *L, int ring, uint32_t q, uint32_
     }
 }
 
+/* at2's sender groups (xchg_sched_group): Liu et al.'s even nodes ((x+y)
+ * even) and odd nodes, in every step (phase 2's swaps too). */
+static int at2_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    (void)step;
+    const xchg_topo *t = &s->topo;
+    return liu_parity_group((xchg_coord(t, node, 0) + xchg_coord(t, node, 1)) & 1, name, len);
+}
+
 /* The plain AT2 schedule on t (both sizes multiples of 4). */
 static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xchg_err *err)
 {
@@ -677,6 +704,7 @@ static int at2_build(const xchg_topo *t, const char *name, xchg_sched **out, xch
     sc->ctx = c;
     sc->ctx_free = free;
     sc->ctx_bytes = sizeof *c + n * sizeof c->steps[0];
+    sc->group_fn = at2_group;
     for (size_t k = 0; k < n; k++) {
         xchg_step st = xchg_step_shift(0, 0, xchg_rule_fn(at2_rule), 0);
         st.partner = XCHG_PARTNER_TABLE;

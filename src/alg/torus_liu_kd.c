@@ -51,6 +51,11 @@
  * ring with q_i = 0 mod 4 against a longest one with q1 = 2 mod 4 (q_i >
  * q1/2) would cost p/q1 blocks more per part than the paper's formula.
  *
+ * Sender groups (xchg_sched_group): the paper's G_i ((sum of coordinates)
+ * mod k = i, section 5.2) in mtk's phase 1, its even and odd nodes (sum
+ * mod 2, section 5.1) in ptk's top-level runs A and B; the last phases
+ * (segments, k-cube) name none.
+ *
  * Preconditions: mt3: torus:AxBxC, each a multiple of 6. mtk: torus of k >= 2
  * dimensions (or ring:P/torus:P, k = 1, where it is ar1), each size a
  * multiple of 2k. pt4: torus of 4 dimensions, each a multiple of 8. ptk:
@@ -285,6 +290,7 @@ typedef struct kbuild {
     xchg_rule rule;
     int ncls;
     int any;
+    int group_arg; /* the step's group_arg: 1 in the phases with named groups */
 } kbuild;
 
 /* Start a step where every node is idle. Returns 0 or XCHG_ENOMEM. */
@@ -362,6 +368,7 @@ static int kb_close(kbuild *b, xchg_sched *s, xchg_err *err)
     st.partner_table = b->part;
     st.blocks_table = b->blk;
     st.class_table = b->cls;
+    st.group_arg = b->group_arg;
     return xchg_alg_add(s, &st, err);
 }
 
@@ -557,6 +564,39 @@ static int kd_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *o
     return rc;
 }
 
+/* Sum of node's coordinates. */
+static uint32_t coord_sum(const xchg_topo *t, uint32_t node)
+{
+    uint32_t sum = 0;
+    for (int d = 0; d < t->ndims; d++)
+        sum += xchg_coord(t, node, d);
+    return sum;
+}
+
+/* mtk's sender groups (xchg_sched_group) in phase 1 (group_arg 1): Liu et
+ * al.'s G_i = {nodes whose coordinate sum mod k is i} (section 5.2), index
+ * i; phase 2 names none. */
+static int mt_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    if (s->steps[step].group_arg != 1 || s->topo.ndims < 2)
+        return -1;
+    uint32_t i = coord_sum(&s->topo, node) % (uint32_t)s->topo.ndims;
+    snprintf(name, len, "G_%u", i);
+    return (int)i;
+}
+
+/* ptk's sender groups (xchg_sched_group) in the top-level runs A and B
+ * (group_arg 1): Liu et al.'s even and odd nodes, coordinate sum mod 2
+ * (section 5.1), index the parity; the k-cube steps name none. */
+static int pt_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    if (s->steps[step].group_arg != 1)
+        return -1;
+    uint32_t odd = coord_sum(&s->topo, node) & 1;
+    snprintf(name, len, "%s nodes", odd ? "odd" : "even");
+    return (int)odd;
+}
+
 /* Build the mtk schedule of entry alg (mt3 or mtk) on t, named after it. */
 static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, xchg_err *err)
 {
@@ -574,6 +614,7 @@ static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    s->group_fn = mt_group;
     /* group of every node: coordinate sum mod k */
     uint8_t *grp = malloc(p);
     if (!grp) {
@@ -595,6 +636,7 @@ static int mt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
                 xchg_sched_free(s);
                 return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
             }
+            b.group_arg = 1;
             for (uint32_t v = 0; v < p; v++) {
                 int dim = (grp[v] + j) % k;
                 ringstep rs;
@@ -757,6 +799,7 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(alg, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    s->group_fn = pt_group;
     kbuild b;
     for (int oi = 0; oi < nops; oi++) {
         const ptop *o = &ops[oi];
@@ -767,6 +810,7 @@ static int pt_build(const xchg_alg *alg, const xchg_topo *t, xchg_sched **out, x
                 xchg_sched_free(s);
                 return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
             }
+            b.group_arg = o->nlev == 0 || o->ch[0] < 2; /* top-level run A or B */
             for (uint32_t v = 0; v < p; v++) {
                 int dim;
                 uint32_t sg;

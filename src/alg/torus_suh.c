@@ -131,6 +131,84 @@ static int t1x_applies(const xchg_topo *t, const xchg_opts *opts, xchg_err *err)
     return XCHG_OK;
 }
 
+/*
+ * Sender groups (xchg_sched_group). A step's group_arg is SUH_GROUP_* times
+ * SUH_GROUP_KIND plus the level L of its groups:
+ *   concentration phase q (level q+1): G_(q+1)(1) and G_(q+1)(2), index 0
+ *     and 1;
+ *   halving at level L: the level-L group k of the sender (group_of), named
+ *     as the paper numbers T2's groups: G_L(1) is k = 0 and G_L(2) is k =
+ *     2^(L-1)-1, exactly the paper's sets (SG_L(1), SG_L(2)). The paper's
+ *     other groups G_L(2j+1), G_L(2j+2) are the diagonals shifted by 2j,
+ *     split by the parity of y; ours shift by XOR (docs/torus-suh.md), so
+ *     they are not the same sets. They play the same part: the paired
+ *     groups k, k XOR (2^(L-1)-1) whose even member is 2j take the names
+ *     G_L(2j+1) (the one moving in x first, as the paper's G_p(2i-1) does)
+ *     and G_L(2j+2). (For T1.1 at level 4 the active pair k = 3, 4 is
+ *     exactly the paper's G_4(5) + G_4(6).) Index j-1.
+ *   send phase at level L = lv+1: the senders, G_L(1), index 0.
+ * T1's steps are named with the paper's SG (it only has groups 1 and 2);
+ * T2's with G; T1.x, whose concentration and send phases are T1's, with SG
+ * there and G in its halving phases.
+ */
+/* The paper's 1-based index of level-L group k (see above). */
+static uint32_t suh_group_number(int level, uint32_t k)
+{
+    if (level < 2)
+        return 1;
+    uint32_t flip = (1u << (level - 1)) - 1;
+    uint32_t other = k ^ flip;
+    uint32_t even = k % 2 == 0 ? k : other;
+    return even + (k <= other ? 1 : 2);
+}
+
+/* Group of a sender for schedules whose steps carry SUH_GROUP_* codes;
+ * sg: name T1's groups SG, else halving groups G. */
+static int suh_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len,
+                     int sg)
+{
+    suh_geo g = suh_geo_of(&s->topo);
+    int kind = s->steps[step].group_arg / SUH_GROUP_KIND;
+    int level = s->steps[step].group_arg % SUH_GROUP_KIND;
+    if (level < 1 || level > g.d)
+        return -1;
+    uint32_t j;
+    const char *prefix = sg ? "SG" : "G";
+    switch (kind) {
+    case SUH_GROUP_CONC:
+        if (level < 2 || !in_g1(&g, node, level - 1))
+            return -1;
+        j = in_g1(&g, node, level) ? 1 : 2;
+        prefix = "SG";
+        break;
+    case SUH_GROUP_HALVE:
+        j = suh_group_number(level, group_of(&g, node, level));
+        break;
+    case SUH_GROUP_SEND:
+        if (!in_g1(&g, node, level))
+            return -1;
+        j = 1;
+        prefix = "SG";
+        break;
+    default:
+        return -1;
+    }
+    snprintf(name, len, "%s_%d(%u)", prefix, level, j);
+    return (int)j - 1;
+}
+
+/* t1 and t1:paper: the paper's SG_p(1), SG_p(2) (torus_suh.h). */
+int xchg_suh_t1_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    return suh_group(s, step, node, name, len, 1);
+}
+
+/* t2, t1.x: T2's G_p(k) in the halving phases. */
+static int t2_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    return suh_group(s, step, node, name, len, 0);
+}
+
 /* A new table step of `blocks` blocks in *st (new_step); on failure frees
  * s, as xchg_alg_add does, and returns ENOMEM with a message. */
 static int suh_new(const suh_geo *g, xchg_step *st, uint64_t blocks, xchg_sched *s,
@@ -153,6 +231,7 @@ static int add_concentration(const suh_geo *g, int c, xchg_sched *s, xchg_err *e
         uint32_t gmask = (3u << (q - 1)) << g->d;
         if ((rc = suh_new(g, &st, (p << (q - 1)) / 2, s, err)))
             return rc;
+        st.group_arg = SUH_GROUP_CONC * SUH_GROUP_KIND + q + 1;
         st.rule.lpmask[0] = gmask;
         st.rule.lpval[0] = 1;
         st.rule.lpmask[1] = gmask;
@@ -167,6 +246,7 @@ static int add_concentration(const suh_geo *g, int c, xchg_sched *s, xchg_err *e
             return rc;
         if ((rc = suh_new(g, &st, p << (q - 1), s, err)))
             return rc;
+        st.group_arg = SUH_GROUP_CONC * SUH_GROUP_KIND + q + 1;
         for (uint32_t i = 0; i < g->p; i++)
             if (in_g2(g, i, q + 1))
                 st.partner_table[i] = i ^ ym(g, q);
@@ -229,6 +309,7 @@ static int add_halving(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
             for (int half_step = 0; half_step < 2; half_step++) {
                 if ((rc = suh_new(g, &st, half, s, err)))
                     return rc;
+                st.group_arg = SUH_GROUP_HALVE * SUH_GROUP_KIND + level;
                 st.rule.lpmask[0] = halving_mask(g, ph, 0);
                 st.rule.lpval[0] = 1;
                 st.rule.lpmask[1] = halving_mask(g, ph, d);
@@ -266,6 +347,7 @@ static int add_sending(const suh_geo *g, int c, xchg_sched *s, xchg_err *err)
         int lv = c + 1 - sp; /* mirror level; receivers serve 2^(c-sp) nodes */
         if ((rc = suh_new(g, &st, (uint64_t)g->p << (c - sp), s, err)))
             return rc;
+        st.group_arg = SUH_GROUP_SEND * SUH_GROUP_KIND + lv + 1;
         st.rule.lemask[0] = ((g->p - 1) & ~xm(lv - 1));
         st.rule.leval[0] = 1u << (lv - 1);
         for (uint32_t i = 0; i < g->p; i++)
@@ -289,6 +371,7 @@ static int suh_build(const xchg_alg *a, const xchg_topo *t, int c, const char *n
     xchg_sched *s = xchg_sched_new(t, name, xchg_alg_claims_free(a, t));
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    s->group_fn = a == &xchg_alg_t1 ? xchg_suh_t1_group : t2_group;
     int rc;
     if ((rc = add_concentration(&g, c, s, err)) || (rc = add_halving(&g, c, s, err)) ||
         (rc = add_sending(&g, c, s, err)))

@@ -104,6 +104,16 @@ static inline uint32_t halving_mask(const suh_geo *g, int level, int shift)
     return m << shift;
 }
 
+/* Sender groups (xchg_sched_group): a step's group_arg is one of these
+ * kinds times SUH_GROUP_KIND plus the level of its groups (torus_suh.c). */
+enum { SUH_GROUP_CONC = 1, SUH_GROUP_HALVE = 2, SUH_GROUP_SEND = 3 };
+#define SUH_GROUP_KIND 64
+
+/* The group_fn of t1 and t1:paper: SG_L(1), SG_L(2) (and G_L(k) of a
+ * halving level, which t1 does not reach), from the step's group_arg. */
+XCHG_INTERNAL int xchg_suh_t1_group(const xchg_sched *s, size_t step, uint32_t node, char *name,
+                                    size_t len);
+
 /*
  * Build Suh et al.'s T1 with the paper's own phase pattern (t1:paper, see
  * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4. 0, ENOMEM.

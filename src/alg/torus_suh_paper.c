@@ -101,6 +101,7 @@ typedef struct paper_step {
     uint32_t *blocks;   /* owned until handed to the schedule */
     int send;           /* send-phase step: linear rule */
     uint32_t emask, eval;
+    int group_arg;      /* the senders' groups (torus_suh.h, SUH_GROUP_*) */
 } paper_step;
 
 /* Free the tables of steps [i, n) not yet handed over. */
@@ -201,6 +202,9 @@ static int paper_exchange_steps(paper_build *b)
             paper_step *st = &b->ps[b->ns];
             if (!(st->part = malloc((size_t)g->p * sizeof *st->part)))
                 return XCHG_ENOMEM;
+            /* movers: SG_L(1) (level-L group 0) and SG_L(2) (group
+             * 2^(L-1)-1); phase 1 is every node, SG_1(1) */
+            st->group_arg = SUH_GROUP_HALVE * SUH_GROUP_KIND + (ph == 1 ? 1 : level);
             b->c->fmx[b->ns] = halving_mask(g, ph, 0);
             b->c->fmy[b->ns] = halving_mask(g, ph, g->d);
             for (uint32_t v = 0; v < g->p; v++) {
@@ -231,6 +235,7 @@ static int paper_send_steps(paper_build *b)
         if (!(st->part = malloc((size_t)g->p * sizeof *st->part)))
             return XCHG_ENOMEM;
         st->send = 1;
+        st->group_arg = SUH_GROUP_SEND * SUH_GROUP_KIND + q; /* senders: SG_q(1) */
         st->emask = (g->p - 1) & ~xm(lv - 1);
         st->eval = 1u << (lv - 1);
         for (uint32_t v = 0; v < g->p; v++)
@@ -300,6 +305,7 @@ static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, 
     s->ctx = b->c;
     s->ctx_free = paper_ctx_free;
     s->ctx_bytes = paper_ctx_bytes(&b->g);
+    s->group_fn = xchg_suh_t1_group;
     b->c = NULL; /* the schedule owns it now */
     int ns = b->ns;
     b->ns = 0; /* each step is the schedule's once added (xchg_alg_add frees it on failure) */
@@ -311,6 +317,7 @@ static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, 
         step.partner_table = ps->part;
         step.blocks_table = ps->blocks;
         step.route_policy = XCHG_ROUTE_SHORTEST;
+        step.group_arg = ps->group_arg;
         if (ps->send) {
             step.rule = xchg_rule_rel_linear();
             step.rule.lemask[0] = ps->emask;

@@ -5,9 +5,12 @@
  * Every message is one arrow, <path class="msg">, along its route from
  * sender to receiver, coloured by the dimension and direction of its first
  * hop; each directed link that two or more messages of the step cross is
- * drawn under them in red, <path class="conflict">. A caption names the
+ * drawn under them in red, <path class="conflict">. A sender that the
+ * algorithm puts in a named group (xchg_sched_group: T1's SG_p(1), AT2's
+ * even nodes, a phase of multiphase) has its circle filled with the group's
+ * tint, <circle class="group" data-group="K">. A caption names the
  * algorithm, the topology, the step and its messages; a legend names the
- * colours. Large networks show a box of nodes (layout.c): an arrow is drawn
+ * colours and the groups. Large networks show a box of nodes (layout.c): an arrow is drawn
  * when its whole route stays in the box, and the caption counts the others.
  *
  * The document is built in two passes over a step: the first counts the
@@ -28,6 +31,18 @@ static const char *const palette[] = {
     "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#17becf", "#9edae5", "#7f7f7f", "#bcbd22"};
 #define NCOLOURS (sizeof palette / sizeof palette[0])
 #define CONFLICT_COLOUR "#d62728"
+/* Fills of the sender groups, by group index: light tints, so that the
+ * arrows' strong colours and the red conflicts stay apart from them. */
+static const char *const group_palette[] = {"#ffe066", "#a8e6cf", "#ffb3c6", "#b4c7ff",
+                                            "#ffd1a1", "#d7b8f3", "#b8f2f2", "#e2f0a8",
+                                            "#e6cfa8", "#d0d0d0", "#f4b6e8", "#9fd8cb"};
+#define NGROUP_COLOURS (sizeof group_palette / sizeof group_palette[0])
+/* Most distinct groups the legend names; more are counted. */
+#define MAX_GROUPS 64
+/* Longest group name kept. */
+#define GROUP_NAME 48
+/* Width of one group entry of the legend, px. */
+#define GROUP_ENTRY_W 170.0
 /* Classes of first hops: two per dimension. */
 #define NCLASSES (2 * XCHG_MAX_DIMS)
 /* Most nodes times steps a contact sheet reads. */
@@ -45,6 +60,14 @@ typedef struct step_stats {
     uint64_t max_blocks;
 } step_stats;
 
+/* A sender group the picture shows: its index and name, and the first
+ * step it appears in (the legend's order). */
+typedef struct drawn_group {
+    int index;
+    size_t step;
+    char name[GROUP_NAME];
+} drawn_group;
+
 /* One drawing in progress. */
 typedef struct drawer {
     const xchg_sched *s;
@@ -56,7 +79,43 @@ typedef struct drawer {
     draw_path path;
     unsigned char used[NCLASSES]; /* first-hop classes drawn */
     int labels;                   /* write message sizes */
+    drawn_group groups[MAX_GROUPS]; /* sender groups drawn, for the legend */
+    size_t ngroups;
+    size_t more_groups;           /* groups beyond MAX_GROUPS (not named) */
 } drawer;
+
+/* Fill of group index k. */
+static const char *group_fill(int k)
+{
+    return group_palette[(size_t)k % NGROUP_COLOURS];
+}
+
+/* Note that the picture shows group (k, name), first at step. */
+static void note_group(drawer *w, int k, const char *name, size_t step)
+{
+    for (size_t i = 0; i < w->ngroups; i++)
+        if (w->groups[i].index == k && strcmp(w->groups[i].name, name) == 0)
+            return;
+    if (w->ngroups == MAX_GROUPS) {
+        w->more_groups++;
+        return;
+    }
+    drawn_group *g = &w->groups[w->ngroups++];
+    g->index = k;
+    g->step = step;
+    snprintf(g->name, sizeof g->name, "%s", name);
+}
+
+/* Order of the legend's groups: by first step, then index, then name. */
+static int group_cmp(const void *pa, const void *pb)
+{
+    const drawn_group *a = pa, *b = pb;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
 
 /* The load counter of the link leaving shown node a along dim, dir. */
 static uint32_t *link_load(drawer *w, uint32_t a, int dim, int dir)
@@ -122,17 +181,48 @@ static void step_scan(drawer *w, size_t step, step_stats *st)
     for (size_t i = 0; i < w->nload; i++)
         if (w->load[i] >= 2)
             st->conflicts++;
+    char name[GROUP_NAME];
+    for (uint32_t k = 0; k < w->l.shown; k++) {
+        int g = xchg_sched_group(w->s, step, xchg_draw_layout_node(&w->l, k), name, sizeof name);
+        if (g >= 0)
+            note_group(w, g, name, step);
+    }
 }
 
 /* Distance of an arrow from the middle of its link, px. */
 static double lane_of(const drawer *w) { return w->l.spacing * 0.1; }
 
-/* Second pass: the conflict links, then the arrows (the loads are those
- * step_scan left). */
-static void step_body(drawer *w, size_t step, int labels)
+/* The shown senders' group fills over their circles, with the ids written
+ * again on top when ids (as the background writes them). */
+static void group_nodes(drawer *w, size_t step, int ids)
+{
+    char name[GROUP_NAME];
+    for (uint32_t k = 0; k < w->l.shown; k++) {
+        uint32_t a = xchg_draw_layout_node(&w->l, k);
+        int g = xchg_sched_group(w->s, step, a, name, sizeof name);
+        if (g < 0)
+            continue;
+        double x, y;
+        xchg_draw_layout_pos(&w->l, a, &x, &y);
+        xchg_draw_svg_printf(&w->o,
+                             "<circle class=\"group\" data-group=\"%d\" cx=\"%.1f\" "
+                             "cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"><title>%u: ",
+                             g, x, y, w->l.radius, group_fill(g), a);
+        xchg_draw_svg_text(&w->o, name);
+        xchg_draw_svg_printf(&w->o, "</title></circle>\n");
+        if (ids)
+            xchg_draw_svg_printf(&w->o, "<text class=\"id\" x=\"%.1f\" y=\"%.1f\">%u</text>\n",
+                                 x, y + w->l.radius * 0.45, a);
+    }
+}
+
+/* Second pass: the senders' groups, the conflict links, then the arrows
+ * (the loads are those step_scan left); ids: node ids are shown. */
+static void step_body(drawer *w, size_t step, int labels, int ids)
 {
     const xchg_topo *t = w->t;
     double lane = lane_of(w);
+    group_nodes(w, step, ids);
     for (size_t i = 0; i < w->nload; i++) {
         if (w->load[i] < 2)
             continue;
@@ -242,6 +332,7 @@ static void open_svg(drawer *w, double width, double height)
                          "<style>\n"
                          ".link{fill:none;stroke:#c8c8c8;stroke-width:%.1f}\n"
                          ".node{fill:#fff;stroke:#555;stroke-width:1}\n"
+                         ".group{stroke:#555;stroke-width:1}\n"
                          ".id{font:%.0fpx sans-serif;text-anchor:middle;fill:#444}\n"
                          ".msg{fill:none;stroke-width:%.1f}\n"
                          ".conflict{fill:none;stroke:" CONFLICT_COLOUR
@@ -262,17 +353,67 @@ static void open_svg(drawer *w, double width, double height)
                              c, palette[c]);
 }
 
-/* Lines of the legend: one per colour used, and the conflict colour. */
-static size_t legend_lines(const drawer *w)
+/* Group entries per line of the legend on a picture `width` px wide. */
+static size_t groups_per_line(double width)
+{
+    size_t n = (size_t)((width - 12) / GROUP_ENTRY_W);
+    return n ? n : 1;
+}
+
+/* Lines of the legend on a picture `width` px wide: one per colour used,
+ * the conflict colour, a heading and rows for the groups, and a line for
+ * the groups not named. */
+static size_t legend_lines(const drawer *w, double width)
 {
     size_t n = 1;
     for (size_t c = 0; c < NCLASSES; c++)
         n += w->used[c];
-    return n;
+    if (w->ngroups) {
+        size_t per = groups_per_line(width);
+        n += 1 + (w->ngroups + per - 1) / per;
+    }
+    return n + (w->more_groups > 0);
 }
 
-/* Write the legend with its top at y; conflicts: how many red links. */
-static void legend(drawer *w, double y, uint64_t conflicts)
+/* The groups' part of the legend from y on (legend_lines counts its lines);
+ * returns the y of its last line. */
+static double legend_groups(drawer *w, double y, double width)
+{
+    if (w->ngroups == 0)
+        return y;
+    qsort(w->groups, w->ngroups, sizeof w->groups[0], group_cmp);
+    y += 18;
+    xchg_draw_svg_printf(&w->o,
+                         "<text class=\"legend\" x=\"12\" y=\"%.1f\">senders' groups (filled "
+                         "circles), as the algorithm's paper names them:</text>\n",
+                         y);
+    size_t per = groups_per_line(width);
+    for (size_t i = 0; i < w->ngroups; i++) {
+        const drawn_group *g = &w->groups[i];
+        double x = 12 + (double)(i % per) * GROUP_ENTRY_W;
+        if (i % per == 0)
+            y += 18;
+        xchg_draw_svg_printf(&w->o,
+                             "<circle class=\"group-key\" data-group=\"%d\" cx=\"%.1f\" "
+                             "cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#555\"/>"
+                             "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">",
+                             g->index, x + 8, y - 4, group_fill(g->index), x + 20, y);
+        xchg_draw_svg_text(&w->o, g->name);
+        xchg_draw_svg_printf(&w->o, "</text>\n");
+    }
+    if (w->more_groups) {
+        y += 18;
+        xchg_draw_svg_printf(&w->o,
+                             "<text class=\"legend\" x=\"12\" y=\"%.1f\">and %zu more groups "
+                             "(coloured, not named here)</text>\n",
+                             y, w->more_groups);
+    }
+    return y;
+}
+
+/* Write the legend with its top at y on a picture `width` px wide;
+ * conflicts: how many red links. */
+static void legend(drawer *w, double y, double width, uint64_t conflicts)
 {
     char name[96];
     for (size_t c = 0; c < NCLASSES; c++) {
@@ -297,6 +438,7 @@ static void legend(drawer *w, double y, uint64_t conflicts)
                          "<text class=\"legend\" x=\"48\" y=\"%.1f\">a link that two or more "
                          "messages cross in the step (%llu here)</text>\n",
                          y - 4, y, (unsigned long long)conflicts);
+    legend_groups(w, y, width);
 }
 
 /* Write the caption's lines (n of them) from y = 22 on. */
@@ -357,16 +499,16 @@ int xchg_draw_step(const xchg_sched *s, size_t step, const xchg_draw_opts *opts,
     for (size_t i = 0; i < n; i++)
         width = fmax(width, text_width(lines[i], 14) + 24);
     width = fmax(width, 420);
-    double height = top + w.l.height + 18.0 * (double)legend_lines(&w) + 16;
+    double height = top + w.l.height + 18.0 * (double)legend_lines(&w, ceil(width)) + 16;
     open_svg(&w, ceil(width), ceil(height));
     xchg_draw_svg_printf(&w.o, "</defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
     caption(&w, lines, n);
     xchg_draw_svg_printf(&w.o, "<g transform=\"translate(%.1f %.1f)\">\n",
                          (ceil(width) - w.l.width) / 2, top);
     xchg_draw_layout_background(&w.l, &w.o, 1);
-    step_body(&w, step, w.labels && st.drawn <= LABEL_MAX);
+    step_body(&w, step, w.labels && st.drawn <= LABEL_MAX, w.l.spacing >= 30);
     xchg_draw_svg_printf(&w.o, "</g>\n");
-    legend(&w, top + w.l.height, st.conflicts);
+    legend(&w, top + w.l.height, ceil(width), st.conflicts);
     xchg_draw_svg_printf(&w.o, "</svg>\n");
     rc = drawer_finish(&w, err);
     drawer_free(&w);
@@ -434,7 +576,7 @@ int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_wr
     double width = fmax(12 + (double)cols * pw, 420);
     for (size_t i = 0; i < n; i++)
         width = fmax(width, text_width(lines[i], 14) + 24);
-    double height = top + (double)rows * ph + 18.0 * (double)legend_lines(&w) + 16;
+    double height = top + (double)rows * ph + 18.0 * (double)legend_lines(&w, ceil(width)) + 16;
     open_svg(&w, ceil(width), ceil(height));
     /* the network once, used by every panel */
     xchg_draw_svg_printf(&w.o, "<g id=\"net\">\n");
@@ -456,10 +598,10 @@ int xchg_draw_all_steps(const xchg_sched *s, const xchg_draw_opts *opts, xchg_wr
                              x, y + 16, scale);
         step_stats again;
         step_scan(&w, k, &again);
-        step_body(&w, k, 0);
+        step_body(&w, k, 0, 0);
         xchg_draw_svg_printf(&w.o, "</g>\n");
     }
-    legend(&w, top + (double)rows * ph, all.conflicts);
+    legend(&w, top + (double)rows * ph, ceil(width), all.conflicts);
     xchg_draw_svg_printf(&w.o, "</svg>\n");
     rc = drawer_finish(&w, err);
     drawer_free(&w);

@@ -280,3 +280,18 @@ uint64_t xchg_sched_step_max_blocks(const xchg_sched *s, size_t step)
 {
     return step < s->nsteps ? s->steps[step].max_blocks : 0;
 }
+
+int xchg_sched_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    if (name && len)
+        name[0] = '\0';
+    if (!s || !s->group_fn || step >= s->nsteps || node >= s->topo.nodes || !name || len < 2)
+        return -1;
+    uint32_t to = xchg_step_partner(&s->topo, &s->steps[step], node);
+    if (to == XCHG_NONE || to == node)
+        return -1;
+    int k = s->group_fn(s, step, node, name, len);
+    if (k < 0)
+        name[0] = '\0';
+    return k;
+}

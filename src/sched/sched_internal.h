@@ -83,6 +83,18 @@ typedef struct xchg_cdist {
 typedef int (*xchg_rule_callback)(const void *ctx, size_t step, uint32_t node,
                             uint32_t origin, uint32_t dest);
 
+/*
+ * The sender groups an algorithm's paper names (xchg_sched_group): given a
+ * node that sends at step (the caller has checked that), write the group's
+ * name into name (len bytes, len >= 1) and return its index (>= 0), or
+ * return -1 when the algorithm names none there. It reads the step's
+ * group_arg (the generator's own small code: a level, a phase) and the
+ * topology, so it needs no memory per node; it lives in the algorithm's
+ * file.
+ */
+typedef int (*xchg_group_fn)(const xchg_sched *s, size_t step, uint32_t node, char *name,
+                             size_t len);
+
 typedef struct xchg_rule {
     xchg_rule_kind kind;
     uint32_t mask;            /* DEST_MASK_TO */
@@ -114,6 +126,10 @@ typedef struct xchg_step {
     uint32_t *blocks_table;   /* owned, p entries, or NULL */
     uint64_t max_blocks;      /* largest declared message (derived) */
     int route_policy;         /* XCHG_ROUTE_* */
+    int group_arg;            /* what the schedule's group_fn reads for this
+                                 step (the generator's code: a level, a
+                                 phase); 0 unless the generator sets it.
+                                 Here it fills padding: a step does not grow */
     uint64_t copy_blocks;     /* local copies per node before the step */
     uint8_t *class_table;     /* owned, p entries, or NULL: each node's class
                                  for an XCHG_RULE_REL_LINEAR or
@@ -124,6 +140,8 @@ struct xchg_sched {
     xchg_topo topo;
     char algorithm[96];
     int contention_free;
+    xchg_group_fn group_fn;   /* the paper's sender groups, or NULL: none
+                                 (set by the generator) */
     size_t nsteps, cap;
     xchg_step *steps;
     void *ctx;                /* for XCHG_RULE_FN rules; owned when ctx_free */
