@@ -912,6 +912,9 @@ typedef struct xchg_line {
                                     link volume (a broken schedule); 0 otherwise */
     double fixed;                /* time at m = 0 */
     double per_unit;             /* time per unit of m (byte, or flit in t_c) */
+    uint32_t pieces;             /* blocks the operation's m is cut into (1, or
+                                    p for seed 003's improved operations): a
+                                    block is m/pieces, and per_unit says so */
 } xchg_line;
 
 /* How xchg_cost_line measures; a zeroed struct (or NULL) gives the defaults. */
@@ -1151,7 +1154,9 @@ typedef struct xchg_sim_report {
 
 /*
  * Run schedule s on its topology, event by event, with blocks of m bytes
- * on machine mach (docs/simulator.md): a message of b blocks takes ts at
+ * (of m/pieces for an operation cut into pieces: xchg_op_block_bytes; m is
+ * always the operation's m, as in the cost line) on machine mach
+ * (docs/simulator.md): a message of b blocks takes ts at
  * its sender, then holds every link of its route (xchg_topo_route, its
  * step's policy), and with one-port nodes its sender's injection port and
  * its receiver's ejection port, from head to tail: hops*th + b*m*tw. A

@@ -74,6 +74,11 @@ int xchg_cli_require(xchg_cli_opt *opts, const char *name, const char *cmd);
 /* Parse --topo into *t; returns 0 or an exit status after printing. */
 int xchg_cli_topo(xchg_cli_opt *opts, const char *cmd, xchg_topo *t);
 
+/* The operation of --op NAME (default alltoall) with --root R and --q Q
+ * (checked against p nodes) into *op; 0, or exit status 2 after the
+ * message. --root needs a rooted operation, --q a shift. */
+int xchg_cli_op(xchg_cli_opt *opts, uint32_t p, xchg_op *op);
+
 /*
  * Parse a finite number in [lo, hi] (in (lo, hi] when lo_open) given to
  * option opt (named in the message). Rejects empty text, spaces, trailing

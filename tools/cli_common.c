@@ -144,6 +144,37 @@ int xchg_cli_require(xchg_cli_opt *opts, const char *name, const char *cmd)
                           xchg_cli_get(opts, name)->meta, example);
 }
 
+int xchg_cli_op(xchg_cli_opt *opts, uint32_t p, xchg_op *op)
+{
+    memset(op, 0, sizeof *op);
+    xchg_err err = {{0}};
+    if (xchg_cli_has(opts, "op") && xchg_op_parse(xchg_cli_val(opts, "op"), &op->kind, &err))
+        return xchg_cli_error("--op: %s", err.msg);
+    int rooted = op->kind == XCHG_OP_BCAST || op->kind == XCHG_OP_REDUCE ||
+                 op->kind == XCHG_OP_SCATTER || op->kind == XCHG_OP_GATHER;
+    uint64_t v;
+    int rc;
+    if (xchg_cli_has(opts, "root")) {
+        if (!rooted)
+            return xchg_cli_error("--root goes with a rooted operation; accepted: --op bcast, "
+                                  "reduce, scatter or gather");
+        if ((rc = xchg_cli_uint("root", xchg_cli_val(opts, "root"), 0, p ? p - 1 : 0, &v)))
+            return rc;
+        op->root = (uint32_t)v;
+    }
+    op->shift = op->kind == XCHG_OP_SHIFT ? 1 : 0;
+    if (xchg_cli_has(opts, "q")) {
+        if (op->kind != XCHG_OP_SHIFT)
+            return xchg_cli_error("--q goes with --op shift");
+        if (p < 2)
+            return xchg_cli_error("--q: a shift needs 2 or more nodes, and this has %u", p);
+        if ((rc = xchg_cli_uint("q", xchg_cli_val(opts, "q"), 1, p - 1, &v)))
+            return rc;
+        op->shift = (uint32_t)v;
+    }
+    return 0;
+}
+
 int xchg_cli_topo(xchg_cli_opt *opts, const char *cmd, xchg_topo *t)
 {
     int rc = xchg_cli_require(opts, "topo", cmd);

@@ -51,6 +51,13 @@ const char xchg_cli_compare_help[] =
     "                    single N means N:N)\n"
     "  --only NAMES      only these registry algorithms, comma-separated, e.g.\n"
     "                    t1,t1.x,t2 (default: every one that applies)\n"
+    "  --op NAME         compare the algorithms of another operation: bcast,\n"
+    "                    reduce, allgather, reduce_scatter, allreduce, scan,\n"
+    "                    scatter, gather, shift (default alltoall;\n"
+    "                    docs/operations.md); --m is then the operation's m\n"
+    "  --root R          with a rooted --op (bcast, reduce, scatter, gather): the\n"
+    "                    root node (default 0)\n"
+    "  --q Q             with --op shift: the shift, 1 <= Q < p (default 1)\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
     "  --max-work W      follow blocks only in schedules of at most W block-steps\n"
     "                    (p*p*steps; default 2e10); larger ones get the\n"
@@ -92,6 +99,7 @@ typedef struct report {
                              sizes (NaN: not simulated), or NULL */
     const char *plot;     /* --plot FILE, or NULL */
     int png;              /* write the plot as PNG */
+    xchg_op op;           /* --op, --root, --q: the operation compared */
 } report;
 
 /* Text lines fit this many columns unless --wide. */
@@ -133,7 +141,7 @@ static const char *verified_text(const xchg_plan_entry *e, char *buf, size_t len
 static double lb_time_at(const report *R, double m, xchg_cost *lb)
 {
     memset(lb, 0, sizeof *lb);
-    xchg_cost_lower_bounds(&R->topo, &R->mach, m, lb);
+    xchg_cost_op_lower_bounds(&R->topo, &R->op, &R->mach, m, lb);
     return lb->lb_time;
 }
 
@@ -215,7 +223,8 @@ static void text_algorithms(const report *R, int w)
         else
             snprintf(ct, sizeof ct, "-");
         if (R->vb)
-            snprintf(ratio, sizeof ratio, "%.3f", (double)l->link_volume_blocks / (double)R->vb);
+            snprintf(ratio, sizeof ratio, "%.3f",
+                     (double)l->link_volume_blocks / (l->pieces ? l->pieces : 1) / (double)R->vb);
         else
             snprintf(ratio, sizeof ratio, "-");
         printf("  %-*s %9llu %11llu %11s %9llu %10s %8s  %s\n", w, e->alg,
@@ -413,11 +422,12 @@ static void json_model(const report *R)
     fputs("}\n", stdout);
 }
 
-/* JSON: a ratio of blocks to the volume bound, or null without a bound. */
-static void json_ratio(const report *R, uint64_t blocks)
+/* JSON: a ratio of blocks (of m/pieces) to the volume bound, or null
+ * without a bound. */
+static void json_ratio(const report *R, uint64_t blocks, uint32_t pieces)
 {
     if (R->vb)
-        xchg_cli_json_num(stdout, (double)blocks / (double)R->vb);
+        xchg_cli_json_num(stdout, (double)blocks / (pieces ? pieces : 1) / (double)R->vb);
     else
         fputs("null", stdout);
 }
@@ -439,9 +449,9 @@ static void json_algorithm(const report *R, const xchg_plan_entry *e)
         fputs(",\"volume_blocks\":", stdout);
         xchg_cli_json_u64(stdout, l->volume_blocks);
         fputs(",\"volume_ratio\":", stdout);
-        json_ratio(R, l->volume_blocks);
+        json_ratio(R, l->volume_blocks, l->pieces);
         fputs(",\"link_volume_ratio\":", stdout);
-        json_ratio(R, l->link_volume_blocks);
+        json_ratio(R, l->link_volume_blocks, l->pieces);
         fputs(",\"link_volume_blocks\":", stdout);
         xchg_cli_json_u64(stdout, l->link_volume_blocks);
         printf(",\"link_volume_measured\":%s", measured ? "true" : "false");
@@ -657,6 +667,8 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"only", "NAMES", NULL, 0},   {"wide", NULL, NULL, 0},
                            {"sim", NULL, NULL, 0},   {"plot", "FILE", NULL, 0},
                            {"format", "F", NULL, 0},
+                           {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
+                           {"q", "Q", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
@@ -682,6 +694,11 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     po->max_bytes = lim.max_bytes;
     if ((rc = xchg_cli_machine(opts, R->topo.nodes, &R->mach)))
         return rc;
+    if ((rc = xchg_cli_op(opts, R->topo.nodes, &R->op)))
+        return rc;
+    po->op = R->op.kind;
+    po->root = R->op.root;
+    po->shift = R->op.shift;
     po->only = xchg_cli_has(opts, "only") ? xchg_cli_val(opts, "only") : NULL;
     xchg_err lerr = {{0}};
     if (xchg_alg_check_list(po->only, &lerr) != XCHG_OK)
@@ -730,13 +747,14 @@ int xchg_cli_compare(int argc, char **argv)
         if (rc)
             goto out;
     }
-    xchg_cost_lower_bounds(&R->topo, NULL, 1.0, &R->lb);
+    xchg_cost_op_lower_bounds(&R->topo, &R->op, NULL, 1.0, &R->lb);
     if (R->lb.lb_bisection_blocks > R->lb.lb_injection_blocks) {
         R->vb = R->lb.lb_bisection_blocks;
         R->vb_name = R->lb.lb_bisection_name;
     } else {
         R->vb = R->lb.lb_injection_blocks;
-        R->vb_name = "injection (p-1 blocks through one port)";
+        R->vb_name = R->vb > 1 ? "injection (p-1 blocks through one port)"
+                               : "injection (one block through one port)";
     }
     if (R->plot && (rc = compare_plot(R)))
         goto out;

@@ -36,7 +36,10 @@ const char xchg_cli_cost_help[] =
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
     "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0, times\n"
     "                    in t_c units and --m in flits\n"
-    "  --m BYTES         block size (default 1024)\n"
+    "  --m BYTES         block size (default 1024); for the other operations the\n"
+    "                    operation's m (docs/operations.md): the message of a\n"
+    "                    broadcast, a reduction's vector, one node's block of an\n"
+    "                    allgather; the -split algorithms cut it into p blocks\n"
     "  --barrier         add the preset's barrier time once per start-up\n"
     "  --json            one JSON object on one line (startups, volume_blocks,\n"
     "                    copy_blocks, time, lower_bound, estimate_bytes, ...)\n"
@@ -53,7 +56,8 @@ static uint64_t volume_bound(const xchg_cost *c, const char **name)
         *name = c->lb_bisection_name[0] ? c->lb_bisection_name : "bisection";
         return c->lb_bisection_blocks;
     }
-    *name = "injection (p-1 blocks through one port)";
+    *name = c->lb_injection_blocks > 1 ? "injection (p-1 blocks through one port)"
+                                       : "injection (one block through one port)";
     return c->lb_injection_blocks;
 }
 
@@ -115,7 +119,9 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     fputs(",\"binding\":", stdout);
     xchg_cli_json_str(stdout, c->lb_binding);
     fputs("},\"volume_ratio\":", stdout);
-    xchg_cli_json_num(stdout, vb ? (double)c->volume_blocks / (double)vb : NAN);
+    xchg_cli_json_num(stdout, vb ? (double)c->volume_blocks / (op.pieces > 1 ? op.pieces : 1) /
+                                       (double)vb
+                                 : NAN);
     fputs(",\"time_ratio\":", stdout);
     xchg_cli_json_num(stdout, c->lb_time > 0 ? c->time / c->lb_time : NAN);
     fputs("}\n", stdout);
@@ -152,16 +158,22 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
         printf("machine       %s: ts = %g us, tw = %g us/B, tr = %g us/B, barrier %g us%s\n",
                mach->name, mach->ts, mach->tw, mach->tr, mach->barrier,
                barrier ? "" : " (not used; --barrier adds it)");
-    printf("block size    m = %g %s\n", m, mu);
+    if (op.pieces > 1)
+        printf("block size    m/%u = %g %s (m = %g %s)\n", op.pieces,
+               xchg_op_block_bytes(&op, m), mu, m, mu);
+    else
+        printf("block size    m = %g %s\n", m, mu);
+    double bm = xchg_op_block_bytes(&op, m); /* bytes of one block */
     printf("steps         %llu\n", (unsigned long long)c->steps);
     printf("start-ups     %llu\n", (unsigned long long)c->startups);
     printf("volume        %llu blocks (%g %s through the busiest port)\n",
-           (unsigned long long)c->volume_blocks, (double)c->volume_blocks * m, mu);
+           (unsigned long long)c->volume_blocks, (double)c->volume_blocks * bm, mu);
     printf("copies        %llu blocks per node (local rearrangement)\n",
            (unsigned long long)c->copy_blocks);
-    printf("time          %.6g %s = %llu*ts + %llu*m*tw + %llu*m*tr%s\n", c->time, tu,
-           (unsigned long long)c->startups, (unsigned long long)c->volume_blocks,
-           (unsigned long long)c->copy_blocks, barrier ? " + start-ups*barrier" : "");
+    const char *mb = op.pieces > 1 ? "(m/p)" : "m"; /* a block */
+    printf("time          %.6g %s = %llu*ts + %llu*%s*tw + %llu*%s*tr%s\n", c->time, tu,
+           (unsigned long long)c->startups, (unsigned long long)c->volume_blocks, mb,
+           (unsigned long long)c->copy_blocks, mb, barrier ? " + start-ups*barrier" : "");
     if (!xchg_sched_contention_free(s) && xchg_topo_has_links(t))
         printf("contention    not claimed contention-free on this topology: the model above\n"
                "              assumes none, so its volume can fall below the bisection bound;\n"
@@ -178,7 +190,11 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
                c->lb_bisection_name[0] ? c->lb_bisection_name : "bisection");
     const char *vb_name;
     uint64_t vb = volume_bound(c, &vb_name);
-    if (vb)
+    if (vb && op.pieces > 1)
+        printf("  volume      %llu/%u / %llu = %.4g times the binding volume bound, %s\n",
+               (unsigned long long)c->volume_blocks, op.pieces, (unsigned long long)vb,
+               (double)c->volume_blocks / op.pieces / (double)vb, vb_name);
+    else if (vb)
         printf("  volume      %llu / %llu = %.4g times the binding volume bound, %s\n",
                (unsigned long long)c->volume_blocks, (unsigned long long)vb,
                (double)c->volume_blocks / (double)vb, vb_name);
@@ -229,11 +245,6 @@ int xchg_cli_cost(int argc, char **argv)
     }
     xchg_cost c;
     xchg_err err = {{0}};
-    /* the other operations: m is the operation's data; the improved ones
-     * cut it into p blocks (docs/operations.md) */
-    xchg_op op;
-    xchg_sched_op(s, &op);
-    m = xchg_op_block_bytes(&op, m);
     int crc = xchg_cost_compute(s, &mach, m, barrier, &c, &err);
     if (crc) {
         rc = xchg_cli_lib_error(crc, "cost", &err);

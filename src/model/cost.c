@@ -287,6 +287,10 @@ static void declared_line(const xchg_sched *s, const xchg_machine *mach, int wit
     if (with_barrier)
         l->fixed += (double)l->startups * mach->barrier;
     l->per_unit = (double)l->link_volume_blocks * mach->tw + (double)l->copy_blocks * mach->tr;
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    l->pieces = op.pieces > 1 ? op.pieces : 1;
+    l->per_unit /= l->pieces;
 }
 
 /* Charge the link volume of rep to l (its per_unit follows). */
@@ -296,7 +300,8 @@ static void charge_report(const xchg_verify_report *rep, const xchg_machine *mac
     l->link_conflicts = rep->link_conflicts;
     l->check_failures = rep->failures;
     l->link_source = XCHG_LINK_MEASURED;
-    l->per_unit = (double)l->link_volume_blocks * mach->tw + (double)l->copy_blocks * mach->tr;
+    l->per_unit = ((double)l->link_volume_blocks * mach->tw + (double)l->copy_blocks * mach->tr) /
+                  (l->pieces ? l->pieces : 1);
 }
 
 double xchg_line_time(const xchg_line *l, double m)

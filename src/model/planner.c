@@ -362,6 +362,21 @@ static int explain_none(const xchg_topo *t, const char *only, xchg_err *err)
                      spec, a ? apply : "none", why);
 }
 
+/* spec with the operation's root or q of opts appended ("bcast-hc:root=3")
+ * where the algorithm takes them and they are not the defaults. */
+static void with_params(const char *spec, const xchg_alg *a, const xchg_plan_opts *opts,
+                        char *out, size_t len)
+{
+    int rooted = a->op == XCHG_OP_BCAST || a->op == XCHG_OP_REDUCE ||
+                 a->op == XCHG_OP_SCATTER || a->op == XCHG_OP_GATHER;
+    if (rooted && opts->root && a->parse && !strchr(spec, ':'))
+        snprintf(out, len, "%.40s:root=%u", spec, opts->root);
+    else if (a->op == XCHG_OP_SHIFT && opts->shift > 1 && a->parse && !strchr(spec, ':'))
+        snprintf(out, len, "%.40s:q=%u", spec, opts->shift);
+    else
+        snprintf(out, len, "%.60s", spec);
+}
+
 /* Fill sw->cand and sw->na for t; 0, or EINVAL/ENOTAPPLIC/ENOMEM in err. */
 static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_opts *opts,
                   xchg_sweep *sw, xchg_err *err)
@@ -388,7 +403,9 @@ static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_
             if (!e)
                 return xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
             budget bu = {0, {opts, (double)done / (double)total, 1.0 / (double)total}};
-            if ((rc = cost_candidate(t, mach, specs[k], opts, &bu, e, err)))
+            char spec[XCHG_SPEC_MAX];
+            with_params(specs[k], a, opts, spec, sizeof spec);
+            if ((rc = cost_candidate(t, mach, spec, opts, &bu, e, err)))
                 return rc;
             done++;
             if (opts->progress)

@@ -691,7 +691,9 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     sm.t = o.network ? o.network : xchg_sched_topo(s);
     sm.mach = mach;
     sm.o = o;
-    sm.m = m;
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    sm.m = xchg_op_block_bytes(&op, m); /* m is the operation's; a block may be m/p */
     sm.p = sm.t->nodes;
     sm.nsteps = xchg_sched_nsteps(s);
     sm.ndims = sm.t->ndims > 0 ? sm.t->ndims : 1;
