@@ -92,6 +92,11 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_verif
     printf("topology        %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
            (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
     printf("algorithm       %s\n", xchg_sched_algorithm(s));
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    if (op.kind != XCHG_OP_ALLTOALL)
+        printf("operation       %s (its tokens followed: docs/operations.md)\n",
+               xchg_op_name(op.kind));
     if (r->ok)
         printf("result          ok\n");
     else
