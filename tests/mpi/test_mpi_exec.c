@@ -162,6 +162,8 @@ static int specs_on(const char *ts, xchg_spec *out, int max)
     int n = 0;
     for (size_t i = 0; i < xchg_alg_count() && n < max; i++) {
         const xchg_alg *a = xchg_alg_at(i);
+        if (a->op != XCHG_OP_ALLTOALL)
+            continue; /* the executor runs the complete exchange only */
         int k = xchg_alg_variants(&t, a, out + n, max - n, NULL);
         const xchg_alg *va;
         xchg_opts vo;
