@@ -40,6 +40,10 @@ const char xchg_cli_plan_help[] =
     "  --m M             block size in bytes (flits with --a)\n"
     "  --sweep MIN:MAX   block sizes MIN, 2*MIN, ... <= MAX, and the crossovers;\n"
     "                    decimals with 0 < MIN <= MAX <= 1e15 (a single N: N:N)\n"
+    "  --op NAME         plan another operation (bcast, reduce, allgather,\n"
+    "                    reduce_scatter, allreduce, scan, scatter, gather, shift;\n"
+    "                    default alltoall; docs/operations.md), with --root R\n"
+    "                    (bcast, reduce, scatter, gather) or --q Q (shift)\n"
     "  --only LIST       only these registry names, comma-separated (t1,t1.x,t2);\n"
     "                    --only t1.x chooses the best x\n"
     "  --threads N       threads measuring link volumes, 0 = every online core\n"
@@ -75,6 +79,8 @@ static int parse_options(int argc, char **argv, plan_args *A)
                            {"only", "LIST", NULL, 0},    {"threads", "N", NULL, 0},
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0},
+                           {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
+                           {"q", "Q", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("plan", argc, argv, opts);
     if (rc)
@@ -107,6 +113,12 @@ static int parse_options(int argc, char **argv, plan_args *A)
     if ((rc = xchg_cli_machine(opts, A->topo.nodes, &A->mach)))
         return rc;
     A->po.only = xchg_cli_val(opts, "only");
+    xchg_op op;
+    if ((rc = xchg_cli_op(opts, A->topo.nodes, &op)))
+        return rc;
+    A->po.op = op.kind;
+    A->po.root = op.root;
+    A->po.shift = op.shift;
     A->json = xchg_cli_has(opts, "json");
     return 0;
 }

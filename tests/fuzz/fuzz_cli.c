@@ -71,6 +71,7 @@ static const table tables[] = {
       {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0}, {"m", "M", NULL, 0},
       {"sweep", "MIN:MAX", NULL, 0}, {"only", "LIST", NULL, 0}, {"threads", "N", NULL, 0},
       {"max-work", "W", NULL, 0}, {"json", NULL, NULL, 0}, {"max-memory", "BYTES", NULL, 0},
+      {"op", "NAME", NULL, 0}, {"root", "R", NULL, 0}, {"q", "Q", NULL, 0},
       {NULL, NULL, NULL, 0}}},
     {"sim",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"machine", "NAME", NULL, 0},

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# cli_ops.sh - the other operations (docs/operations.md) as a user drives
+# them: every one of their algorithms verifies with exit 0 and names its
+# operation; xchg cost --json gives the slides' counts and the operation
+# (a -split algorithm cuts m into p blocks); compare and plan rank one
+# operation's algorithms (--op, --root, --q) and agree on the winner; bad
+# --op, --root and --q values exit 2 with what is accepted.
+# Usage: bash tests/cli_ops.sh path/to/xchg
+X="${1:?usage: cli_ops.sh path/to/xchg}"
+SUITE=cli_ops
+source "$(dirname "$0")/lib_cli.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+usage_error() {
+    local pattern="$1"
+    shift
+    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -qiE -- "$pattern" "$TMP/err"; then
+        ok
+    else
+        bad "xchg $* -> exit $rc, stderr '$(head -c 300 "$TMP/err")' (wanted 2 and /$pattern/)"
+    fi
+}
+
+# every algorithm of every operation verifies on a hypercube and names its
+# operation
+for alg in bcast-hc:root=5 reduce-hc:root=3 scatter-hc:root=7 gather-hc:root=1 allgather-hc \
+    reduce-scatter-hc allreduce-hc scan-hc shift-hc:q=3 shift-hc-ecube:q=5 \
+    bcast-split:root=2 reduce-split:root=6 allreduce-split; do
+    "$X" verify --topo hypercube:3 --alg "$alg" >"$TMP/out" 2>"$TMP/err"
+    expect "verify $alg: exit" "$?" 0
+    grep -q '^result          ok$' "$TMP/out" && ok || bad "verify $alg: $(head -c 300 "$TMP/out")"
+    grep -q '^operation       ' "$TMP/out" && ok || bad "verify $alg names no operation"
+done
+
+# cost --json: counts of eq. (2) and eq. (10), the operation and its pieces
+"$X" cost --topo hypercube:4 --alg allgather-hc --m 100 --json >"$TMP/c" 2>"$TMP/err"
+expect "cost allgather-hc" \
+    "$(jsx 'o.operation + " " + o.startups + " " + o.volume_blocks + " " + o.pieces' <"$TMP/c")" \
+    "allgather 4 15 1"
+"$X" cost --topo hypercube:4 --alg bcast-split:root=9 --ts 1 --tw 1 --m 1600 --json >"$TMP/c"
+expect "cost bcast-split: 2(log p + (p-1) m/p) at m = 1600" \
+    "$(jsx 'o.operation + " " + o.root + " " + o.pieces + " " + o.time' <"$TMP/c")" \
+    "bcast 9 16 3008"
+"$X" cost --topo hypercube:4 --alg shift-hc:q=7 --json >"$TMP/c"
+expect "cost shift-hc:q=7: three steps" "$(jsx 'o.q + " " + o.startups' <"$TMP/c")" "7 3"
+
+# compare and plan pick the same winner, per size
+for m in 64 65536; do
+    "$X" compare --topo hypercube:6 --op bcast --m "$m" --machine sp2 --json >"$TMP/cmp"
+    c=$(grep '"type":"size"' "$TMP/cmp" | head -n1 | jsx 'o.best')
+    "$X" plan --topo hypercube:6 --op bcast --m "$m" --machine sp2 --json >"$TMP/plan"
+    p=$(grep '"type":"best"' "$TMP/plan" | head -n1 | jsx 'o.algorithm')
+    expect "bcast at $m B: compare and plan agree" "$c" "$p"
+done
+"$X" plan --topo hypercube:6 --op bcast --m 64 --machine sp2 >"$TMP/p1"
+grep -q 'best at m = 64 B: bcast-hc' "$TMP/p1" && ok || bad "small broadcast: $(tail -n1 "$TMP/p1")"
+"$X" plan --topo hypercube:6 --op bcast --root 33 --m 65536 --machine sp2 >"$TMP/p2"
+grep -q 'best at m = 65536 B: bcast-split:root=33' "$TMP/p2" && ok ||
+    bad "large broadcast from 33: $(tail -n1 "$TMP/p2")"
+"$X" compare --topo hypercube:3 --op shift --q 6 --json >"$TMP/cmp"
+grep -q '"algorithm":"shift-hc-ecube:q=6"' "$TMP/cmp" && ok || bad "compare --q: $(head -c 300 "$TMP/cmp")"
+# the exchange's compare is unchanged: no other operation's algorithm in it
+"$X" compare --topo hypercube:3 --json >"$TMP/cmp"
+grep -q 'bcast-hc\|allgather-hc' "$TMP/cmp" && bad "the exchange's compare lists another operation" || ok
+
+usage_error "unknown operation 'broadcast'; accepted: alltoall, bcast" \
+    compare --topo hypercube:3 --op broadcast
+usage_error "--root goes with a rooted operation" compare --topo hypercube:3 --op allgather --root 1
+usage_error "bad number '8' for --root; accepted: a whole number from 0 to 7" \
+    plan --topo hypercube:3 --op bcast --root 8 --m 8
+usage_error "--q goes with --op shift" plan --topo hypercube:3 --op bcast --q 2 --m 8
+usage_error "for --q; accepted: a whole number from 1 to 7" compare --topo hypercube:3 --op shift --q 0
+usage_error "root 8 is not a node; accepted: 0 to 7" verify --topo hypercube:3 --alg bcast-hc:root=8
+usage_error "allgather-hc takes no options" verify --topo hypercube:3 --alg allgather-hc:root=1
+finish
