@@ -192,7 +192,7 @@ static void report_counts(op_run *r)
                 xchg_verify_note(rep, "step %zu node %u declares %llu blocks but its %s message "
                                       "carries %llu",
                                  st, n, (unsigned long long)msg.blocks,
-                                 xchg_op_name(r->op.kind), (unsigned long long)got);
+                                 xchg_op_name(r->s->op.kind), (unsigned long long)got);
             }
         }
         if (big > 0)
