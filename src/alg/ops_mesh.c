@@ -60,7 +60,14 @@
  * The slides' counts assume R = C = sqrt(p) = 2^d (scatter's t_s log p);
  * for other sizes the rooted ones take ceil(log2 C) + ceil(log2 R) steps,
  * which can be one more than ceil(log2 p): on 3 x 5, 2 + 3 = 5 against
- * ceil(log2 15) = 4.
+ * ceil(log2 15) = 4. Worked cases: the allgather on the slide's 3 x 3 mesh
+ * takes 2 + 2 = 4 = 2 (sqrt(p) - 1) start-ups and 2 * 1 + 2 * 3 = 8 = p - 1
+ * blocks (the figure's caption says every node ends with "(0,1,...,7)": 8
+ * messages, but 3 x 3 has 9 nodes, 0..8). The shift bound is reached: a
+ * 10-shift on 4 x 4 is a = 2, b = 2: 2 + 1 + 2 = 5 = sqrt(p) + 1 steps; the
+ * figure's 5-shift takes 3. Like the slides, the counts charge a message
+ * t_s + t_w m whatever its hops (the wrapping message on a mesh, and the
+ * rooted operations' first messages, which cross half a row or column).
  * Preconditions: mesh:RxC or torus:RxC; root < p; 1 <= q < p. Memory: a
  * partner table a step for the rooted operations (a size table a step for
  * scatter and gather), one for the shift's compensation step.

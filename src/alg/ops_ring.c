@@ -48,6 +48,13 @@
  * table a step for the rooted operations (and a size table a step for
  * scatter and gather), nothing per node for the others.
  *
+ * The slides' start-up counts charge a message t_s + t_w m however many
+ * links it crosses (cut-through routing): the broadcast's first message on
+ * eight nodes goes 0 -> 4, four hops, and the all-gather's and the shift's
+ * wrapping message on a linear array crosses all p-1 links; the counts here
+ * are theirs (messages, not hops). The slides' "(t_s + t_w m) log p" for
+ * the ring is eq. (1) of the hypercube, exact on a ring only with
+ * log p = ceil(log2 p).
  * The slide's broadcast on "an eight-node ring" assumes p = 2^d; for any p
  * the halves differ by one: on p = 6 from root 0 the steps are 0 -> 3, then
  * 0 -> 2 (segment {0,1,2} keeps {0,1}) and 3 -> 5, then 0 -> 1 and 3 -> 4:
