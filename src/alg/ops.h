@@ -1,8 +1,10 @@
 /*
  * ops.h - what the algorithms of the operations other than the complete
  * exchange share (ops_*.c; docs/operations.md): their options (root=R,
- * q=Q), their applies check, a new schedule that records its operation, and
- * a step whose partners are a table.
+ * q=Q), their applies check, a new schedule that records its operation, a
+ * step whose partners are a table, and the recursive halving of a line of
+ * any length that the rooted operations of the ring, linear array and mesh
+ * run (ops_ring.c, ops_mesh.c).
  */
 #ifndef XCHG_OPS_H
 #define XCHG_OPS_H
@@ -33,5 +35,56 @@ XCHG_INTERNAL xchg_sched *xchg_ops_new(const xchg_alg *a, const xchg_topo *t,
 /* A zeroed step whose partners are part (p entries, XCHG_NONE idle; taken
  * over), with rule and uniform size blocks. */
 XCHG_INTERNAL xchg_step xchg_ops_table_step(uint32_t *part, xchg_rule rule, uint64_t blocks);
+
+/*
+ * Recursive halving on a line of n positions (seed 003, "One-to-All
+ * Broadcast and All-to-One Reduction on Rings", for any n): a segment
+ * [lo, hi) whose data sits at position holder splits in two; the holder
+ * keeps the half of ceil(L/2) positions that contains it and sends the other
+ * half, of floor(L/2), to the position there at the same offset (the last
+ * one when that half is shorter), which then holds it. Every segment of two
+ * or more positions splits at each level, so ceil(log2 n) levels; the
+ * segment of the first holder is the largest at every level, and the halves
+ * it sends add up to n - 1.
+ */
+typedef struct xchg_ops_seg {
+    uint32_t lo, hi; /* positions [lo, hi) */
+    uint32_t holder; /* the position holding the segment's data */
+} xchg_ops_seg;
+
+/* Split seg (two or more positions) into the half its holder keeps and the
+ * half it sends (whose holder is the receiver). */
+XCHG_INTERNAL void xchg_ops_halve(const xchg_ops_seg *seg, xchg_ops_seg *kept,
+                                  xchg_ops_seg *sent);
+
+/* 1 when position x sends at level k of the halving of [0, n) from holder
+ * h0, with the half it sends in *sent; 0 otherwise. O(k), no memory. */
+XCHG_INTERNAL int xchg_ops_halving_sends(uint32_t n, uint32_t h0, int k, uint32_t x,
+                                         xchg_ops_seg *sent);
+
+/*
+ * The rooted operations as halvings on a rows x cols grid of ids
+ * (id = row * cols + col): first along the root's row (over the columns),
+ * then along every column at once (over the rows), as seed 003's "Broadcast
+ * and Reduction on a Mesh" says; a line of ids is the grid 1 x p.
+ *   down: bcast (per_token 0) or scatter (1): each message carries the
+ *         tokens bound for the half it sends (a block, or a token each);
+ *   up:   reduce (0) or gather (1): the same messages reversed, each
+ *         carrying everything its sender holds.
+ * The down schedules select with a callback on a small context (root and
+ * grid), so they must be a schedule's first phase (the callback reads the
+ * step index). Steps: ceil(log2 cols) + ceil(log2 rows); memory: a partner
+ * table a step and, per token, a size table a step. ENOMEM on no memory.
+ */
+XCHG_INTERNAL int xchg_ops_halving_generate(const xchg_alg *a, const xchg_topo *t,
+                                            const xchg_opts *opts, uint32_t rows, uint32_t cols,
+                                            int down, int per_token, xchg_sched **out,
+                                            xchg_err *err);
+
+/* The halving's counts and estimate on a rows x cols grid of ids. */
+XCHG_INTERNAL void xchg_ops_halving_counts(uint32_t rows, uint32_t cols, int per_token,
+                                           xchg_counts *out);
+XCHG_INTERNAL void xchg_ops_halving_estimate(uint32_t rows, uint32_t cols, int down,
+                                             int per_token, xchg_estimate *out);
 
 #endif /* XCHG_OPS_H */

@@ -137,8 +137,16 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     if (split_find(a, t, opts, &pa, &pb, NULL) != XCHG_OK ||
         pa->estimate(t, opts, &ea) != XCHG_OK || pb->estimate(t, opts, &eb) != XCHG_OK)
         return XCHG_OK;
+    /* the joined schedule holds one step array, grown to hold both parts'
+     * steps (xchg_sched_append), not one per part */
+    uint64_t sz = sizeof(xchg_step);
+    uint64_t parts = xchg_est_prod(xchg_est_sum(xchg_sched_step_capacity(ea.steps),
+                                                xchg_sched_step_capacity(eb.steps)),
+                                   sz);
+    uint64_t joined = xchg_est_prod(xchg_sched_step_capacity(ea.steps + eb.steps), sz);
     out->steps = ea.steps + eb.steps;
-    out->bytes = ea.bytes + eb.bytes;
+    uint64_t both = xchg_est_sum(ea.bytes, eb.bytes);
+    out->bytes = xchg_est_sum(both > parts ? both - parts : 0, joined);
     out->work = ea.work + eb.work;
     return XCHG_OK;
 }

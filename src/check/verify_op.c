@@ -147,7 +147,8 @@ static int pair_cmp(const void *a, const void *b)
 /* Sets: count the distinct sets other than the first of every message. */
 static void count_pairs(op_run *r)
 {
-    qsort(r->pairs, r->npairs, sizeof *r->pairs, pair_cmp);
+    if (r->npairs) /* pairs is NULL until a message holds a second set */
+        qsort(r->pairs, r->npairs, sizeof *r->pairs, pair_cmp);
     for (size_t i = 0; i < r->npairs; i++)
         if (i == 0 || r->pairs[i].msg != r->pairs[i - 1].msg ||
             r->pairs[i].hash != r->pairs[i - 1].hash)

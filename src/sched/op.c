@@ -144,7 +144,8 @@ int xchg_sched_append(xchg_sched *dst, xchg_sched *src, const xchg_op *phase_op)
     dst->phases[dst->nphases].op = *phase_op;
     dst->phases[dst->nphases].first = dst->nsteps;
     dst->nphases++;
-    memcpy(dst->steps + dst->nsteps, src->steps, src->nsteps * sizeof *src->steps);
+    if (src->nsteps) /* a part of no steps (one node) may have no array at all */
+        memcpy(dst->steps + dst->nsteps, src->steps, src->nsteps * sizeof *src->steps);
     dst->nsteps += src->nsteps;
     src->nsteps = 0; /* the tables are dst's now */
     if (src->ctx) {
