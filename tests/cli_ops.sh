@@ -24,7 +24,7 @@ usage_error() {
     fi
 }
 
-# every algorithm of every operation verifies on a hypercube and names its
+# every hypercube algorithm of every operation verifies and names its
 # operation
 for alg in bcast-hc:root=5 reduce-hc:root=3 scatter-hc:root=7 gather-hc:root=1 allgather-hc \
     reduce-scatter-hc allreduce-hc scan-hc shift-hc:q=3 shift-hc-ecube:q=5 \
@@ -34,6 +34,20 @@ for alg in bcast-hc:root=5 reduce-hc:root=3 scatter-hc:root=7 gather-hc:root=1 a
     grep -q '^result          ok$' "$TMP/out" && ok || bad "verify $alg: $(head -c 300 "$TMP/out")"
     grep -q '^operation       ' "$TMP/out" && ok || bad "verify $alg names no operation"
 done
+
+# the ring, linear-array and mesh ones, on sizes that are not powers of two
+for case in "ring:6 bcast-ring:root=4" "array:7 scatter-ring:root=5" "ring:6 allgather-ring" \
+    "ring:6 reduce-scatter-ring" "ring:7 shift-ring:q=5" "ring:6 allreduce-split" \
+    "mesh:3x5 bcast-mesh:root=7" "torus:3x4 allgather-mesh" "mesh:3x5 gather-mesh:root=14" \
+    "torus:4x4 shift-mesh:q=10" "mesh:3x4 reduce-split:root=11"; do
+    set -- $case
+    "$X" verify --topo "$1" --alg "$2" >"$TMP/out" 2>"$TMP/err"
+    expect "verify $2 on $1: exit" "$?" 0
+    grep -q '^result          ok$' "$TMP/out" && ok || bad "verify $2 on $1: $(head -c 300 "$TMP/out")"
+done
+# the 10-shift on 4x4 reaches the slide's bound sqrt(p) + 1 = 5
+"$X" cost --topo torus:4x4 --alg shift-mesh:q=10 --json >"$TMP/c"
+expect "shift-mesh:q=10 on 4x4: 5 start-ups" "$(jsx 'o.startups' <"$TMP/c")" 5
 
 # cost --json: counts of eq. (2) and eq. (10), the operation and its pieces
 "$X" cost --topo hypercube:4 --alg allgather-hc --m 100 --json >"$TMP/c" 2>"$TMP/err"

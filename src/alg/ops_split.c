@@ -11,7 +11,10 @@
  * The parts are the registry's algorithms for the topology: the ring ones
  * on a ring or a linear array, the mesh ones on a 2-D mesh or torus, the
  * hypercube ones elsewhere when p = 2^d ("<op>-ring", "<op>-mesh",
- * "<op>-hc"); an entry applies where both of its parts do. Counts: the sum
+ * "<op>-hc"); an entry applies where both of its parts do. It claims to be
+ * contention-free on a hypercube, a switch, a ring and a linear array,
+ * where its parts do; not on a mesh or torus, where a 3-D torus of 2^d
+ * nodes would take the hypercube's parts, which are not. Counts: the sum
  * of the parts', in blocks of m/p (xchg_op.pieces = p). What phase 1 leaves
  * at node j (block j, complete) is what phase 2 starts with at origin j.
  */
@@ -180,7 +183,8 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         .topologies = "where both parts apply: ring, linear array, 2-D mesh or torus, or "    \
                       "p = 2^D nodes",                                                        \
         .options = opts_text,                                                                 \
-        .free_on = XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE),            \
+        .free_on = XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE) |           \
+                   XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY),                    \
         .parse = prs,                                                                         \
         .applies = var##_applies,                                                             \
         .generate = var##_generate,                                                           \
