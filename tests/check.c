@@ -52,6 +52,30 @@ xchg_sched *check_generate(const char *tspec, const char *alg)
     return rc == 0 ? s : NULL;
 }
 
+xchg_machine check_machine(double ts, double tw)
+{
+    xchg_machine m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "test");
+    snprintf(m.units, sizeof m.units, "us");
+    m.ts = ts;
+    m.tw = tw;
+    return m;
+}
+
+xchg_verify_report check_verify(const xchg_sched *s)
+{
+    xchg_verify_report r;
+    xchg_err err = {{0}};
+    xchg_verify_opts o = {.threads = 1};
+    memset(&r, 0, sizeof r);
+    int rc = xchg_verify(s, &o, &r, &err);
+    check_record(rc == 0, __FILE__, __LINE__, "verify %s: %s", xchg_sched_algorithm(s), err.msg);
+    if (rc)
+        r.ok = 0;
+    return r;
+}
+
 int check_verify_clean(const xchg_sched *s, const char *what, xchg_verify_report *rep)
 {
     xchg_verify_opts vo = {.threads = 0, .max_work = 0};

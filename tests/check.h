@@ -52,6 +52,14 @@ size_t check_doc_count(const check_doc *d, const char *needle);
  * the schedule (the caller frees it), or NULL and a failed check. */
 xchg_sched *check_generate(const char *tspec, const char *alg);
 
+/* A machine named "test" with start-up ts and per-byte tw, nothing else
+ * (units us). */
+xchg_machine check_machine(double ts, double tw);
+
+/* Verify s on one thread, checking the call ran; its report (ok 0 when
+ * the verifier could not run). The checks themselves are the caller's. */
+xchg_verify_report check_verify(const xchg_sched *s);
+
 /* Verify s block by block on every core and check that it passed every
  * check (delivered, sizes, one port, routes, no link conflict) and claims to
  * be contention-free; `what` names the case in failure messages. Fills *rep

@@ -14,43 +14,6 @@
 #include "sched/sched_internal.h"
 #include "xchg.h"
 
-/* A machine with start-up ts and per-byte tw, nothing else. */
-static xchg_machine machine(double ts, double tw)
-{
-    xchg_machine m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "test");
-    snprintf(m.units, sizeof m.units, "us");
-    m.ts = ts;
-    m.tw = tw;
-    return m;
-}
-
-/* Generate spec on tspec; NULL (and a failed check) when it does not. */
-static xchg_sched *make(const char *tspec, const char *spec)
-{
-    xchg_topo t = check_topo(tspec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, spec, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: %s", spec, tspec, err.msg);
-    return rc == 0 ? s : NULL;
-}
-
-/* Verify s; returns the report (ok 0 when the verifier could not run). */
-static xchg_verify_report verify(const xchg_sched *s)
-{
-    xchg_verify_report r;
-    xchg_err err = {{0}};
-    xchg_verify_opts o = {.threads = 1};
-    memset(&r, 0, sizeof r);
-    int rc = xchg_verify(s, &o, &r, &err);
-    CHECK(rc == 0, "verify %s: %s", xchg_sched_algorithm(s), err.msg);
-    if (rc)
-        r.ok = 0;
-    return r;
-}
-
 /*
  * The slide's time of spec on tspec as (start-up count, per-byte count of
  * m): t_s * a + t_w * m * b. The cost model must give exactly that (with
@@ -59,13 +22,13 @@ static xchg_verify_report verify(const xchg_sched *s)
  */
 static void slide_cost(const char *tspec, const char *spec, double a, double b)
 {
-    xchg_sched *s = make(tspec, spec);
+    xchg_sched *s = check_generate(tspec, spec);
     if (!s)
         return;
-    xchg_verify_report r = verify(s);
+    xchg_verify_report r = check_verify(s);
     CHECK(r.ok, "%s on %s verifies: %s", spec, tspec, r.reported ? r.msgs[0] : "");
     double m = 4096;
-    xchg_machine ts1 = machine(1, 0), tw1 = machine(0, 1), both = machine(40, 0.01);
+    xchg_machine ts1 = check_machine(1, 0), tw1 = check_machine(0, 1), both = check_machine(40, 0.01);
     xchg_cost c;
     xchg_err err = {{0}};
     CHECK(xchg_cost_compute(s, &ts1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
@@ -205,7 +168,7 @@ static void test_hypercube(void)
 /* The phases of a -split schedule. */
 static void test_phases(void)
 {
-    xchg_sched *s = make("hypercube:3", "bcast-split:root=6");
+    xchg_sched *s = check_generate("hypercube:3", "bcast-split:root=6");
     if (!s)
         return;
     xchg_op op, ph;
@@ -222,13 +185,13 @@ static void test_phases(void)
     CHECK(a == 77, "phase out of range leaves the outputs alone");
     xchg_sched_free(s);
 
-    xchg_sched *one = make("hypercube:3", "allgather-hc");
+    xchg_sched *one = check_generate("hypercube:3", "allgather-hc");
     if (one) {
         CHECK(xchg_sched_nphases(one) == 1, "one operation, one phase");
         xchg_sched_phase(one, 0, &ph, &a, &b);
         CHECK(ph.kind == XCHG_OP_ALLGATHER && a == 0 && b == 3, "its phase is every step");
         /* joining schedules of other topologies is refused */
-        xchg_sched *other = make("hypercube:2", "allgather-hc");
+        xchg_sched *other = check_generate("hypercube:2", "allgather-hc");
         xchg_op g = {XCHG_OP_ALLGATHER, 0, 0, 0};
         if (other)
             CHECK(xchg_sched_append(one, other, &g) == XCHG_EINVAL, "other topology refused");
@@ -266,7 +229,7 @@ static void test_wrong(void)
     uint32_t m1[] = {1, 1}, r1[] = {1, 1};
     uint64_t one[] = {1, 1, 1};
     xchg_sched *s = by_hand(2, ar, 2, m1, r1, one);
-    xchg_verify_report r = verify(s);
+    xchg_verify_report r = check_verify(s);
     CHECK(!r.ok && r.undelivered == 8 && r.size_mismatches == 4,
           "double-counting all-reduce: ok %d undelivered %llu sizes %llu", r.ok,
           (unsigned long long)r.undelivered, (unsigned long long)r.size_mismatches);
@@ -274,7 +237,7 @@ static void test_wrong(void)
     /* the right butterfly passes */
     uint32_t m2[] = {1, 2}, r2[] = {1, 2};
     s = by_hand(2, ar, 2, m2, r2, one);
-    r = verify(s);
+    r = check_verify(s);
     CHECK(r.ok && r.volume_blocks == 2, "butterfly all-reduce passes: %s",
           r.reported ? r.msgs[0] : "");
     xchg_sched_free(s);
@@ -282,7 +245,7 @@ static void test_wrong(void)
     /* an all-gather that declares one block a step: the second step
      * carries two origins */
     s = by_hand(2, ag, 2, m2, r2, one);
-    r = verify(s);
+    r = check_verify(s);
     CHECK(!r.ok && r.undelivered == 0 && r.size_mismatches == 4,
           "mis-sized all-gather: undelivered %llu sizes %llu",
           (unsigned long long)r.undelivered, (unsigned long long)r.size_mismatches);
@@ -292,7 +255,7 @@ static void test_wrong(void)
      * (every node sends, so the sizes are wrong too) */
     uint32_t m3[] = {4, 2}, r3[] = {4, 2};
     s = by_hand(3, bc, 2, m3, r3, one);
-    r = verify(s);
+    r = check_verify(s);
     CHECK(!r.ok && r.undelivered == 4, "short broadcast: undelivered %llu",
           (unsigned long long)r.undelivered);
     xchg_sched_free(s);
@@ -301,7 +264,7 @@ static void test_wrong(void)
      * contributions bounce and end away from the root */
     uint32_t m4[] = {1, 1}, r4[] = {0, 0};
     s = by_hand(1, rd, 2, m4, r4, one);
-    r = verify(s);
+    r = check_verify(s);
     CHECK(!r.ok && r.undelivered == 1, "bouncing reduction: undelivered %llu",
           (unsigned long long)r.undelivered);
     xchg_sched_free(s);

@@ -20,43 +20,6 @@
 #include "sched/sched_internal.h"
 #include "xchg.h"
 
-/* A machine with start-up ts and per-byte tw, nothing else. */
-static xchg_machine machine(double ts, double tw)
-{
-    xchg_machine m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "test");
-    snprintf(m.units, sizeof m.units, "us");
-    m.ts = ts;
-    m.tw = tw;
-    return m;
-}
-
-/* Generate spec on tspec; NULL (and a failed check) when it does not. */
-static xchg_sched *make(const char *tspec, const char *spec)
-{
-    xchg_topo t = check_topo(tspec);
-    xchg_sched *s = NULL;
-    xchg_err err = {{0}};
-    int rc = xchg_generate(&t, spec, &s, &err);
-    CHECK(rc == 0 && s, "%s on %s: %s", spec, tspec, err.msg);
-    return rc == 0 ? s : NULL;
-}
-
-/* Verify s; returns the report (ok 0 when the verifier could not run). */
-static xchg_verify_report verify(const xchg_sched *s)
-{
-    xchg_verify_report r;
-    xchg_err err = {{0}};
-    xchg_verify_opts o = {.threads = 1};
-    memset(&r, 0, sizeof r);
-    int rc = xchg_verify(s, &o, &r, &err);
-    CHECK(rc == 0, "verify %s: %s", xchg_sched_algorithm(s), err.msg);
-    if (rc)
-        r.ok = 0;
-    return r;
-}
-
 /* ceil(log2 n). */
 static unsigned clog2(uint32_t n)
 {
@@ -77,11 +40,11 @@ static unsigned long slide_cases;
 static void slide_cost_blocks(const char *tspec, const char *spec, int free, double a, double b,
                               double blocks)
 {
-    xchg_sched *s = make(tspec, spec);
+    xchg_sched *s = check_generate(tspec, spec);
     if (!s)
         return;
     slide_cases++;
-    xchg_verify_report r = verify(s);
+    xchg_verify_report r = check_verify(s);
     CHECK(r.ok && r.undelivered == 0 && r.size_mismatches == 0, "%s on %s verifies: %s", spec,
           tspec, r.reported ? r.msgs[0] : "");
     if (free)
@@ -94,7 +57,7 @@ static void slide_cost_blocks(const char *tspec, const char *spec, int free, dou
           tspec, (unsigned long long)r.startups, (unsigned long long)r.volume_blocks, a,
           blocks);
     double m = 4096;
-    xchg_machine ts1 = machine(1, 0), tw1 = machine(0, 1), both = machine(40, 0.01);
+    xchg_machine ts1 = check_machine(1, 0), tw1 = check_machine(0, 1), both = check_machine(40, 0.01);
     xchg_cost c;
     xchg_err err = {{0}};
     CHECK(xchg_cost_compute(s, &ts1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
@@ -262,7 +225,7 @@ static void messages(const xchg_sched *s, size_t k, int sizes, char *buf, size_t
 static void expect_steps(const char *tspec, const char *spec, int sizes, const char *const *want,
                          size_t n)
 {
-    xchg_sched *s = make(tspec, spec);
+    xchg_sched *s = check_generate(tspec, spec);
     if (!s)
         return;
     CHECK_EQ_U64(xchg_sched_nsteps(s), n, spec);
@@ -302,7 +265,7 @@ static void test_figures(void)
     expect_steps("mesh:3x4", "scatter-mesh:root=5", 1, sm, 4);
     /* "a circular 5-shift on a 4 x 4 mesh": the row shift, the compensation
      * of the one column whose row shift wrapped, the column shift */
-    xchg_sched *s = make("torus:4x4", "shift-mesh:q=5");
+    xchg_sched *s = check_generate("torus:4x4", "shift-mesh:q=5");
     if (s) {
         CHECK_EQ_U64(xchg_sched_nsteps(s), 3, "5-shift on 4 x 4: three steps");
         char got[512];
@@ -312,7 +275,7 @@ static void test_figures(void)
     }
     /* the allgather on a 3 x 3 mesh: 2 row steps of one block, 2 column
      * steps of three */
-    xchg_sched *g = make("mesh:3x3", "allgather-mesh");
+    xchg_sched *g = check_generate("mesh:3x3", "allgather-mesh");
     if (g) {
         CHECK_EQ_U64(xchg_sched_nsteps(g), 4, "3 x 3 allgather steps");
         for (size_t k = 0; k < 4 && k < xchg_sched_nsteps(g); k++)
@@ -356,7 +319,7 @@ static void expect_broken(xchg_sched *s, uint64_t undelivered, uint64_t sizes, c
 {
     if (!s)
         return;
-    xchg_verify_report r = verify(s);
+    xchg_verify_report r = check_verify(s);
     CHECK(!r.ok, "%s: the verifier passes it", what);
     CHECK_EQ_U64(r.undelivered, undelivered, what);
     CHECK_EQ_U64(r.size_mismatches, sizes, what);
@@ -390,14 +353,14 @@ static void test_broken(void)
     add_pairs(s, f1, t1, 2, xchg_rule_dest_mask_to(2), 1);
     add_pairs(s, f2all, t2all, 4, xchg_rule_dest_mask_to(1), 1);
     if (s) {
-        xchg_verify_report r = verify(s);
+        xchg_verify_report r = check_verify(s);
         CHECK(r.ok && r.startups == 3 && r.volume_blocks == 3, "the whole broadcast passes: %s",
               r.reported ? r.msgs[0] : "");
         xchg_sched_free(s);
     }
     /* a generated broadcast with one message taken out: 6 nodes, root 3,
      * the last step's 3 -> 4 gone */
-    s = make("ring:6", "bcast-ring:root=3");
+    s = check_generate("ring:6", "bcast-ring:root=3");
     if (s) {
         s->steps[2].partner_table[3] = XCHG_NONE;
         expect_broken(s, 1, 0, "generated broadcast missing 3 -> 4");
@@ -432,7 +395,7 @@ static void test_broken(void)
     expect_broken(s, 0, 20, "all-gather declaring 2 blocks");
     /* the mesh all-gather declaring one block in the column phase, where a
      * message carries a row's C = 3 origins */
-    s = make("mesh:3x3", "allgather-mesh");
+    s = check_generate("mesh:3x3", "allgather-mesh");
     if (s) {
         s->steps[2].blocks = s->steps[3].blocks = 1;
         s->steps[2].max_blocks = s->steps[3].max_blocks = 1;
@@ -443,7 +406,7 @@ static void test_broken(void)
      * (5 undelivered), the others arrive a step early and stay (a token at
      * its dest does not move), and the last step, passing the partial for
      * the node itself, finds nothing to send though it declares a block */
-    s = make("ring:5", "reduce-scatter-ring");
+    s = check_generate("ring:5", "reduce-scatter-ring");
     if (s) {
         for (size_t k = 0; k < xchg_sched_nsteps(s); k++)
             s->steps[k].rule = xchg_rule_coord_dist(0, -1, (uint32_t)k + 2, (uint32_t)k + 2);
@@ -451,7 +414,7 @@ static void test_broken(void)
     }
     /* a scatter declaring one block a message: the first carries 3 tokens
      * (6 nodes), the others one */
-    s = make("ring:6", "scatter-ring");
+    s = check_generate("ring:6", "scatter-ring");
     if (s) {
         for (uint32_t n = 0; n < 6; n++)
             if (s->steps[0].blocks_table[n])
@@ -460,7 +423,7 @@ static void test_broken(void)
     }
     /* a 2-shift on ring:6 that stops after one step: every token is one
      * node short */
-    s = make("ring:6", "shift-ring:q=2");
+    s = check_generate("ring:6", "shift-ring:q=2");
     if (s) {
         s->nsteps = 1; /* shift steps hold no tables */
         expect_broken(s, 6, 0, "2-shift stopping after one step");

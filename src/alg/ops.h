@@ -15,6 +15,35 @@
 #define XCHG_OPS_OPTIONS_ROOTED "root=R: the root node (default 0)"
 #define XCHG_OPS_OPTIONS_SHIFT "q=Q: the shift, 1 <= Q < p (default 1)"
 
+/* Seed 003, the source every operation's entry cites. */
+#define XCHG_OPS_SOURCE                                                                       \
+    "Grama et al., Basic Communication Operations (slides to Introduction to Parallel "      \
+    "Computing, 2003)"
+
+/* A registry generate hook fn for entry, returning call, in which `a` is
+ * the entry and t, o, out, err the hook's arguments. */
+#define XCHG_OPS_GEN(fn, entry, call)                                                         \
+    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)   \
+    {                                                                                         \
+        const xchg_alg *a = &entry;                                                           \
+        return call;                                                                          \
+    }
+
+/* A registry formula or estimate hook fn for entry (out of type T): the
+ * family's shared family_fn(&entry, t, o, out). */
+#define XCHG_OPS_BIND(fn, entry, family_fn, T)                                                \
+    static int fn(const xchg_topo *t, const xchg_opts *o, T *out)                             \
+    {                                                                                         \
+        return family_fn(&entry, t, o, out);                                                  \
+    }
+
+/* A registry applies hook fn for entry: its root and q fit t. */
+#define XCHG_OPS_APPLIES(fn, entry)                                                           \
+    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                      \
+    {                                                                                         \
+        return xchg_ops_check(&entry, t, o, err);                                             \
+    }
+
 /* Parse "", "root=R" or "q=Q" into opts->root / opts->shift. EINVAL with
  * what is accepted otherwise. q defaults to 1. */
 XCHG_INTERNAL int xchg_ops_parse(const char *args, xchg_opts *opts, xchg_err *err);

@@ -136,12 +136,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     return XCHG_OK;
 }
 
-#define GEN(fn, entry, call)                                                                  \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)   \
-    {                                                                                         \
-        const xchg_alg *a = &entry;                                                           \
-        return call;                                                                          \
-    }
+#define GEN XCHG_OPS_GEN
 
 GEN(bcast_gen, xchg_alg_bcast_hc, rooted_generate(a, t, o, 1, 0, out, err))
 GEN(scatter_gen, xchg_alg_scatter_hc, rooted_generate(a, t, o, 1, 1, out, err))
@@ -182,11 +177,8 @@ static int ops_hc_formula(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     return XCHG_OK;
 }
 
-#define FORMULA(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_counts *out)                   \
-    {                                                                                         \
-        return ops_hc_formula(&entry, t, o, out);                                            \
-    }
+#define FORMULA(fn, entry) XCHG_OPS_BIND(fn, entry, ops_hc_formula, xchg_counts)
+
 FORMULA(bcast_formula, xchg_alg_bcast_hc)
 FORMULA(scatter_formula, xchg_alg_scatter_hc)
 FORMULA(reduce_formula, xchg_alg_reduce_hc)
@@ -215,11 +207,8 @@ static int ops_hc_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
     return XCHG_OK;
 }
 
-#define ESTIMATE(fn, entry)                                                                   \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_estimate *out)                 \
-    {                                                                                         \
-        return ops_hc_estimate(&entry, t, o, out);                                           \
-    }
+#define ESTIMATE(fn, entry) XCHG_OPS_BIND(fn, entry, ops_hc_estimate, xchg_estimate)
+
 ESTIMATE(bcast_estimate, xchg_alg_bcast_hc)
 ESTIMATE(scatter_estimate, xchg_alg_scatter_hc)
 ESTIMATE(reduce_estimate, xchg_alg_reduce_hc)
@@ -231,11 +220,8 @@ ESTIMATE(scan_estimate, xchg_alg_scan_hc)
 ESTIMATE(shift_estimate, xchg_alg_shift_hc)
 ESTIMATE(ecube_estimate, xchg_alg_shift_hc_ecube)
 
-#define APPLIES(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                      \
-    {                                                                                         \
-        return xchg_ops_check(&entry, t, o, err);                                             \
-    }
+#define APPLIES XCHG_OPS_APPLIES
+
 APPLIES(bcast_applies, xchg_alg_bcast_hc)
 APPLIES(scatter_applies, xchg_alg_scatter_hc)
 APPLIES(reduce_applies, xchg_alg_reduce_hc)
@@ -243,8 +229,7 @@ APPLIES(gather_applies, xchg_alg_gather_hc)
 APPLIES(shift_applies, xchg_alg_shift_hc)
 APPLIES(ecube_applies, xchg_alg_shift_hc_ecube)
 
-#define SRC "Grama et al., Basic Communication Operations (slides to Introduction to Parallel " \
-            "Computing, 2003)"
+#define SRC XCHG_OPS_SOURCE
 #define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                       \
     const xchg_alg var = {                                                                    \
         .name = nm,                                                                           \

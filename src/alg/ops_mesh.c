@@ -154,12 +154,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     return XCHG_OK;
 }
 
-#define GEN(fn, entry, call)                                                                  \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)   \
-    {                                                                                         \
-        const xchg_alg *a = &entry;                                                           \
-        return call;                                                                          \
-    }
+#define GEN XCHG_OPS_GEN
 
 GEN(bcast_gen, xchg_alg_bcast_mesh,
     xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 1, 0, out, err))
@@ -211,11 +206,8 @@ static int ops_mesh_formula(const xchg_alg *a, const xchg_topo *t, const xchg_op
     }
 }
 
-#define FORMULA(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_counts *out)                   \
-    {                                                                                         \
-        return ops_mesh_formula(&entry, t, o, out);                                          \
-    }
+#define FORMULA(fn, entry) XCHG_OPS_BIND(fn, entry, ops_mesh_formula, xchg_counts)
+
 FORMULA(bcast_formula, xchg_alg_bcast_mesh)
 FORMULA(scatter_formula, xchg_alg_scatter_mesh)
 FORMULA(reduce_formula, xchg_alg_reduce_mesh)
@@ -246,11 +238,8 @@ static int ops_mesh_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_o
     return XCHG_OK;
 }
 
-#define ESTIMATE(fn, entry)                                                                   \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_estimate *out)                 \
-    {                                                                                         \
-        return ops_mesh_estimate(&entry, t, o, out);                                         \
-    }
+#define ESTIMATE(fn, entry) XCHG_OPS_BIND(fn, entry, ops_mesh_estimate, xchg_estimate)
+
 ESTIMATE(bcast_estimate, xchg_alg_bcast_mesh)
 ESTIMATE(scatter_estimate, xchg_alg_scatter_mesh)
 ESTIMATE(reduce_estimate, xchg_alg_reduce_mesh)
@@ -259,19 +248,15 @@ ESTIMATE(allgather_estimate, xchg_alg_allgather_mesh)
 ESTIMATE(rscatter_estimate, xchg_alg_reduce_scatter_mesh)
 ESTIMATE(shift_estimate, xchg_alg_shift_mesh)
 
-#define APPLIES(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                      \
-    {                                                                                         \
-        return xchg_ops_check(&entry, t, o, err);                                             \
-    }
+#define APPLIES XCHG_OPS_APPLIES
+
 APPLIES(bcast_applies, xchg_alg_bcast_mesh)
 APPLIES(scatter_applies, xchg_alg_scatter_mesh)
 APPLIES(reduce_applies, xchg_alg_reduce_mesh)
 APPLIES(gather_applies, xchg_alg_gather_mesh)
 APPLIES(shift_applies, xchg_alg_shift_mesh)
 
-#define SRC "Grama et al., Basic Communication Operations (slides to Introduction to Parallel " \
-            "Computing, 2003)"
+#define SRC XCHG_OPS_SOURCE
 #define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                   \
     const xchg_alg var = {                                                                    \
         .name = nm,                                                                           \

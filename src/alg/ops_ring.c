@@ -108,12 +108,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     return XCHG_OK;
 }
 
-#define GEN(fn, entry, call)                                                                  \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)   \
-    {                                                                                         \
-        const xchg_alg *a = &entry;                                                           \
-        return call;                                                                          \
-    }
+#define GEN XCHG_OPS_GEN
 
 GEN(bcast_gen, xchg_alg_bcast_ring,
     xchg_ops_halving_generate(a, t, o, 1, t->nodes, 1, 0, out, err))
@@ -157,11 +152,8 @@ static int ops_ring_formula(const xchg_alg *a, const xchg_topo *t, const xchg_op
     }
 }
 
-#define FORMULA(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_counts *out)                   \
-    {                                                                                         \
-        return ops_ring_formula(&entry, t, o, out);                                          \
-    }
+#define FORMULA(fn, entry) XCHG_OPS_BIND(fn, entry, ops_ring_formula, xchg_counts)
+
 FORMULA(bcast_formula, xchg_alg_bcast_ring)
 FORMULA(scatter_formula, xchg_alg_scatter_ring)
 FORMULA(reduce_formula, xchg_alg_reduce_ring)
@@ -191,11 +183,8 @@ static int ops_ring_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_o
     return XCHG_OK;
 }
 
-#define ESTIMATE(fn, entry)                                                                   \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_estimate *out)                 \
-    {                                                                                         \
-        return ops_ring_estimate(&entry, t, o, out);                                         \
-    }
+#define ESTIMATE(fn, entry) XCHG_OPS_BIND(fn, entry, ops_ring_estimate, xchg_estimate)
+
 ESTIMATE(bcast_estimate, xchg_alg_bcast_ring)
 ESTIMATE(scatter_estimate, xchg_alg_scatter_ring)
 ESTIMATE(reduce_estimate, xchg_alg_reduce_ring)
@@ -204,19 +193,15 @@ ESTIMATE(allgather_estimate, xchg_alg_allgather_ring)
 ESTIMATE(rscatter_estimate, xchg_alg_reduce_scatter_ring)
 ESTIMATE(shift_estimate, xchg_alg_shift_ring)
 
-#define APPLIES(fn, entry)                                                                    \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                      \
-    {                                                                                         \
-        return xchg_ops_check(&entry, t, o, err);                                             \
-    }
+#define APPLIES XCHG_OPS_APPLIES
+
 APPLIES(bcast_applies, xchg_alg_bcast_ring)
 APPLIES(scatter_applies, xchg_alg_scatter_ring)
 APPLIES(reduce_applies, xchg_alg_reduce_ring)
 APPLIES(gather_applies, xchg_alg_gather_ring)
 APPLIES(shift_applies, xchg_alg_shift_ring)
 
-#define SRC "Grama et al., Basic Communication Operations (slides to Introduction to Parallel " \
-            "Computing, 2003)"
+#define SRC XCHG_OPS_SOURCE
 #define TOPO_ANY "any, as a line of ids 0..p-1 (contention-free on ring, array, complete)"
 #define TOPO_1D "one-dimensional: ring:P, array:P, complete:P"
 #define ENTRY(var, nm, opk, summ, src, topo, nd, opts_text, prs, app, gen, form, est)         \

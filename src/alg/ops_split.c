@@ -177,9 +177,8 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         .name = nm,                                                                           \
         .op = opk,                                                                            \
         .summary = summ,                                                                      \
-        .source = "Grama et al., Basic Communication Operations (slides to Introduction to "  \
-                  "Parallel Computing, 2003), Improving the Speed of Some Communication "     \
-                  "Operations, eq. (10)",                                                     \
+        .source = XCHG_OPS_SOURCE ", Improving the Speed of Some Communication "            \
+                                  "Operations, eq. (10)",                                     \
         .topologies = "where both parts apply: ring, linear array, 2-D mesh or torus, or "    \
                       "p = 2^D nodes",                                                        \
         .options = opts_text,                                                                 \
