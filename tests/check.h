@@ -76,6 +76,18 @@ typedef void (*check_schedule_fn)(const char *alg_spec, const char *topo_spec,
  * schedule and, where that succeeds (the algorithm applies), call fn.
  * Returns how many ran. */
 int check_each_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx);
+/*
+ * Hold spec on tspec to a slide's formula t_s a + t_w m b: the verifier
+ * passes (and, when free, finds no link carrying two messages) and counts a
+ * start-ups and `blocks` blocks (b times p for a -split algorithm, whose
+ * blocks are m/p); the cost model gives a with ts = 1, tw = 0 and b*m with
+ * ts = 0, tw = 1; the simulator equals the model when the schedule is
+ * contention-free, and the time respects the lower bound. Returns 1 when
+ * spec was generated (0, and a failed check, when not).
+ */
+int check_slide_cost(const char *tspec, const char *spec, int free, double a, double b,
+                     double blocks);
+
 /* The same for the registry algorithms of the other operations (bcast,
  * reduce, ...; docs/operations.md), with their default root and q. */
 int check_each_op_schedule(const char *topo_spec, check_schedule_fn fn, void *ctx);

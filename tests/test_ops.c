@@ -14,37 +14,14 @@
 #include "sched/sched_internal.h"
 #include "xchg.h"
 
-/*
- * The slide's time of spec on tspec as (start-up count, per-byte count of
- * m): t_s * a + t_w * m * b. The cost model must give exactly that (with
- * ts = 1, tw = 0 it is a; with ts = 0, tw = 1 it is b*m), the verifier must
- * pass and count the same, and the simulator must agree with the model.
- */
+/* Hold spec on tspec to the slide's t_s a + t_w m b (check_slide_cost);
+ * the verifier's volume is b blocks of m, or b*p of m/p for a -split
+ * algorithm. */
 static void slide_cost(const char *tspec, const char *spec, double a, double b)
 {
-    xchg_sched *s = check_generate(tspec, spec);
-    if (!s)
-        return;
-    xchg_verify_report r = check_verify(s);
-    CHECK(r.ok, "%s on %s verifies: %s", spec, tspec, r.reported ? r.msgs[0] : "");
-    double m = 4096;
-    xchg_machine ts1 = check_machine(1, 0), tw1 = check_machine(0, 1), both = check_machine(40, 0.01);
-    xchg_cost c;
-    xchg_err err = {{0}};
-    CHECK(xchg_cost_compute(s, &ts1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    CHECK(c.time == a, "%s on %s: start-up term %g, slide %g", spec, tspec, c.time, a);
-    CHECK(xchg_cost_compute(s, &tw1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    CHECK(c.time == b * m, "%s on %s: per-byte term %g m, slide %g m", spec, tspec,
-          c.time / m, b);
-    CHECK(xchg_cost_compute(s, &both, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    xchg_sim_opts so = {0};
-    xchg_sim_report sr;
-    CHECK(xchg_sim_run(s, &both, m, &so, &sr, &err) == 0, "sim: %s", err.msg);
-    CHECK(sr.time > c.time * (1 - 1e-12) && sr.time < c.time * (1 + 1e-12),
-          "%s on %s: simulated %.17g, cost model %.17g", spec, tspec, sr.time, c.time);
-    CHECK(c.time >= c.lb_time, "%s on %s: time %g under the lower bound %g", spec, tspec,
-          c.time, c.lb_time);
-    xchg_sched_free(s);
+    xchg_topo t = check_topo(tspec);
+    double blocks = strstr(spec, "-split") ? b * t.nodes : b;
+    check_slide_cost(tspec, spec, 1, a, b, blocks);
 }
 
 /* Names, parsing, tokens and parameter checks. */
@@ -126,7 +103,7 @@ static void test_hypercube(void)
         snprintf(tspec, sizeof tspec, "hypercube:%d", d);
         double L = d;
         /* eq. (1): broadcast and reduction, (t_s + t_w m) log p, any root */
-        for (uint32_t root = 0; root < p && root < 16; root += d > 4 ? 5 : 1) {
+        for (uint32_t root = 0; root < p && root<16; root += d> 4 ? 5 : 1) {
             snprintf(spec, sizeof spec, "bcast-hc:root=%u", root);
             slide_cost(tspec, spec, L, L);
             snprintf(spec, sizeof spec, "reduce-hc:root=%u", root);
@@ -151,7 +128,7 @@ static void test_hypercube(void)
         slide_cost(tspec, "allreduce-split", 2 * L, 2.0 * (p - 1) / p);
         /* shifts: one step per set bit of q (within eq. (8)'s 2 log p - 1),
          * and one step with e-cube routes (eq. (9)), every q */
-        for (uint32_t q = 1; q < p; q += d > 4 ? 7 : 1) {
+        for (uint32_t q = 1; q<p; q += d> 4 ? 7 : 1) {
             double bits = __builtin_popcount(q);
             CHECK(bits <= 2 * L - 1, "shift %u within eq. (8)", q);
             snprintf(spec, sizeof spec, "shift-hc:q=%u", q);
@@ -247,8 +224,8 @@ static void test_wrong(void)
     s = by_hand(2, ag, 2, m2, r2, one);
     r = check_verify(s);
     CHECK(!r.ok && r.undelivered == 0 && r.size_mismatches == 4,
-          "mis-sized all-gather: undelivered %llu sizes %llu",
-          (unsigned long long)r.undelivered, (unsigned long long)r.size_mismatches);
+          "mis-sized all-gather: undelivered %llu sizes %llu", (unsigned long long)r.undelivered,
+          (unsigned long long)r.size_mismatches);
     xchg_sched_free(s);
 
     /* a broadcast that stops a step early: half the nodes never get it

@@ -31,57 +31,14 @@ static unsigned clog2(uint32_t n)
 
 static unsigned long slide_cases;
 
-/*
- * spec on tspec must verify (contention-free where free is set: claimed,
- * and no link carrying two messages), and cost exactly t_s a + t_w m b:
- * a with ts = 1, tw = 0, b m with ts = 0, tw = 1; the simulator agrees
- * with the cost model and the time respects the lower bound.
- */
+/* check_slide_cost, counted. */
 static void slide_cost_blocks(const char *tspec, const char *spec, int free, double a, double b,
                               double blocks)
 {
-    xchg_sched *s = check_generate(tspec, spec);
-    if (!s)
-        return;
-    slide_cases++;
-    xchg_verify_report r = check_verify(s);
-    CHECK(r.ok && r.undelivered == 0 && r.size_mismatches == 0, "%s on %s verifies: %s", spec,
-          tspec, r.reported ? r.msgs[0] : "");
-    if (free)
-        CHECK(xchg_sched_contention_free(s) && r.link_conflicts == 0 &&
-                  r.link_volume_blocks == r.volume_blocks,
-              "%s on %s: contention-free claim %d, %llu conflicts", spec, tspec,
-              xchg_sched_contention_free(s), (unsigned long long)r.link_conflicts);
-    CHECK(r.startups == a && r.volume_blocks == blocks,
-          "%s on %s: the verifier counts %llu start-ups, %llu blocks; slide %g, %g", spec,
-          tspec, (unsigned long long)r.startups, (unsigned long long)r.volume_blocks, a,
-          blocks);
-    double m = 4096;
-    xchg_machine ts1 = check_machine(1, 0), tw1 = check_machine(0, 1), both = check_machine(40, 0.01);
-    xchg_cost c;
-    xchg_err err = {{0}};
-    CHECK(xchg_cost_compute(s, &ts1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    CHECK(c.time == a, "%s on %s: start-up term %g, slide %g", spec, tspec, c.time, a);
-    CHECK(xchg_cost_compute(s, &tw1, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    CHECK(c.time == b * m, "%s on %s: per-byte term %g m, slide %g m", spec, tspec,
-          c.time / m, b);
-    CHECK(xchg_cost_compute(s, &both, m, 0, &c, &err) == 0, "cost: %s", err.msg);
-    CHECK(c.time >= c.lb_time, "%s on %s: time %g under the lower bound %g", spec, tspec,
-          c.time, c.lb_time);
-    xchg_sim_opts so = {0};
-    xchg_sim_report sr;
-    CHECK(xchg_sim_run(s, &both, m, &so, &sr, &err) == 0, "sim: %s", err.msg);
-    /* without contention the simulator is the cost model; with it, slower */
-    if (xchg_sched_contention_free(s))
-        CHECK(sr.time >= c.time * (1 - 1e-12) && sr.time <= c.time * (1 + 1e-12),
-              "%s on %s: simulated %.17g, cost model %.17g", spec, tspec, sr.time, c.time);
-    else
-        CHECK(sr.time >= c.time * (1 - 1e-12), "%s on %s: simulated %.17g under the model %.17g",
-              spec, tspec, sr.time, c.time);
-    xchg_sched_free(s);
+    slide_cases += check_slide_cost(tspec, spec, free, a, b, blocks);
 }
 
-/* slide_cost_blocks where a block is the operation's m (all but -split). */
+/* The same where a block is the operation's m (all but -split). */
 static void slide_cost(const char *tspec, const char *spec, int free, double a, double b)
 {
     slide_cost_blocks(tspec, spec, free, a, b, b);
@@ -157,8 +114,8 @@ static void test_ring(void)
  */
 static void test_mesh(void)
 {
-    const uint32_t shapes[][2] = {{2, 2}, {3, 3}, {4, 4}, {3, 5}, {5, 3}, {2, 8},
-                                  {8, 2}, {4, 6}, {8, 8}, {5, 7}};
+    const uint32_t shapes[][2] = {{2, 2}, {3, 3}, {4, 4}, {3, 5}, {5, 3},
+                                  {2, 8}, {8, 2}, {4, 6}, {8, 8}, {5, 7}};
     const char *kinds[] = {"mesh", "torus"};
     char tspec[32], spec[64];
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -196,8 +153,7 @@ static void test_mesh(void)
         /* the improved operations with mesh parts */
         snprintf(tspec, sizeof tspec, "torus:%ux%u", R, C);
         snprintf(spec, sizeof spec, "bcast-split:root=%u", p / 2);
-        slide_cost_blocks(tspec, spec, 0, L + (C - 1) + (R - 1), 2.0 * (p - 1) / p,
-                          2 * (p - 1));
+        slide_cost_blocks(tspec, spec, 0, L + (C - 1) + (R - 1), 2.0 * (p - 1) / p, 2 * (p - 1));
     }
 }
 
@@ -232,8 +188,8 @@ static void expect_steps(const char *tspec, const char *spec, int sizes, const c
     for (size_t k = 0; k < n && k < xchg_sched_nsteps(s); k++) {
         char got[512];
         messages(s, k, sizes, got, sizeof got);
-        CHECK(strcmp(got, want[k]) == 0, "%s on %s step %zu: '%s', want '%s'", spec, tspec, k,
-              got, want[k]);
+        CHECK(strcmp(got, want[k]) == 0, "%s on %s step %zu: '%s', want '%s'", spec, tspec, k, got,
+              want[k]);
     }
     xchg_sched_free(s);
 }
@@ -446,8 +402,7 @@ static void test_refusals(void)
     CHECK(xchg_generate(&m, "allgather-ring", &s, &err) == XCHG_ENOTAPPLIC &&
               strstr(err.msg, "one-dimensional"),
           "allgather-ring on a mesh: %s", err.msg);
-    CHECK(xchg_generate(&r6, "bcast-mesh", &s, &err) == XCHG_ENOTAPPLIC &&
-              strstr(err.msg, "mesh"),
+    CHECK(xchg_generate(&r6, "bcast-mesh", &s, &err) == XCHG_ENOTAPPLIC && strstr(err.msg, "mesh"),
           "bcast-mesh on a ring: %s", err.msg);
     CHECK(xchg_generate(&h, "allgather-mesh", &s, &err) == XCHG_ENOTAPPLIC,
           "allgather-mesh on a hypercube: %s", err.msg);
@@ -493,8 +448,8 @@ static void test_halving(void)
                 root_sum += root_half;
             }
             CHECK(reached == n, "n %u from %u: %u positions reached", n, h0, reached);
-            CHECK(root_sum == (uint64_t)n - 1, "n %u from %u: the root's halves add up to %llu",
-                  n, h0, (unsigned long long)root_sum);
+            CHECK(root_sum == (uint64_t)n - 1, "n %u from %u: the root's halves add up to %llu", n,
+                  h0, (unsigned long long)root_sum);
         }
     }
 }

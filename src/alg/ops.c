@@ -33,8 +33,8 @@ int xchg_ops_parse(const char *args, xchg_opts *opts, xchg_err *err)
 xchg_op xchg_ops_op(const xchg_alg *a, const xchg_opts *opts)
 {
     xchg_op op = {a->op, 0, 0, 0};
-    int rooted = a->op == XCHG_OP_BCAST || a->op == XCHG_OP_REDUCE ||
-                 a->op == XCHG_OP_SCATTER || a->op == XCHG_OP_GATHER;
+    int rooted = a->op == XCHG_OP_BCAST || a->op == XCHG_OP_REDUCE || a->op == XCHG_OP_SCATTER ||
+                 a->op == XCHG_OP_GATHER;
     if (rooted)
         op.root = opts->root;
     if (a->op == XCHG_OP_SHIFT)
@@ -185,8 +185,7 @@ static int halving_select(const void *ctx, size_t step, uint32_t node, uint32_t 
             return 0;
         return dest % c->cols >= sent.lo && dest % c->cols < sent.hi;
     }
-    if (!xchg_ops_halving_sends(c->rows, rr, (int)(step - c->row_levels), node / c->cols,
-                                &sent))
+    if (!xchg_ops_halving_sends(c->rows, rr, (int)(step - c->row_levels), node / c->cols, &sent))
         return 0;
     return dest / c->cols >= sent.lo && dest / c->cols < sent.hi;
 }
@@ -258,8 +257,8 @@ int xchg_ops_halving_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
     for (int i = 0; i < nr + nc && rc == XCHG_OK; i++) {
         int j = down ? i : nr + nc - 1 - i;
         int row = j < nr;
-        rc = halving_step(s, row ? &hr : &hc, row ? j : j - nr, row, rows, cols, down,
-                          per_token, err);
+        rc = halving_step(s, row ? &hr : &hc, row ? j : j - nr, row, rows, cols, down, per_token,
+                          err);
     }
     free(hr.first), free(hr.sends);
     free(hc.first), free(hc.sends);

@@ -16,32 +16,32 @@
 #define XCHG_OPS_OPTIONS_SHIFT "q=Q: the shift, 1 <= Q < p (default 1)"
 
 /* Seed 003, the source every operation's entry cites. */
-#define XCHG_OPS_SOURCE                                                                       \
-    "Grama et al., Basic Communication Operations (slides to Introduction to Parallel "      \
+#define XCHG_OPS_SOURCE                                                                            \
+    "Grama et al., Basic Communication Operations (slides to Introduction to Parallel "            \
     "Computing, 2003)"
 
 /* A registry generate hook fn for entry, returning call, in which `a` is
  * the entry and t, o, out, err the hook's arguments. */
-#define XCHG_OPS_GEN(fn, entry, call)                                                         \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)   \
-    {                                                                                         \
-        const xchg_alg *a = &entry;                                                           \
-        return call;                                                                          \
+#define XCHG_OPS_GEN(fn, entry, call)                                                              \
+    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_sched **out, xchg_err *err)         \
+    {                                                                                              \
+        const xchg_alg *a = &entry;                                                                \
+        return call;                                                                               \
     }
 
 /* A registry formula or estimate hook fn for entry (out of type T): the
  * family's shared family_fn(&entry, t, o, out). */
-#define XCHG_OPS_BIND(fn, entry, family_fn, T)                                                \
-    static int fn(const xchg_topo *t, const xchg_opts *o, T *out)                             \
-    {                                                                                         \
-        return family_fn(&entry, t, o, out);                                                  \
+#define XCHG_OPS_BIND(fn, entry, family_fn, T)                                                     \
+    static int fn(const xchg_topo *t, const xchg_opts *o, T *out)                                  \
+    {                                                                                              \
+        return family_fn(&entry, t, o, out);                                                       \
     }
 
 /* A registry applies hook fn for entry: its root and q fit t. */
-#define XCHG_OPS_APPLIES(fn, entry)                                                           \
-    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                      \
-    {                                                                                         \
-        return xchg_ops_check(&entry, t, o, err);                                             \
+#define XCHG_OPS_APPLIES(fn, entry)                                                                \
+    static int fn(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                           \
+    {                                                                                              \
+        return xchg_ops_check(&entry, t, o, err);                                                  \
     }
 
 /* Parse "", "root=R" or "q=Q" into opts->root / opts->shift. EINVAL with
@@ -83,8 +83,7 @@ typedef struct xchg_ops_seg {
 
 /* Split seg (two or more positions) into the half its holder keeps and the
  * half it sends (whose holder is the receiver). */
-XCHG_INTERNAL void xchg_ops_halve(const xchg_ops_seg *seg, xchg_ops_seg *kept,
-                                  xchg_ops_seg *sent);
+XCHG_INTERNAL void xchg_ops_halve(const xchg_ops_seg *seg, xchg_ops_seg *kept, xchg_ops_seg *sent);
 
 /* 1 when position x sends at level k of the halving of [0, n) from holder
  * h0, with the half it sends in *sent; 0 otherwise. O(k), no memory. */
@@ -113,7 +112,7 @@ XCHG_INTERNAL int xchg_ops_halving_generate(const xchg_alg *a, const xchg_topo *
 /* The halving's counts and estimate on a rows x cols grid of ids. */
 XCHG_INTERNAL void xchg_ops_halving_counts(uint32_t rows, uint32_t cols, int per_token,
                                            xchg_counts *out);
-XCHG_INTERNAL void xchg_ops_halving_estimate(uint32_t rows, uint32_t cols, int down,
-                                             int per_token, xchg_estimate *out);
+XCHG_INTERNAL void xchg_ops_halving_estimate(uint32_t rows, uint32_t cols, int down, int per_token,
+                                             xchg_estimate *out);
 
 #endif /* XCHG_OPS_H */

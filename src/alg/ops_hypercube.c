@@ -49,8 +49,8 @@
 /* Steps of the rooted patterns: toward the leaves (bcast, scatter) or
  * toward the root (reduce, gather); each message carries one block or the
  * 2^i tokens of its subcube (per_token). */
-static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
-                           int down, int per_token, xchg_sched **out, xchg_err *err)
+static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int down,
+                           int per_token, xchg_sched **out, xchg_err *err)
 {
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
@@ -83,8 +83,8 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
 /* Steps of the pairwise patterns: every node with n XOR 2^i, i up (or
  * down), the tokens bound for the partner's half; a message is 2^i blocks
  * (grow) or one (allreduce); scan sizes each node's message. */
-static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
-                             int up, int grow, xchg_sched **out, xchg_err *err)
+static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int up,
+                             int grow, xchg_sched **out, xchg_err *err)
 {
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
@@ -116,8 +116,8 @@ static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_o
 }
 
 /* A shift by q as one step per set bit of q (phases), or one step. */
-static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
-                          int phases, xchg_sched **out, xchg_err *err)
+static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int phases,
+                          xchg_sched **out, xchg_err *err)
 {
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
@@ -230,61 +230,60 @@ APPLIES(shift_applies, xchg_alg_shift_hc)
 APPLIES(ecube_applies, xchg_alg_shift_hc_ecube)
 
 #define SRC XCHG_OPS_SOURCE
-#define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                       \
-    const xchg_alg var = {                                                                    \
-        .name = nm,                                                                           \
-        .op = opk,                                                                            \
-        .summary = summ,                                                                      \
-        .source = SRC ", " src,                                                               \
-        .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, "      \
-                      "complete)",                                                            \
-        .options = opts_text,                                                                 \
-        .needs = OPS_HC_NEEDS,                                                                \
-        .free_on = OPS_HC_FREE_ON,                                                            \
-        .parse = prs,                                                                         \
-        .applies = app,                                                                       \
-        .generate = gen,                                                                      \
-        .formula = form,                                                                      \
-        .estimate = est,                                                                      \
+#define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                        \
+    const xchg_alg var = {                                                                         \
+        .name = nm,                                                                                \
+        .op = opk,                                                                                 \
+        .summary = summ,                                                                           \
+        .source = SRC ", " src,                                                                    \
+        .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, "            \
+                      "complete)",                                                                 \
+        .options = opts_text,                                                                      \
+        .needs = OPS_HC_NEEDS,                                                                     \
+        .free_on = OPS_HC_FREE_ON,                                                                 \
+        .parse = prs,                                                                              \
+        .applies = app,                                                                            \
+        .generate = gen,                                                                           \
+        .formula = form,                                                                           \
+        .estimate = est,                                                                           \
     }
 
 ENTRY(xchg_alg_bcast_hc, "bcast-hc", XCHG_OP_BCAST,
       "one-to-all broadcast in log p steps, halving the subcube each step",
-      "GENERAL_ONE_TO_ALL_BC, eq. (1)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies, bcast_gen,
-      bcast_formula, bcast_estimate);
+      "GENERAL_ONE_TO_ALL_BC, eq. (1)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies,
+      bcast_gen, bcast_formula, bcast_estimate);
 ENTRY(xchg_alg_scatter_hc, "scatter-hc", XCHG_OP_SCATTER,
       "one-to-all personalized: the broadcast pattern, messages halving",
-      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, scatter_applies, scatter_gen,
-      scatter_formula, scatter_estimate);
+      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, scatter_applies,
+      scatter_gen, scatter_formula, scatter_estimate);
 ENTRY(xchg_alg_reduce_hc, "reduce-hc", XCHG_OP_REDUCE,
-      "all-to-one reduction in log p steps, the broadcast reversed",
-      "ALL_TO_ONE_REDUCE, eq. (1)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies, reduce_gen,
-      reduce_formula, reduce_estimate);
+      "all-to-one reduction in log p steps, the broadcast reversed", "ALL_TO_ONE_REDUCE, eq. (1)",
+      XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies, reduce_gen, reduce_formula,
+      reduce_estimate);
 ENTRY(xchg_alg_gather_hc, "gather-hc", XCHG_OP_GATHER,
       "all-to-one personalized: the scatter reversed, messages doubling",
-      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, gather_applies, gather_gen,
-      gather_formula, gather_estimate);
+      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, gather_applies,
+      gather_gen, gather_formula, gather_estimate);
 ENTRY(xchg_alg_allgather_hc, "allgather-hc", XCHG_OP_ALLGATHER,
       "all-to-all broadcast: log p exchanges across one bit each, messages doubling",
-      "ALL_TO_ALL_BC_HCUBE, eq. (2)", "", NULL, NULL, allgather_gen,
-      allgather_formula, allgather_estimate);
+      "ALL_TO_ALL_BC_HCUBE, eq. (2)", "", NULL, NULL, allgather_gen, allgather_formula,
+      allgather_estimate);
 ENTRY(xchg_alg_reduce_scatter_hc, "reduce-scatter-hc", XCHG_OP_REDUCE_SCATTER,
       "all-to-all reduction: the all-to-all broadcast reversed, messages halving",
-      "All-to-all Reduction, eq. (2)", "", NULL, NULL, rscatter_gen,
-      rscatter_formula, rscatter_estimate);
+      "All-to-all Reduction, eq. (2)", "", NULL, NULL, rscatter_gen, rscatter_formula,
+      rscatter_estimate);
 ENTRY(xchg_alg_allreduce_hc, "allreduce-hc", XCHG_OP_ALLREDUCE,
       "all-reduce: the all-to-all broadcast pattern with messages that do not grow",
-      "All-Reduce, (t_s + t_w m) log p", "", NULL, NULL, allreduce_gen,
-      allreduce_formula, allreduce_estimate);
+      "All-Reduce, (t_s + t_w m) log p", "", NULL, NULL, allreduce_gen, allreduce_formula,
+      allreduce_estimate);
 ENTRY(xchg_alg_scan_hc, "scan-hc", XCHG_OP_SCAN,
       "prefix sums: the all-reduce pattern, a node keeping what comes from below",
-      "PREFIX_SUMS_HCUBE", "", NULL, NULL, scan_gen, scan_formula,
-      scan_estimate);
+      "PREFIX_SUMS_HCUBE", "", NULL, NULL, scan_gen, scan_formula, scan_estimate);
 ENTRY(xchg_alg_shift_hc, "shift-hc", XCHG_OP_SHIFT,
       "circular q-shift as one shift by 2^k per set bit of q",
-      "Circular Shift on a Hypercube, eq. (8)", XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse, shift_applies,
-      shift_gen, shift_formula, shift_estimate);
+      "Circular Shift on a Hypercube, eq. (8)", XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse,
+      shift_applies, shift_gen, shift_formula, shift_estimate);
 ENTRY(xchg_alg_shift_hc_ecube, "shift-hc-ecube", XCHG_OP_SHIFT,
-      "circular q-shift in one step along e-cube routes",
-      "Circular Shift on a Hypercube, eq. (9)", XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse, ecube_applies,
-      ecube_gen, ecube_formula, ecube_estimate);
+      "circular q-shift in one step along e-cube routes", "Circular Shift on a Hypercube, eq. (9)",
+      XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse, ecube_applies, ecube_gen, ecube_formula,
+      ecube_estimate);

@@ -93,8 +93,7 @@ static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
     for (int ph = 0; ph < 2; ph++) {
         int dim = reduce ? ph : 1 - ph; /* 1: along the rows, 0: along the columns */
         for (uint32_t k = 1; k < t->size[dim]; k++) {
-            xchg_rule rule = reduce ? xchg_rule_coord_dist(dim, -1, k, k)
-                                    : xchg_rule_coord_ne(dim);
+            xchg_rule rule = reduce ? xchg_rule_coord_dist(dim, -1, k, k) : xchg_rule_coord_ne(dim);
             xchg_step st = xchg_step_shift(dim, 1, rule, dim == 0 ? COLS(t) : 1);
             int rc = xchg_alg_add(s, &st, err);
             if (rc)
@@ -175,8 +174,7 @@ static uint64_t shift_steps(const xchg_topo *t, uint32_t q)
     if (q == 0 || q >= t->nodes)
         return 0;
     uint32_t qa = q / C, qb = q % C;
-    return (uint64_t)(qb <= C - qb ? qb : C - qb) + (qb && R > 1) +
-           (qa <= R - qa ? qa : R - qa);
+    return (uint64_t)(qb <= C - qb ? qb : C - qb) + (qb && R > 1) + (qa <= R - qa ? qa : R - qa);
 }
 
 /* The counts above: the halving's, (C-1) + (R-1) start-ups and p-1 blocks,
@@ -257,32 +255,31 @@ APPLIES(gather_applies, xchg_alg_gather_mesh)
 APPLIES(shift_applies, xchg_alg_shift_mesh)
 
 #define SRC XCHG_OPS_SOURCE
-#define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                   \
-    const xchg_alg var = {                                                                    \
-        .name = nm,                                                                           \
-        .op = opk,                                                                            \
-        .summary = summ,                                                                      \
-        .source = SRC ", " src,                                                               \
-        .topologies = "two-dimensional mesh:RxC or torus:RxC",                               \
-        .options = opts_text,                                                                 \
-        .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS),           \
-                  .dims = 2},                                                                 \
-        .free_on = MESH_FREE_ON,                                                              \
-        .parse = prs,                                                                         \
-        .applies = app,                                                                       \
-        .generate = gen,                                                                      \
-        .formula = form,                                                                      \
-        .estimate = est,                                                                      \
+#define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                        \
+    const xchg_alg var = {                                                                         \
+        .name = nm,                                                                                \
+        .op = opk,                                                                                 \
+        .summary = summ,                                                                           \
+        .source = SRC ", " src,                                                                    \
+        .topologies = "two-dimensional mesh:RxC or torus:RxC",                                     \
+        .options = opts_text,                                                                      \
+        .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2},     \
+        .free_on = MESH_FREE_ON,                                                                   \
+        .parse = prs,                                                                              \
+        .applies = app,                                                                            \
+        .generate = gen,                                                                           \
+        .formula = form,                                                                           \
+        .estimate = est,                                                                           \
     }
 
 ENTRY(xchg_alg_bcast_mesh, "bcast-mesh", XCHG_OP_BCAST,
       "one-to-all broadcast: the ring broadcast along the root's row, then every column",
-      "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse,
-      bcast_applies, bcast_gen, bcast_formula, bcast_estimate);
+      "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies,
+      bcast_gen, bcast_formula, bcast_estimate);
 ENTRY(xchg_alg_reduce_mesh, "reduce-mesh", XCHG_OP_REDUCE,
       "all-to-one reduction: every column to the root's row, then that row",
-      "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse,
-      reduce_applies, reduce_gen, reduce_formula, reduce_estimate);
+      "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies,
+      reduce_gen, reduce_formula, reduce_estimate);
 ENTRY(xchg_alg_scatter_mesh, "scatter-mesh", XCHG_OP_SCATTER,
       "one-to-all personalized: halving along the root's row, then every column",
       "Scatter and Gather, eq. (3) on a 2-D mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse,

@@ -65,7 +65,7 @@
 
 #include "alg/ops.h"
 
-#define RING_FREE_ON                                                                          \
+#define RING_FREE_ON                                                                               \
     (XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY) | XCHG_KIND(XCHG_TOPO_COMPLETE))
 
 /* All-to-all broadcast (reduce 0) or all-to-all reduction (reduce 1) on a
@@ -110,8 +110,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
 
 #define GEN XCHG_OPS_GEN
 
-GEN(bcast_gen, xchg_alg_bcast_ring,
-    xchg_ops_halving_generate(a, t, o, 1, t->nodes, 1, 0, out, err))
+GEN(bcast_gen, xchg_alg_bcast_ring, xchg_ops_halving_generate(a, t, o, 1, t->nodes, 1, 0, out, err))
 GEN(scatter_gen, xchg_alg_scatter_ring,
     xchg_ops_halving_generate(a, t, o, 1, t->nodes, 1, 1, out, err))
 GEN(reduce_gen, xchg_alg_reduce_ring,
@@ -204,21 +203,21 @@ APPLIES(shift_applies, xchg_alg_shift_ring)
 #define SRC XCHG_OPS_SOURCE
 #define TOPO_ANY "any, as a line of ids 0..p-1 (contention-free on ring, array, complete)"
 #define TOPO_1D "one-dimensional: ring:P, array:P, complete:P"
-#define ENTRY(var, nm, opk, summ, src, topo, nd, opts_text, prs, app, gen, form, est)         \
-    const xchg_alg var = {                                                                    \
-        .name = nm,                                                                           \
-        .op = opk,                                                                            \
-        .summary = summ,                                                                      \
-        .source = SRC ", " src,                                                               \
-        .topologies = topo,                                                                   \
-        .options = opts_text,                                                                 \
-        .needs = {.dims = nd},                                                                \
-        .free_on = RING_FREE_ON,                                                              \
-        .parse = prs,                                                                         \
-        .applies = app,                                                                       \
-        .generate = gen,                                                                      \
-        .formula = form,                                                                      \
-        .estimate = est,                                                                      \
+#define ENTRY(var, nm, opk, summ, src, topo, nd, opts_text, prs, app, gen, form, est)              \
+    const xchg_alg var = {                                                                         \
+        .name = nm,                                                                                \
+        .op = opk,                                                                                 \
+        .summary = summ,                                                                           \
+        .source = SRC ", " src,                                                                    \
+        .topologies = topo,                                                                        \
+        .options = opts_text,                                                                      \
+        .needs = {.dims = nd},                                                                     \
+        .free_on = RING_FREE_ON,                                                                   \
+        .parse = prs,                                                                              \
+        .applies = app,                                                                            \
+        .generate = gen,                                                                           \
+        .formula = form,                                                                           \
+        .estimate = est,                                                                           \
     }
 
 ENTRY(xchg_alg_bcast_ring, "bcast-ring", XCHG_OP_BCAST,
@@ -226,9 +225,9 @@ ENTRY(xchg_alg_bcast_ring, "bcast-ring", XCHG_OP_BCAST,
       "One-to-All Broadcast on Rings, eq. (1)", TOPO_ANY, 0, XCHG_OPS_OPTIONS_ROOTED,
       xchg_ops_parse, bcast_applies, bcast_gen, bcast_formula, bcast_estimate);
 ENTRY(xchg_alg_reduce_ring, "reduce-ring", XCHG_OP_REDUCE,
-      "all-to-one reduction: the ring broadcast reversed",
-      "All-to-One Reduction on Rings, eq. (1)", TOPO_ANY, 0, XCHG_OPS_OPTIONS_ROOTED,
-      xchg_ops_parse, reduce_applies, reduce_gen, reduce_formula, reduce_estimate);
+      "all-to-one reduction: the ring broadcast reversed", "All-to-One Reduction on Rings, eq. (1)",
+      TOPO_ANY, 0, XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies, reduce_gen,
+      reduce_formula, reduce_estimate);
 ENTRY(xchg_alg_scatter_ring, "scatter-ring", XCHG_OP_SCATTER,
       "one-to-all personalized: the ring broadcast's halving, messages halving",
       "Scatter and Gather, eq. (3) on a linear array", TOPO_ANY, 0, XCHG_OPS_OPTIONS_ROOTED,
@@ -247,6 +246,5 @@ ENTRY(xchg_alg_reduce_scatter_ring, "reduce-scatter-ring", XCHG_OP_REDUCE_SCATTE
       rscatter_gen, rscatter_formula, rscatter_estimate);
 ENTRY(xchg_alg_shift_ring, "shift-ring", XCHG_OP_SHIFT,
       "circular q-shift in min(q, p-q) neighbour steps the shorter way round",
-      "Circular Shift, min{q, p-q} neighbor communications", TOPO_ANY, 0,
-      XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse, shift_applies, shift_gen, shift_formula,
-      shift_estimate);
+      "Circular Shift, min{q, p-q} neighbor communications", TOPO_ANY, 0, XCHG_OPS_OPTIONS_SHIFT,
+      xchg_ops_parse, shift_applies, shift_gen, shift_formula, shift_estimate);

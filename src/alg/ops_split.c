@@ -34,11 +34,10 @@ static void split_parts(const xchg_alg *a, xchg_op_kind *first, xchg_op_kind *se
  * NULL when there is none. */
 static const xchg_alg *part_for(xchg_op_kind op, const xchg_topo *t)
 {
-    const char *family = t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY ? "ring"
-                         : (t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) &&
-                                   t->ndims == 2
-                             ? "mesh"
-                             : "hc";
+    const char *family =
+        t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY                      ? "ring"
+        : (t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2 ? "mesh"
+                                                                                     : "hc";
     char name[64];
     snprintf(name, sizeof name, "%s-%s", xchg_op_name(op), family);
     for (char *c = name; *c; c++)
@@ -75,10 +74,11 @@ static int split_find(const xchg_alg *a, const xchg_topo *t, const xchg_opts *op
             return xchg_fail(err, XCHG_ENOTAPPLIC,
                              "%s: no %s algorithm for %s; accepted: a ring, a linear array, a "
                              "2-D mesh or torus, or p = 2^d nodes",
-                             a->name, xchg_op_name(k ? kb : ka), xchg_topo_spec(t, spec, sizeof spec));
+                             a->name, xchg_op_name(k ? kb : ka),
+                             xchg_topo_spec(t, spec, sizeof spec));
         if (xchg_alg_applies(part, t, opts, &why) != XCHG_OK)
-            return xchg_fail(err, XCHG_ENOTAPPLIC, "%s: its %s part does not apply: %s",
-                             a->name, part->name, why.msg);
+            return xchg_fail(err, XCHG_ENOTAPPLIC, "%s: its %s part does not apply: %s", a->name,
+                             part->name, why.msg);
     }
     return XCHG_OK;
 }
@@ -111,8 +111,8 @@ static int split_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         snprintf(sa->algorithm, sizeof sa->algorithm, "%.40s:%.50s", a->name, opts->args);
     else
         snprintf(sa->algorithm, sizeof sa->algorithm, "%s", a->name);
-    sa->contention_free = xchg_alg_claims_free(a, t) && xchg_alg_claims_free(pa, t) &&
-                          xchg_alg_claims_free(pb, t);
+    sa->contention_free =
+        xchg_alg_claims_free(a, t) && xchg_alg_claims_free(pa, t) && xchg_alg_claims_free(pb, t);
     *out = sa;
     return XCHG_OK;
 }
@@ -143,9 +143,8 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     /* the joined schedule holds one step array, grown to hold both parts'
      * steps (xchg_sched_append), not one per part */
     uint64_t sz = sizeof(xchg_step);
-    uint64_t parts = xchg_est_prod(xchg_est_sum(xchg_sched_step_capacity(ea.steps),
-                                                xchg_sched_step_capacity(eb.steps)),
-                                   sz);
+    uint64_t parts = xchg_est_prod(
+        xchg_est_sum(xchg_sched_step_capacity(ea.steps), xchg_sched_step_capacity(eb.steps)), sz);
     uint64_t joined = xchg_est_prod(xchg_sched_step_capacity(ea.steps + eb.steps), sz);
     out->steps = ea.steps + eb.steps;
     uint64_t both = xchg_est_sum(ea.bytes, eb.bytes);
@@ -154,46 +153,46 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     return XCHG_OK;
 }
 
-#define SPLIT_ENTRY(var, nm, opk, summ, opts_text, prs)                                        \
-    static int var##_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *err)           \
-    {                                                                                         \
-        const xchg_alg *pa, *pb;                                                              \
-        return split_find(&var, t, o, &pa, &pb, err);                                         \
-    }                                                                                         \
-    static int var##_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **out,       \
-                              xchg_err *err)                                                  \
-    {                                                                                         \
-        return split_generate(&var, t, o, out, err);                                          \
-    }                                                                                         \
-    static int var##_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *out)        \
-    {                                                                                         \
-        return split_formula(&var, t, o, out);                                                \
-    }                                                                                         \
-    static int var##_estimate(const xchg_topo *t, const xchg_opts *o, xchg_estimate *out)     \
-    {                                                                                         \
-        return split_estimate(&var, t, o, out);                                               \
-    }                                                                                         \
-    const xchg_alg var = {                                                                    \
-        .name = nm,                                                                           \
-        .op = opk,                                                                            \
-        .summary = summ,                                                                      \
-        .source = XCHG_OPS_SOURCE ", Improving the Speed of Some Communication "            \
-                                  "Operations, eq. (10)",                                     \
-        .topologies = "where both parts apply: ring, linear array, 2-D mesh or torus, or "    \
-                      "p = 2^D nodes",                                                        \
-        .options = opts_text,                                                                 \
-        .free_on = XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE) |           \
-                   XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY),                    \
-        .parse = prs,                                                                         \
-        .applies = var##_applies,                                                             \
-        .generate = var##_generate,                                                           \
-        .formula = var##_formula,                                                             \
-        .estimate = var##_estimate,                                                           \
+#define SPLIT_ENTRY(var, nm, opk, summ, opts_text, prs)                                            \
+    static int var##_applies(const xchg_topo *t, const xchg_opts *o, xchg_err *err)                \
+    {                                                                                              \
+        const xchg_alg *pa, *pb;                                                                   \
+        return split_find(&var, t, o, &pa, &pb, err);                                              \
+    }                                                                                              \
+    static int var##_generate(const xchg_topo *t, const xchg_opts *o, xchg_sched **out,            \
+                              xchg_err *err)                                                       \
+    {                                                                                              \
+        return split_generate(&var, t, o, out, err);                                               \
+    }                                                                                              \
+    static int var##_formula(const xchg_topo *t, const xchg_opts *o, xchg_counts *out)             \
+    {                                                                                              \
+        return split_formula(&var, t, o, out);                                                     \
+    }                                                                                              \
+    static int var##_estimate(const xchg_topo *t, const xchg_opts *o, xchg_estimate *out)          \
+    {                                                                                              \
+        return split_estimate(&var, t, o, out);                                                    \
+    }                                                                                              \
+    const xchg_alg var = {                                                                         \
+        .name = nm,                                                                                \
+        .op = opk,                                                                                 \
+        .summary = summ,                                                                           \
+        .source = XCHG_OPS_SOURCE ", Improving the Speed of Some Communication "                   \
+                                  "Operations, eq. (10)",                                          \
+        .topologies = "where both parts apply: ring, linear array, 2-D mesh or torus, or "         \
+                      "p = 2^D nodes",                                                             \
+        .options = opts_text,                                                                      \
+        .free_on = XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE) |                \
+                   XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY),                         \
+        .parse = prs,                                                                              \
+        .applies = var##_applies,                                                                  \
+        .generate = var##_generate,                                                                \
+        .formula = var##_formula,                                                                  \
+        .estimate = var##_estimate,                                                                \
     }
 
 SPLIT_ENTRY(xchg_alg_bcast_split, "bcast-split", XCHG_OP_BCAST,
-            "broadcast of m as p blocks of m/p: scatter, then allgather",
-            XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse);
+            "broadcast of m as p blocks of m/p: scatter, then allgather", XCHG_OPS_OPTIONS_ROOTED,
+            xchg_ops_parse);
 SPLIT_ENTRY(xchg_alg_reduce_split, "reduce-split", XCHG_OP_REDUCE,
             "reduction of m as p blocks of m/p: reduce_scatter, then gather",
             XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse);

@@ -190,10 +190,11 @@ static void report_counts(op_run *r)
                 big = got;
             if (got != msg.blocks) {
                 rep->size_mismatches++;
-                xchg_verify_note(rep, "step %zu node %u declares %llu blocks but its %s message "
-                                      "carries %llu",
-                                 st, n, (unsigned long long)msg.blocks,
-                                 xchg_op_name(r->s->op.kind), (unsigned long long)got);
+                xchg_verify_note(rep,
+                                 "step %zu node %u declares %llu blocks but its %s message "
+                                 "carries %llu",
+                                 st, n, (unsigned long long)msg.blocks, xchg_op_name(r->s->op.kind),
+                                 (unsigned long long)got);
             }
         }
         if (big > 0)
@@ -202,15 +203,15 @@ static void report_counts(op_run *r)
     }
 }
 
-int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
-                   xchg_verify_report *report, xchg_err *err)
+int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
+                   xchg_err *err)
 {
     xchg_verify_opts mo = opts ? *opts : (xchg_verify_opts){0};
     mo.messages_only = 1;
     int rc = xchg_op_check(&s->op, s->topo.nodes, err);
     if (rc == XCHG_OK)
-        rc = xchg_verify_check_work(&s->topo, s->nsteps, &(xchg_verify_opts){
-                                        .max_work = mo.max_work}, err);
+        rc = xchg_verify_check_work(&s->topo, s->nsteps,
+                                    &(xchg_verify_opts){.max_work = mo.max_work}, err);
     if (rc == XCHG_OK)
         rc = xchg_verify(s, &mo, report, err);
     if (rc != XCHG_OK)
@@ -267,8 +268,8 @@ int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
                              xchg_op_name(s->op.kind))
                  : XCHG_OK;
     if (rc == XCHG_OK) {
-        report->failures = report->undelivered + report->size_mismatches +
-                           report->port_violations + report->route_failures +
+        report->failures = report->undelivered + report->size_mismatches + report->port_violations +
+                           report->route_failures +
                            (s->contention_free ? report->link_conflicts : 0);
         report->ok = report->failures == 0;
     }

@@ -12,10 +12,10 @@
 #include "sched/sched_internal.h"
 
 static const char *const op_names[XCHG_OP_COUNT] = {
-    "alltoall", "bcast",   "reduce",  "allgather", "reduce_scatter",
-    "allreduce", "scan",   "scatter", "gather",    "shift"};
-#define OP_NAME_LIST                                                                      \
-    "alltoall, bcast, reduce, allgather, reduce_scatter, allreduce, scan, scatter, "      \
+    "alltoall",  "bcast", "reduce",  "allgather", "reduce_scatter",
+    "allreduce", "scan",  "scatter", "gather",    "shift"};
+#define OP_NAME_LIST                                                                               \
+    "alltoall, bcast, reduce, allgather, reduce_scatter, allreduce, scan, scatter, "               \
     "gather, shift"
 
 const char *xchg_op_name(xchg_op_kind kind)
@@ -82,8 +82,8 @@ int xchg_op_check(const xchg_op *op, uint32_t p, xchg_err *err)
         return xchg_fail(err, XCHG_EINVAL, "%s: root %u is not a node; accepted: 0 to %u",
                          op_names[op->kind], op->root, p - 1);
     if (op->kind == XCHG_OP_SHIFT && (op->shift == 0 || op->shift >= p))
-        return xchg_fail(err, XCHG_EINVAL, "shift: q = %u; accepted: 1 to %u (p - 1)",
-                         op->shift, p - 1);
+        return xchg_fail(err, XCHG_EINVAL, "shift: q = %u; accepted: 1 to %u (p - 1)", op->shift,
+                         p - 1);
     return XCHG_OK;
 }
 
