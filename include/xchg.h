@@ -1227,7 +1227,9 @@ typedef struct xchg_rank xchg_rank;
  * TRANSLATE. Without one it follows every block (xchg_follow_node_new,
  * O(p*p*steps)). Memory: about 16 bytes per block the node sends or
  * receives, plus O(p + steps). Returns 0; XCHG_EINVAL on a NULL argument, a
- * node out of range or a symmetry that does not fit s's topology;
+ * node out of range, a symmetry that does not fit s's topology, or a
+ * schedule of another operation than the complete exchange ("X performs
+ * bcast, not the complete exchange");
  * XCHG_EINTERNAL when the schedule breaks the rules (a node sending to or
  * receiving from two nodes in one step, sending a block it does not hold,
  * ending with a block that is not its own); XCHG_ENOMEM.
