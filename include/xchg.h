@@ -1227,7 +1227,9 @@ typedef struct xchg_rank xchg_rank;
  * TRANSLATE. Without one it follows every block (xchg_follow_node_new,
  * O(p*p*steps)). Memory: about 16 bytes per block the node sends or
  * receives, plus O(p + steps). Returns 0; XCHG_EINVAL on a NULL argument, a
- * node out of range or a symmetry that does not fit s's topology;
+ * node out of range, a symmetry that does not fit s's topology, or a
+ * schedule of another operation than the complete exchange ("X performs
+ * bcast, not the complete exchange");
  * XCHG_EINTERNAL when the schedule breaks the rules (a node sending to or
  * receiving from two nodes in one step, sending a block it does not hold,
  * ending with a block that is not its own); XCHG_ENOMEM.
@@ -1254,7 +1256,10 @@ typedef int (*xchg_write_fn)(void *ctx, const char *data, size_t len);
 
 /*
  * Write the whole schedule, every block of every message, as
- * "xchg-schedule/1" JSON (format "json") or as readable text ("text").
+ * "xchg-schedule/1" JSON (format "json") or as readable text ("text"). A
+ * schedule of another operation than the complete exchange names it, with
+ * its phases, and lists only its tokens (xchg_op_has_token), each phase's
+ * from their origins; the complete exchange's files name none.
  * XCHG_ETOOBIG when p*p*steps is beyond max_work (0 = default limit).
  */
 /* Would xchg_export accept a schedule of `steps` steps on t with max_work
@@ -1277,15 +1282,20 @@ typedef struct xchg_import_opts {
  * Read a schedule from text (len bytes, not NUL-terminated) in the export
  * format, xchg-schedule/1 JSON or text (docs/export-format.md, "Import"),
  * into a new *out (free it with xchg_sched_free): its topology, its
- * algorithm's name, every step's messages with the blocks they list, their
- * routes' policy and the local copies. The schedule claims nothing
+ * algorithm's name, its operation and phases (the complete exchange when
+ * the file names none), every step's messages with the blocks they list
+ * (each message declared as many blocks as its operation makes of them),
+ * their routes' policy and the local copies. The schedule claims nothing
  * (xchg_sched_contention_free is 0): check it with xchg_verify. Returns 0;
  * XCHG_EINVAL with a message giving the line, column and (JSON) field when
  * the text is not such a schedule: bad syntax, another format, a topology
  * or node count that does not parse or agree, a node out of range, a node
  * sending to itself or twice in a step, a route that is not xchg_topo_route
  * under one policy for the step, a block not held by its sender at the
- * start of its step or listed twice in it, copies of the wrong count;
+ * start of its step or listed twice in it, copies of the wrong count, an
+ * operation or phase that fails xchg_op_check, lacks a parameter its kind
+ * takes (root, q) or gives one it does not, phases out of step order, a
+ * listed block that is not a token of its step's operation;
  * XCHG_EINVAL also when the replay would take more than opts->max_bytes;
  * XCHG_ENOMEM. *out is untouched on failure.
  */

@@ -72,8 +72,9 @@ typedef struct xchg_mpi_opts {
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
 /* Whether alg is a value opts.alg accepts: auto, mpi, shm or a registry
- * spec that parses. XCHG_OK, or XCHG_EINVAL with a message saying what is
- * wrong and what is accepted. */
+ * spec of the complete exchange that parses (another operation's, such as
+ * bcast-hc, is refused: the executor runs the exchange only). XCHG_OK, or
+ * XCHG_EINVAL with a message saying what is wrong and what is accepted. */
 int xchg_mpi_alg_check(const char *alg, xchg_err *err);
 
 /*

@@ -4,7 +4,11 @@
 # operation; xchg cost --json gives the slides' counts and the operation
 # (a -split algorithm cuts m into p blocks); compare and plan rank one
 # operation's algorithms (--op, --root, --q) and agree on the winner; bad
-# --op, --root and --q values exit 2 with what is accepted.
+# --op, --root and --q values exit 2 with what is accepted; export writes
+# the operation and verify/cost read it back (a damaged operation field
+# exits 2 naming where); plan and compare refuse another operation's
+# algorithm in --only (exit 2); list names each algorithm's operation and
+# --op lists one operation's.
 # Usage: bash tests/cli_ops.sh path/to/xchg
 X="${1:?usage: cli_ops.sh path/to/xchg}"
 SUITE=cli_ops
@@ -89,4 +93,66 @@ usage_error "--q goes with --op shift" plan --topo hypercube:3 --op bcast --q 2 
 usage_error "for --q; accepted: a whole number from 1 to 7" compare --topo hypercube:3 --op shift --q 0
 usage_error "root 8 is not a node; accepted: 0 to 7" verify --topo hypercube:3 --alg bcast-hc:root=8
 usage_error "allgather-hc takes no options" verify --topo hypercube:3 --alg allgather-hc:root=1
+# export and import carry the operation: the file names it, the import
+# verifies as it and costs the same
+for alg in bcast-hc:root=5 allreduce-split shift-hc:q=3 scan-hc reduce-split:root=6; do
+    "$X" cost --topo hypercube:3 --alg "$alg" --json >"$TMP/c0"
+    want=$(jsx 'o.operation + " " + o.root + " " + o.q + " " + o.pieces + " " + o.time' <"$TMP/c0")
+    for f in json text; do
+        "$X" export --topo hypercube:3 --alg "$alg" --format "$f" --output "$TMP/s.$f"
+        expect "export $alg ($f): exit" "$?" 0
+        grep -q 'operation' "$TMP/s.$f" && ok || bad "export $alg ($f) names no operation"
+        "$X" verify --schedule "$TMP/s.$f" >"$TMP/out" 2>"$TMP/err"
+        expect "verify --schedule $alg ($f): exit" "$?" 0
+        grep -q "^operation       ${alg%%-*} " "$TMP/out" && ok ||
+            bad "verify --schedule $alg ($f): $(head -c 300 "$TMP/out")"
+        "$X" cost --schedule "$TMP/s.$f" --json >"$TMP/c1" 2>"$TMP/err"
+        expect "cost --schedule $alg ($f)" \
+            "$(jsx 'o.operation + " " + o.root + " " + o.q + " " + o.pieces + " " + o.time' <"$TMP/c1")" \
+            "$want"
+    done
+done
+# the complete exchange's file names no operation
+"$X" export --topo hypercube:3 --alg hc-standard --format text >"$TMP/x.txt"
+grep -q 'operation\|phase' "$TMP/x.txt" && bad "the exchange's file names an operation" || ok
+# damaged operation fields: exit 2, with the line and field
+"$X" export --topo hypercube:3 --alg bcast-hc:root=5 --format text --output "$TMP/b.txt"
+sed 's/ root 5$/ root 9/' "$TMP/b.txt" >"$TMP/bad.txt"
+usage_error "line 1, column 92: the header's operation: bcast: root 9 is not a node; accepted: 0 to 7" \
+    verify --schedule "$TMP/bad.txt"
+sed 's/ root 5$/ root 5 root 5/' "$TMP/b.txt" >"$TMP/bad.txt"
+usage_error "'root' is given twice" cost --schedule "$TMP/bad.txt"
+"$X" export --topo hypercube:3 --alg shift-hc:q=3 --output "$TMP/q.json"
+sed 's/"q":3/"q":0/' "$TMP/q.json" >"$TMP/bad.json"
+usage_error "column 118, operation: shift: q = 0; accepted: 1 to 7" sim --schedule "$TMP/bad.json"
+sed 's/"q":3/"q":8/' "$TMP/q.json" >"$TMP/bad.json"
+usage_error "operation: shift: q = 8; accepted: 1 to 7" verify --schedule "$TMP/bad.json"
+sed 's/"name":"shift"/"name":"shfit"/' "$TMP/q.json" >"$TMP/bad.json"
+usage_error "operation.name: unknown operation 'shfit'; accepted: alltoall, bcast" \
+    verify --schedule "$TMP/bad.json"
+
+# plan and compare refuse another operation's algorithm in --only
+usage_error "bcast-hc performs bcast, not the complete exchange; accepted: an algorithm of the complete exchange" \
+    plan --topo hypercube:3 --m 1024 --only bcast-hc
+usage_error "scan-hc performs scan, not the complete exchange" \
+    compare --topo hypercube:3 --only hc-direct,scan-hc
+usage_error "hc-direct performs alltoall, not bcast" compare --topo hypercube:3 --op bcast --only hc-direct
+
+# list: every algorithm's operation; --op lists one operation's
+"$X" list --op bcast >"$TMP/l"
+expect "list --op bcast" "$(grep -v '^ ' "$TMP/l" | tr '\n' ' ')" \
+    "bcast-hc bcast-split 2 algorithms of bcast; use one with --alg NAME[:OPTIONS] "
+expect "list --op bcast: operation lines" "$(grep -c '^    operation:  bcast$' "$TMP/l")" 2
+"$X" list --json >"$TMP/l"
+all=$(jsx 'L.length' <"$TMP/l")
+ops=$(jsx 'L.filter(x => x.operation !== "alltoall").length' <"$TMP/l")
+"$X" list --op alltoall --json >"$TMP/l2"
+expect "list --op alltoall: the others" "$(jsx 'L.length' <"$TMP/l2")" "$((all - ops))"
+expect "list --op alltoall: only the exchange" \
+    "$(jsx 'L.every(x => x.operation === "alltoall")' <"$TMP/l2")" true
+expect "list: 13 algorithms of the other operations" "$ops" 13
+"$X" list | grep -c '^    operation:  ' >"$TMP/n"
+expect "list: an operation line per algorithm" "$(cat "$TMP/n")" "$all"
+usage_error "--op: unknown operation 'broadcast'; accepted: alltoall, bcast, reduce" \
+    list --op broadcast
 finish

@@ -166,8 +166,6 @@ static void test_registry(void)
         for (size_t a = 0; a < xchg_alg_count(); a++) {
             const xchg_alg *alg = xchg_alg_at(a);
             xchg_spec specs[XCHG_MAX_VARIANTS];
-            if (alg->op != XCHG_OP_ALLTOALL)
-                continue; /* the formats do not carry the operation yet */
             int n = xchg_alg_variants(&t, alg, specs, XCHG_MAX_VARIANTS, NULL);
             for (int k = 0; k < n; k++)
                 round_trip(topos[i], specs[k]);
@@ -181,6 +179,139 @@ static void test_registry(void)
         }
     }
     CHECK(round_trips > 250, "only %lu round trips", round_trips);
+}
+
+/* Every operation's algorithm (alg->op other than the exchange) on several
+ * topologies, with roots and shifts other than the default: the files name
+ * the operation (and the phases of the split ones), list its tokens only,
+ * and import to the same operation with the same verification, cost and
+ * simulations. */
+static void test_ops_round_trip(void)
+{
+    const char *topos[] = {"hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4",
+                           "ring:8",      "torus:4x4",   "mesh:2x4"};
+    unsigned long before = round_trips;
+    for (size_t a = 0; a < xchg_alg_count(); a++) {
+        const xchg_alg *alg = xchg_alg_at(a);
+        if (alg->op == XCHG_OP_ALLTOALL)
+            continue;
+        int rooted = alg->op == XCHG_OP_BCAST || alg->op == XCHG_OP_REDUCE ||
+                     alg->op == XCHG_OP_SCATTER || alg->op == XCHG_OP_GATHER;
+        unsigned long mine = round_trips;
+        for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++) {
+            xchg_topo t = check_topo(topos[i]);
+            uint32_t p = t.nodes;
+            uint32_t params[3] = {p - 1, p / 2 + 1 < p ? p / 2 + 1 : 1, 1};
+            for (int k = 0; k < 3; k++) {
+                char spec[XCHG_SPEC_MAX];
+                if (rooted)
+                    snprintf(spec, sizeof spec, "%s:root=%u", alg->name, params[k]);
+                else if (alg->op == XCHG_OP_SHIFT)
+                    snprintf(spec, sizeof spec, "%s:q=%u", alg->name, params[k] ? params[k] : 1);
+                else if (k == 0)
+                    snprintf(spec, sizeof spec, "%s", alg->name);
+                else
+                    break;
+                xchg_estimate est;
+                if (xchg_estimate_spec(&t, spec, &est, NULL) != XCHG_OK)
+                    continue; /* does not apply here */
+                xchg_sched *s = check_generate(topos[i], spec);
+                if (!s)
+                    continue;
+                xchg_op op, back;
+                xchg_sched_op(s, &op);
+                CHECK(op.kind == alg->op, "%s: the schedule's operation", spec);
+                for (int f = 0; f < 2; f++) {
+                    buf b = export_of(s, f ? "text" : "json");
+                    xchg_sched *u = NULL;
+                    xchg_err err = {{0}};
+                    if (!b.data || xchg_import(b.data, b.len, NULL, &u, &err) != XCHG_OK) {
+                        CHECK(0, "%s on %s: import: %s", spec, topos[i], err.msg);
+                        free(b.data);
+                        continue;
+                    }
+                    xchg_sched_op(u, &back);
+                    CHECK(back.kind == op.kind && back.root == op.root &&
+                              back.shift == op.shift && back.pieces == op.pieces &&
+                              xchg_sched_nphases(u) == xchg_sched_nphases(s),
+                          "%s on %s: the import performs %s root %u q %u pieces %u", spec,
+                          topos[i], xchg_op_name(back.kind), back.root, back.shift,
+                          back.pieces);
+                    for (size_t ph = 0; ph < xchg_sched_nphases(s); ph++) {
+                        xchg_op x = {0}, y = {0};
+                        size_t xa = 0, xb = 0, ya = 1, yb = 1;
+                        xchg_sched_phase(s, ph, &x, &xa, &xb);
+                        xchg_sched_phase(u, ph, &y, &ya, &yb);
+                        CHECK(x.kind == y.kind && x.root == y.root && x.shift == y.shift &&
+                                  xa == ya && xb == yb,
+                              "%s on %s: phase %zu", spec, topos[i], ph);
+                    }
+                    /* the operation's tokens only are listed */
+                    const char *name = f ? " operation " : "\"operation\":{\"name\":";
+                    CHECK(strstr(b.data, name) != NULL, "%s: the file names the operation",
+                          spec);
+                    char what[160];
+                    snprintf(what, sizeof what, "%s on %s (%s)", spec, topos[i],
+                             f ? "text" : "json");
+                    same_results(s, u, what);
+                    buf again = export_of(u, f ? "text" : "json");
+                    CHECK(again.data && again.len == b.len && !memcmp(again.data, b.data, b.len),
+                          "%s: export of the import differs", what);
+                    round_trips++;
+                    free(again.data);
+                    free(b.data);
+                    xchg_sched_free(u);
+                }
+                xchg_sched_free(s);
+            }
+        }
+        CHECK(round_trips - mine >= 6, "%s: only %lu round trips", alg->name,
+              round_trips - mine);
+    }
+    CHECK(round_trips - before >= 100, "only %lu round trips of the operations",
+          round_trips - before);
+}
+
+/* A bcast from root 5 on hypercube:3 lists the root's tokens only, and
+ * its messages are one block each (the root's data). */
+static void test_ops_tokens(void)
+{
+    xchg_sched *s = check_generate("hypercube:3", "bcast-hc:root=5");
+    if (!s)
+        return;
+    buf b = export_of(s, "text");
+    if (b.data) {
+        CHECK(strstr(b.data, "# xchg-schedule/1 topology hypercube:3 algorithm "
+                             "bcast-hc:root=5 nodes 8 steps 3 operation bcast root 5\n") ==
+                  b.data,
+              "bcast header: %.120s", b.data);
+        CHECK(strstr(b.data, "  5 -> 1  route d2-1x1  blocks (5,0) (5,1) (5,2) (5,3)\n") &&
+                  !strstr(b.data, "(1,"),
+              "bcast lists the root's tokens only:\n%s", b.data);
+        xchg_sched *t = NULL;
+        xchg_err err = {{0}};
+        CHECK(xchg_import(b.data, b.len, NULL, &t, &err) == XCHG_OK, "bcast: %s", err.msg);
+        if (t) {
+            xchg_msg m;
+            xchg_sched_message(t, 0, 5, &m);
+            CHECK(m.to == 1 && m.blocks == 1, "bcast: 4 tokens, 1 block (%llu)",
+                  (unsigned long long)m.blocks);
+            xchg_sched_free(t);
+        }
+        free(b.data);
+    }
+    xchg_sched_free(s);
+    /* the complete exchange's files carry no operation */
+    s = check_generate("hypercube:2", "hc-standard");
+    if (s) {
+        for (int f = 0; f < 2; f++) {
+            b = export_of(s, f ? "text" : "json");
+            CHECK(b.data && !strstr(b.data, "operation") && !strstr(b.data, "phase"),
+                  "alltoall file without operation");
+            free(b.data);
+        }
+        xchg_sched_free(s);
+    }
 }
 
 /* Import text, expecting a refusal whose message contains want. */
@@ -295,6 +426,102 @@ static void test_refusals(void)
     CHECK(xchg_import(NULL, 0, NULL, &s, &err) == XCHG_EINVAL, "NULL text");
 }
 
+#define TXT0 "# xchg-schedule/1 topology ring:4 algorithm hand nodes 4 steps 0"
+
+/* Damaged operation fields, in both formats: each refused with its line,
+ * column (JSON: field) and what is accepted. */
+static void test_op_refusals(void)
+{
+    refused(HEAD "\"operation\":{\"name\":\"bcats\",\"root\":0},\"steps\":[]}",
+            "column 80, operation.name: unknown operation 'bcats'; accepted: alltoall, bcast, "
+            "reduce, allgather, reduce_scatter, allreduce, scan, scatter, gather, shift");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":4},\"steps\":[]}",
+            "column 79, operation: bcast: root 4 is not a node; accepted: 0 to 3");
+    refused(HEAD "\"operation\":{\"name\":\"shift\",\"q\":0},\"steps\":[]}",
+            "operation: shift: q = 0; accepted: 1 to 3 (p - 1)");
+    refused(HEAD "\"operation\":{\"name\":\"shift\",\"q\":4},\"steps\":[]}",
+            "operation: shift: q = 4; accepted: 1 to 3 (p - 1)");
+    refused(HEAD "\"operation\":{\"name\":\"shift\"},\"steps\":[]}",
+            "operation: shift needs its q; accepted: q from 1 to 3");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\"},\"steps\":[]}",
+            "operation: bcast needs its root; accepted: root R, a node 0 to 3");
+    refused(HEAD "\"operation\":{\"name\":\"allgather\",\"root\":1},\"steps\":[]}",
+            "operation: allgather has no root; accepted: root with bcast, reduce, scatter");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":1,\"q\":1},\"steps\":[]}",
+            "operation: bcast has no q; accepted: q with shift only");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":1,\"pieces\":0},"
+                 "\"steps\":[]}",
+            "pieces is 0; accepted: 1 or more");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":1},\"operation\":{\"name\":"
+                 "\"bcast\",\"root\":1},\"steps\":[]}",
+            "'operation' is given twice");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":1,\"root\":2},\"steps\":[]}",
+            "operation.root: 'root' is given twice");
+    refused(HEAD "\"operation\":{\"root\":1},\"steps\":[]}",
+            "operation: 'name' is missing");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"rot\":1},\"steps\":[]}",
+            "operation: unknown key 'rot'; accepted: name, root, q, pieces");
+    refused(HEAD "\"steps\":[],\"operation\":{\"name\":\"bcast\",\"root\":1}}",
+            "'operation' comes after the steps; accepted: before \"steps\"");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":1},\"steps\":[[{\"from\":0,"
+                 "\"to\":1,\"route\":[[0,1,1]],\"blocks\":[[0,1]]}]]}",
+            "steps[0][0].blocks[0]: block (0,1) is not a token of the step's operation; "
+            "accepted: bcast root 1: (1,d) only");
+    refused(HEAD "\"phases\":[{\"name\":\"scatter\",\"root\":0,\"first\":0}],"
+                 "\"steps\":[]}",
+            "phases in a file that names no operation");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":0},\"phases\":[{\"name\":"
+                 "\"scatter\",\"root\":0,\"first\":1}],\"steps\":[]}",
+            "phases[0]: the first phase starts at step 1; accepted: 0");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":0},\"phases\":[{\"name\":"
+                 "\"scatter\",\"root\":0,\"first\":0},{\"name\":\"allgather\"}],"
+                 "\"steps\":[]}",
+            "phases[1]: 'first' is missing");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":0},\"phases\":[{\"name\":"
+                 "\"scatter\",\"root\":9,\"first\":0}],\"steps\":[]}",
+            "phases[0]: scatter: root 9 is not a node; accepted: 0 to 3");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":0},\"phases\":[{\"name\":"
+                 "\"scatter\",\"root\":0,\"first\":0},{\"name\":\"allgather\",\"first\":2}],"
+                 "\"steps\":[[]]}",
+            "phases[1].first: this phase starts at step 2 but the file has 1 steps");
+    refused(HEAD "\"operation\":{\"name\":\"bcast\",\"root\":0},\"phases\":[{\"name\":"
+                 "\"scatter\",\"root\":0,\"first\":0},{\"name\":\"allgather\",\"first\":2},"
+                 "{\"name\":\"allgather\",\"first\":1}],\"steps\":[[],[]]}",
+            "phases[2]: this phase starts at step 1, before the phase ahead of it (step 2)");
+    /* text */
+    refused(TXT0 " operation bcats\n", "line 1, column 76: unknown operation 'bcats'; "
+                                      "accepted: alltoall, bcast, reduce");
+    refused(TXT0 " operation bcast root 4\n",
+            "line 1, column 76: the header's operation: bcast: root 4 is not a node; "
+            "accepted: 0 to 3");
+    refused(TXT0 " operation shift q 0\n", "the header's operation: shift: q = 0; accepted: "
+                                          "1 to 3 (p - 1)");
+    refused(TXT0 " operation shift q 4\n", "shift: q = 4; accepted: 1 to 3 (p - 1)");
+    refused(TXT0 " operation shift\n", "shift needs its q");
+    refused(TXT0 " operation bcast root 1 operation bcast root 1\n",
+            "the header's 'operation' is given twice");
+    refused(TXT0 " operation bcast root 1 root 2\n", "'root' is given twice");
+    refused(TXT0 " root 1 operation bcast\n", "the header's 'root' comes before 'operation'");
+    refused(TXT0 " operation bcast root x\n", "'root x': accepted: a whole number");
+    refused(TXT0 "\nphase scatter root 0\n",
+            "line 2, column 1: a 'phase' line in a file whose header names no operation");
+    refused(TXT0 " operation bcast root 0\nphase scatter root 7\n",
+            "line 2, column 1: the 'phase' line: scatter: root 7 is not a node");
+    refused(TXT0 " operation bcast root 0\nphase scatter root 0 colour 1\n",
+            "the phase's 'colour 1' is not understood");
+    refused("# xchg-schedule/1 topology ring:4 algorithm hand nodes 4 steps 1 operation "
+            "bcast root 0\nstep 1\nphase scatter root 0\n",
+            "line 3, column 1: the first 'phase' line comes after step 1");
+    refused("# xchg-schedule/1 topology ring:4 algorithm hand nodes 4 steps 1 operation "
+            "reduce root 2\nstep 1\n  0 -> 1  route d0+1x1  blocks (0,1)\n",
+            "line 3, column 37: block (0,1) is not a token of the step's operation; accepted: "
+            "reduce root 2: (o,2) only");
+    refused("# xchg-schedule/1 topology ring:4 algorithm hand nodes 4 steps 1 operation "
+            "bcast root 0\nphase scatter root 0\nphase allgather\n  0 -> 1  route d0+1x1  "
+            "blocks (0,1)\n",
+            "line 4, column 4: a message before its 'step' line");
+}
+
 /* Files written by hand: a ring:4 exchange in three steps, and one that
  * forgets a block (imported, but fails verification). */
 static void test_by_hand(void)
@@ -354,10 +581,11 @@ static void test_by_hand(void)
 }
 
 /* Cut a small export at every byte and change every byte: refused with a
- * message or read, and a schedule read is one the verifier can run. */
-static void test_damaged(void)
+ * message or read, and a schedule read is one the verifier can run. The
+ * exchange's file, and one naming an operation and its phases. */
+static void test_damaged(const char *tspec, const char *spec)
 {
-    xchg_sched *s = check_generate("torus:2x3", "bruck");
+    xchg_sched *s = check_generate(tspec, spec);
     if (!s)
         return;
     for (int f = 0; f < 2; f++) {
@@ -403,8 +631,13 @@ static void test_damaged(void)
 int main(void)
 {
     test_registry();
+    test_ops_round_trip();
+    test_ops_tokens();
     test_refusals();
+    test_op_refusals();
     test_by_hand();
-    test_damaged();
+    test_damaged("torus:2x3", "bruck");
+    test_damaged("hypercube:2", "bcast-split:root=1");
+    test_damaged("ring:4", "shift-hc:q=3");
     return check_finish("test_import");
 }

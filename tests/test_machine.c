@@ -352,6 +352,9 @@ static void test_tuning(void)
     tuning_refused("xchg-tuning/1\n16 ring:16 1 -5 shm\n", "block sizes '1' to '-5'");
     tuning_refused("xchg-tuning/1\n16 ring:16 1 8 fastest\n", "line 2: algorithm 'fastest'");
     tuning_refused("xchg-tuning/1\n16 ring:16 1 8 bruck:1\n", "algorithm 'bruck:1'");
+    tuning_refused("xchg-tuning/1\n16 hypercube:4 1 8 bcast-hc:root=3\n",
+                   "line 2: algorithm 'bcast-hc:root=3': bcast-hc performs bcast, not the "
+                   "complete exchange");
     tuning_refused("xchg-tuning/1\n16 ring:16 1 64 mpi\n16 ring:16 64 128 ring\n",
                    "line 3: 64..128 bytes on 16 ranks (ring:16) overlaps an earlier row's 1..64");
     const char nul[] = "xchg-tuning/1\n16 ring:16\0 1 64 mpi\n";

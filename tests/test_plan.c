@@ -378,6 +378,21 @@ static void test_refusals(const xchg_machine *mach)
     po.only = "t1";
     CHECK(xchg_plan_sweep(&t, mach, 1, 2, &po, &sw, &err) == XCHG_ENOTAPPLIC, "t1 on a ring");
     CHECK(sw == (xchg_sweep *)&t, "out untouched");
+    /* another operation's algorithm is refused, not planned as an exchange
+     * nor left out silently; and the exchange's in another operation's */
+    po.only = "ring,bcast-hc";
+    CHECK(xchg_plan_sweep(&t, mach, 1, 2, &po, &sw, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "bcast-hc performs bcast, not the complete exchange; accepted: "
+                              "an algorithm of the complete exchange ('xchg list --op "
+                              "alltoall'), or --op bcast"),
+          "bcast-hc in the exchange's plan: %s", err.msg);
+    CHECK(sw == (xchg_sweep *)&t, "out untouched");
+    po.only = "hc-direct";
+    po.op = XCHG_OP_SCAN;
+    CHECK(xchg_plan_sweep(&t, mach, 1, 2, &po, &sw, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "hc-direct performs alltoall, not scan"),
+          "hc-direct in scan's plan: %s", err.msg);
+    po.op = XCHG_OP_ALLTOALL;
     /* One size, m = 0: only start-ups count. */
     sw = NULL;
     CHECK(xchg_plan_sweep(&t, mach, 0, 0, NULL, &sw, &err) == 0 && xchg_sweep_nsizes(sw) == 1,

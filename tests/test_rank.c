@@ -290,10 +290,65 @@ static void check_errors(void)
     CHECK(sym.kind == XCHG_SYM_XOR, "pairwise on 16 nodes pairs by XOR");
 }
 
+/* A growing string the exporter writes into. */
+typedef struct text {
+    char data[1 << 14];
+    size_t len;
+} text;
+
+static int put_text(void *ctx, const char *data, size_t len)
+{
+    text *t = ctx;
+    if (t->len + len >= sizeof t->data)
+        return 1;
+    memcpy(t->data + t->len, data, len);
+    t->len += len;
+    return 0;
+}
+
+/* Per-rank programs exist for the complete exchange only: every other
+ * operation's algorithm, generated or read back from its export, is
+ * refused with EINVAL naming the operation, never derived as an exchange. */
+static void check_ops_refused(void)
+{
+    size_t refused = 0;
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (a->op == XCHG_OP_ALLTOALL)
+            continue;
+        xchg_sched *s = check_generate("hypercube:3", a->name);
+        if (!s)
+            continue;
+        xchg_rank *r = NULL;
+        xchg_err err = {{0}};
+        char want[128];
+        snprintf(want, sizeof want, "%s performs %s, not the complete exchange", a->name,
+                 xchg_op_name(a->op));
+        CHECK(xchg_rank_new(s, NULL, 1, &r, &err) == XCHG_EINVAL && !r &&
+                  strstr(err.msg, want),
+              "%s: refused: %s", a->name, err.msg);
+        refused++;
+        if (a->op == XCHG_OP_BCAST && !strcmp(a->name, "bcast-hc")) {
+            text t = {.len = 0};
+            xchg_sched *back = NULL;
+            CHECK(xchg_export(s, "json", 0, put_text, &t, &err) == XCHG_OK &&
+                      xchg_import(t.data, t.len, NULL, &back, &err) == XCHG_OK,
+                  "bcast-hc: export and import: %s", err.msg);
+            CHECK(back && xchg_rank_new(back, NULL, 0, &r, &err) == XCHG_EINVAL &&
+                      strstr(err.msg, "bcast-hc performs bcast, not the complete exchange"),
+                  "an imported bcast is refused: %s", err.msg);
+            xchg_sched_free(back);
+        }
+        xchg_sched_free(s);
+    }
+    CHECK(refused >= 10, "only %zu operations' algorithms tried", refused);
+}
+
 int main(void)
 {
     for (int i = 0; topologies[i]; i++)
         check_each_schedule(topologies[i], check_schedule, NULL);
     check_errors();
+    check_ops_refused();
     return check_finish("test_rank");
 }

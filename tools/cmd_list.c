@@ -1,25 +1,32 @@
 /*
  * cmd_list.c - "xchg list": every algorithm of the registry with its
- * summary, source, accepted topologies, options and declared claims
- * (contention-free on which kinds, in place or not); with --topo, also
- * whether it applies to that topology and the variants worth running there.
+ * summary, the collective operation it performs, source, accepted
+ * topologies, options and declared claims (contention-free on which kinds,
+ * in place or not); with --topo, also whether it applies to that topology
+ * and the variants worth running there; with --op, only the algorithms of
+ * that operation.
  */
 #include "cli.h"
 
 const char xchg_cli_list_help[] =
-    "usage: xchg list [--topo T] [--json]\n\n"
-    "List every algorithm of the registry: name, one-line summary, the paper it\n"
-    "comes from, the topologies it accepts, its options (an algorithm with\n"
-    "options is named as name:options, e.g. multiphase:2,3) and what it claims:\n"
-    "on which topologies its schedules are contention-free (the verifier holds\n"
-    "them to it) and whether it runs in place (no node ever holds more than p\n"
-    "blocks).\n\n"
+    "usage: xchg list [--topo T] [--op NAME] [--json]\n\n"
+    "List every algorithm of the registry: name, one-line summary, the collective\n"
+    "operation it performs (alltoall: the complete exchange; bcast, reduce, ...),\n"
+    "the paper it comes from, the topologies it accepts, its options (an\n"
+    "algorithm with options is named as name:options, e.g. multiphase:2,3) and\n"
+    "what it claims: on which topologies its schedules are contention-free (the\n"
+    "verifier holds them to it) and whether it runs in place (no node ever holds\n"
+    "more than p blocks).\n\n"
     "options:\n"
-    "  --topo T  also say whether each algorithm applies to T (and if not, why)\n"
-    "            and list its variants on T, the specs 'xchg compare' runs\n"
-    "  --json    one JSON object per algorithm and line: name, summary, source,\n"
-    "            topologies, options, contention_free_on (kind names), in_place\n"
-    "            (with --topo also applies, variants, reason)\n\n"
+    "  --topo T   also say whether each algorithm applies to T (and if not, why)\n"
+    "             and list its variants on T, the specs 'xchg compare' runs\n"
+    "  --op NAME  only the algorithms of operation NAME: alltoall, bcast, reduce,\n"
+    "             allgather, reduce_scatter, allreduce, scan, scatter, gather,\n"
+    "             shift\n"
+    "  --json     one JSON object per algorithm and line: name, summary,\n"
+    "             operation, source, topologies, options, contention_free_on\n"
+    "             (kind names), in_place (with --topo also applies, variants,\n"
+    "             reason)\n\n"
     "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* The kinds of the free_on mask, "hypercube, complete", into buf. */
@@ -46,6 +53,8 @@ static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int
     xchg_cli_json_str(stdout, a->name);
     fputs(",\"summary\":", stdout);
     xchg_cli_json_str(stdout, a->summary);
+    fputs(",\"operation\":", stdout);
+    xchg_cli_json_str(stdout, xchg_op_name(a->op));
     fputs(",\"source\":", stdout);
     xchg_cli_json_str(stdout, a->source);
     fputs(",\"topologies\":", stdout);
@@ -78,8 +87,10 @@ static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int
 
 int xchg_cli_list(int argc, char **argv)
 {
-    xchg_cli_opt opts[] = {
-        {"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}};
+    xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},
+                           {"op", "NAME", NULL, 0},
+                           {"json", NULL, NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("list", argc, argv, opts);
     if (rc)
         return rc;
@@ -87,13 +98,18 @@ int xchg_cli_list(int argc, char **argv)
     int have_topo = xchg_cli_has(opts, "topo");
     if (have_topo && (rc = xchg_cli_topo(opts, "list", &t)))
         return rc;
+    xchg_op op;
+    int have_op = xchg_cli_has(opts, "op");
+    if ((rc = xchg_cli_op(opts, 0, &op)))
+        return rc;
     int json = xchg_cli_has(opts, "json");
-    size_t n = xchg_alg_count(), napplies = 0;
+    size_t n = 0, napplies = 0;
     xchg_spec specs[XCHG_MAX_VARIANTS];
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
         const xchg_alg *a = xchg_alg_at(i);
-        if (!a)
+        if (!a || (have_op && a->op != op.kind))
             continue;
+        n++;
         const char *opt = a->options && a->options[0] ? a->options : NULL;
         int nv = -1;
         xchg_err why = {{0}};
@@ -107,6 +123,9 @@ int xchg_cli_list(int argc, char **argv)
         }
         printf("%s\n", a->name);
         printf("    %s\n", a->summary ? a->summary : "");
+        printf("    operation:  %s\n", a->op == XCHG_OP_ALLTOALL
+                                            ? "alltoall (the complete exchange)"
+                                            : xchg_op_name(a->op));
         printf("    source:     %s\n", a->source ? a->source : "");
         printf("    topologies: %s\n", a->topologies ? a->topologies : "");
         printf("    options:    %s\n", opt ? opt : "(none)");
@@ -127,12 +146,15 @@ int xchg_cli_list(int argc, char **argv)
             printf("    applies:    no: %s\n", why.msg);
         }
     }
+    char which[64] = "";
+    if (have_op)
+        snprintf(which, sizeof which, " of %s", xchg_op_name(op.kind));
     if (!json && have_topo) {
         char buf[128];
-        printf("%zu algorithms, %zu apply to %s; use one with --alg NAME[:OPTIONS]\n", n,
-               napplies, xchg_topo_spec(&t, buf, sizeof buf));
+        printf("%zu algorithms%s, %zu apply to %s; use one with --alg NAME[:OPTIONS]\n", n,
+               which, napplies, xchg_topo_spec(&t, buf, sizeof buf));
     } else if (!json) {
-        printf("%zu algorithms; use one with --alg NAME[:OPTIONS]\n", n);
+        printf("%zu algorithms%s; use one with --alg NAME[:OPTIONS]\n", n, which);
     }
     return XCHG_CLI_OK;
 }

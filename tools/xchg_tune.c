@@ -192,6 +192,18 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     xchg_err err = {{0}};
     if (a->only && xchg_alg_check_list(a->only, &err))
         return usage_error("--only: %s", err.msg);
+    /* the executor runs the complete exchange only: another operation's
+     * algorithm named here is refused, not silently left out */
+    for (size_t i = 0; a->only && a->only[0] && i < xchg_alg_count(); i++) {
+        const xchg_alg *alg = xchg_alg_at(i);
+        if (alg->op == XCHG_OP_ALLTOALL || !xchg_alg_in_list(a->only, alg->name))
+            continue;
+        snprintf(err.msg, sizeof err.msg,
+                 "%.64s performs %s, not the complete exchange; accepted: an algorithm "
+                 "'xchg list --op alltoall' lists",
+                 alg->name, xchg_op_name(alg->op));
+        return usage_error("--only: %s", err.msg);
+    }
     return 0;
 }
 

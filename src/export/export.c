@@ -12,6 +12,15 @@
  * evaluations per step, which is why the caller sets a limit (max_work)
  * and very large networks are refused.
  *
+ * A schedule of another operation than the complete exchange (bcast,
+ * reduce, ...; docs/operations.md) says so in its header ("operation"),
+ * and only the operation's tokens (xchg_op_has_token) are followed and
+ * listed: a broadcast from root 5 lists the blocks (5, d), not all p*p. A
+ * schedule of several phases (seed 003's improved operations) lists its
+ * phases, and each phase's tokens start again at their origins, as the
+ * verifier follows them. The complete exchange writes neither field, so
+ * its files are those of xchg-schedule/1 before operations existed.
+ *
  * Output goes through the caller's write callback in chunks of at most
  * EXPORT_BUF bytes; nothing is built as one string.
  */
@@ -204,11 +213,13 @@ static void put_message(sink *o, int json, const xchg_topo *t, uint32_t from, ui
 }
 
 /*
- * Follow step `i` from the positions in w->pos: find the blocks that are
- * sent, write the step's messages (senders in id order), then move the
- * blocks to where the follower f says.
+ * Follow step `i` from the positions in w->pos: find the tokens of op (the
+ * step's phase's operation; every block for the complete exchange) that
+ * are sent, write the step's messages (senders in id order), then move the
+ * tokens to where the follower f says.
  */
-static void export_step(const xchg_follower *f, size_t i, work *w, sink *o, int json)
+static void export_step(const xchg_follower *f, size_t i, const xchg_op *op, work *w,
+                        sink *o, int json)
 {
     const xchg_sched *s = f->s;
     const xchg_topo *t = &s->topo;
@@ -221,10 +232,13 @@ static void export_step(const xchg_follower *f, size_t i, work *w, sink *o, int 
     memset(w->sel, 0, (size_t)((nb + 63) / 64) * sizeof *w->sel);
 
     /* Pass 1: which blocks are sent, and how many per sender. */
+    int all = op->kind == XCHG_OP_ALLTOALL;
     uint64_t b = 0;
     for (uint32_t origin = 0; origin < p; origin++) {
         for (uint32_t dest = 0; dest < p; dest++, b++) {
             uint32_t h = w->pos[b];
+            if (!all && !xchg_op_has_token(op, p, origin, dest))
+                continue;
             if (!xchg_follow_sends(f, i, h, origin, dest))
                 continue;
             w->sel[b >> 6] |= UINT64_C(1) << (b & 63);
@@ -316,6 +330,18 @@ int xchg_export_check(const xchg_topo *t, uint64_t steps, uint64_t max_work, uin
     return rc;
 }
 
+/* Every block back at its origin: the start of the schedule, and of each
+ * of its phases (nothing to do when there are no steps). */
+static void work_reset(work *w, uint32_t p)
+{
+    if (!w->pos)
+        return;
+    uint64_t b = 0;
+    for (uint32_t origin = 0; origin < p; origin++)
+        for (uint32_t dest = 0; dest < p; dest++)
+            w->pos[b++] = origin;
+}
+
 /* Allocate the working memory for p nodes (none when there are no steps)
  * with every block at its origin; 0 or XCHG_ENOMEM (w then holds nothing). */
 static int work_alloc(work *w, uint32_t p, size_t nsteps)
@@ -333,10 +359,7 @@ static int work_alloc(work *w, uint32_t p, size_t nsteps)
         memset(w, 0, sizeof *w);
         return XCHG_ENOMEM;
     }
-    uint64_t b = 0;
-    for (uint32_t origin = 0; origin < p; origin++)
-        for (uint32_t dest = 0; dest < p; dest++)
-            w->pos[b++] = origin;
+    work_reset(w, p);
     return XCHG_OK;
 }
 
@@ -359,6 +382,37 @@ static void put_json_copies(sink *o, const xchg_sched *s)
     put(o, "]", 1);
 }
 
+/* An operation's name and parameters: JSON members "name":"bcast","root":5
+ * (q for a shift, pieces when its data is cut), or text words
+ * " bcast root 5" (" shift q 3", " pieces 4"). */
+static void put_op(sink *o, const xchg_op *op, int json)
+{
+    int rooted = op->kind == XCHG_OP_BCAST || op->kind == XCHG_OP_REDUCE ||
+                 op->kind == XCHG_OP_SCATTER || op->kind == XCHG_OP_GATHER;
+    puts_(o, json ? "\"name\":\"" : " ");
+    puts_(o, xchg_op_name(op->kind));
+    puts_(o, json ? "\"" : "");
+    if (rooted) {
+        puts_(o, json ? ",\"root\":" : " root ");
+        putu(o, op->root);
+    }
+    if (op->kind == XCHG_OP_SHIFT) {
+        puts_(o, json ? ",\"q\":" : " q ");
+        putu(o, op->shift);
+    }
+    if (op->pieces > 1) {
+        puts_(o, json ? ",\"pieces\":" : " pieces ");
+        putu(o, op->pieces);
+    }
+}
+
+/* Nonzero when the header names s's operation: any but the plain complete
+ * exchange, whose files stay as they were before operations. */
+static int op_written(const xchg_sched *s)
+{
+    return s->op.kind != XCHG_OP_ALLTOALL || s->op.pieces > 1 || s->nphases > 0;
+}
+
 /* The schedule's header: the JSON object's opening fields up to the steps
  * array, or the text format's comment line. */
 static void put_header(sink *o, const xchg_sched *s, int json)
@@ -371,6 +425,22 @@ static void put_header(sink *o, const xchg_sched *s, int json)
         put_json_string(o, s->algorithm);
         puts_(o, ",\"nodes\":");
         putu(o, t->nodes);
+        if (op_written(s)) {
+            puts_(o, ",\"operation\":{");
+            put_op(o, &s->op, 1);
+            put(o, "}", 1);
+        }
+        if (s->nphases) {
+            puts_(o, ",\"phases\":[");
+            for (size_t k = 0; k < s->nphases; k++) {
+                puts_(o, k ? ",{" : "{");
+                put_op(o, &s->phases[k].op, 1);
+                puts_(o, ",\"first\":");
+                putu(o, s->phases[k].first);
+                put(o, "}", 1);
+            }
+            put(o, "]", 1);
+        }
         puts_(o, ",\"steps\":[");
         return;
     }
@@ -383,12 +453,17 @@ static void put_header(sink *o, const xchg_sched *s, int json)
     putu(o, t->nodes);
     puts_(o, " steps ");
     putu(o, s->nsteps);
+    if (op_written(s)) {
+        puts_(o, " operation");
+        put_op(o, &s->op, 0);
+    }
     put(o, "\n", 1);
 }
 
 /*
  * Write schedule s in `format` ("json": xchg-schedule/1, "text": one line
- * per message) through write(ctx, data, len), every block of every message.
+ * per message) through write(ctx, data, len), every block of every message
+ * (every token of its operation, phase by phase, for the other operations).
  * max_work bounds p*p*steps (0: 2e9). Returns 0; XCHG_EINVAL for a NULL
  * argument, an unknown format (message lists json|text), a malformed step
  * (the block follower's message), or when write returns nonzero (the
@@ -434,12 +509,26 @@ int xchg_export(const xchg_sched *s, const char *format, uint64_t max_work,
     o->len = 0;
 
     put_header(o, s, json);
-    for (size_t i = 0; i < nsteps && !o->rc; i++) {
-        if (json)
-            puts_(o, i ? ",[" : "[");
-        export_step(f, i, &w, o, json);
-        if (json)
-            put(o, "]", 1);
+    for (size_t k = 0; k < xchg_sched_nphases(s) && !o->rc; k++) {
+        xchg_op op = s->op;
+        size_t first = 0, end = nsteps;
+        xchg_sched_phase(s, k, &op, &first, &end);
+        if (s->nphases) { /* each phase's tokens start at their origins */
+            if (k)
+                work_reset(&w, p);
+            if (!json) {
+                puts_(o, "phase");
+                put_op(o, &op, 0);
+                put(o, "\n", 1);
+            }
+        }
+        for (size_t i = first; i < end && !o->rc; i++) {
+            if (json)
+                puts_(o, i ? ",[" : "[");
+            export_step(f, i, &op, &w, o, json);
+            if (json)
+                put(o, "]", 1);
+        }
     }
     if (json) {
         put(o, "]", 1);

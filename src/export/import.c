@@ -23,6 +23,16 @@
  * is the verifier's to say (xchg_verify): a file may hold a wrong schedule,
  * and that is a finding, not a syntax error. Nothing here recurses, so no
  * input can exhaust the stack.
+ *
+ * A file of another operation than the complete exchange names it
+ * ("operation", with its root, q or pieces; docs/operations.md) and lists
+ * only its tokens; a file of several phases names them too, and each
+ * phase's tokens start again at their origins. The reader checks the
+ * operation (xchg_op_check), refuses a listed block that is not a token of
+ * its step's operation, replays phase by phase, and declares each message
+ * as many blocks as the operation makes of the tokens it lists (one per
+ * origin for a broadcast, per dest for a reduction, per distinct set of
+ * origins for an all-reduce or a scan), which is what the verifier counts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +159,180 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The phase step k (0-based) belongs to: the last one starting at or
+ * before it (0 when the file has no phases). */
+static size_t phase_of(const xchg_imp_reader *r, size_t k)
+{
+    size_t j = 0;
+    while (j + 1 < r->nphases && r->phases[j + 1].first <= k)
+        j++;
+    return j;
+}
+
+/* The operation step k performs. */
+static const xchg_op *op_of(const xchg_imp_reader *r, size_t k)
+{
+    return r->nphases ? &r->phases[phase_of(r, k)].op : &r->op.op;
+}
+
+static int op_rooted(xchg_op_kind k)
+{
+    return k == XCHG_OP_BCAST || k == XCHG_OP_REDUCE || k == XCHG_OP_SCATTER ||
+           k == XCHG_OP_GATHER;
+}
+
+int xchg_imp_check_op(xchg_imp_reader *r, const xchg_imp_op *o, const char *field)
+{
+    const char *name = xchg_op_name(o->op.kind);
+    char why[320];
+    why[0] = '\0';
+    if (op_rooted(o->op.kind) && !(o->given & XCHG_IMP_ROOT))
+        snprintf(why, sizeof why, "%s needs its root; accepted: root R, a node 0 to %u", name,
+                 r->p - 1);
+    else if (!op_rooted(o->op.kind) && (o->given & XCHG_IMP_ROOT))
+        snprintf(why, sizeof why,
+                 "%s has no root; accepted: root with bcast, reduce, scatter and gather only",
+                 name);
+    else if (o->op.kind == XCHG_OP_SHIFT && !(o->given & XCHG_IMP_Q))
+        snprintf(why, sizeof why, "shift needs its q; accepted: q from 1 to %u (p - 1)",
+                 r->p - 1);
+    else if (o->op.kind != XCHG_OP_SHIFT && (o->given & XCHG_IMP_Q))
+        snprintf(why, sizeof why, "%s has no q; accepted: q with shift only", name);
+    else if ((o->given & XCHG_IMP_PIECES) && o->op.pieces == 0)
+        snprintf(why, sizeof why, "pieces is 0; accepted: 1 or more (the blocks the "
+                                  "operation's data is cut into)");
+    xchg_err e = {{0}};
+    if (!why[0] && xchg_op_check(&o->op, r->p, &e) != XCHG_OK)
+        snprintf(why, sizeof why, "%.300s", e.msg);
+    if (!why[0])
+        return 0;
+    if (field) {
+        snprintf(r->path, sizeof r->path, "%s", field);
+        return xchg_imp_fail_at(r, o->line, o->col, "%s%s", why, NULL);
+    }
+    return xchg_imp_fail_at(r, o->line, o->col, "%s: %s",
+                            o == &r->op ? "the header's operation" : "the 'phase' line", why);
+}
+
+int xchg_imp_add_phase(xchg_imp_reader *r, const xchg_imp_op *o)
+{
+    if (r->nphases == XCHG_MAX_PHASES) {
+        char a[16];
+        snprintf(a, sizeof a, "%d", XCHG_MAX_PHASES);
+        return xchg_imp_fail_at(r, o->line, o->col, "more than %s phases%s", a, "");
+    }
+    r->phases[r->nphases++] = *o;
+    return 0;
+}
+
+/* What the tokens of op are, for messages: "bcast root 5: (5,d) only". */
+static void token_text(const xchg_op *op, char *buf, size_t len)
+{
+    const char *name = xchg_op_name(op->kind);
+    switch (op->kind) {
+    case XCHG_OP_BCAST:
+    case XCHG_OP_SCATTER:
+        snprintf(buf, len, "%s root %u: (%u,d) only", name, op->root, op->root);
+        break;
+    case XCHG_OP_REDUCE:
+    case XCHG_OP_GATHER:
+        snprintf(buf, len, "%s root %u: (o,%u) only", name, op->root, op->root);
+        break;
+    case XCHG_OP_SCAN:
+        snprintf(buf, len, "scan: (o,d) with o <= d only");
+        break;
+    case XCHG_OP_SHIFT:
+        snprintf(buf, len, "shift q %u: (o,(o+%u) mod p) only", op->shift, op->shift);
+        break;
+    default:
+        snprintf(buf, len, "%s: every (o,d)", name);
+        break;
+    }
+}
+
+/* One dest's set of origins in a message: tmp[at .. at+len), sorted. */
+typedef struct xchg_imp_set {
+    uint64_t hash;
+    size_t at, len;
+} xchg_imp_set;
+
+static int cmp_set(const void *a, const void *b)
+{
+    const xchg_imp_set *x = a, *y = b;
+    return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+/*
+ * Blocks a message of an operation sized `sz` carries, from the n tokens
+ * it lists (keys origin*p+dest, sorted): one per token, per distinct
+ * origin, per distinct dest, or per distinct set of origins held for a
+ * dest (docs/operations.md), as the verifier counts them. Sets are
+ * compared by a hash of their sorted origins and, when hashes are equal,
+ * origin by origin. Returns the count, or UINT64_MAX out of memory.
+ */
+static uint64_t msg_blocks(xchg_imp_reader *r, xchg_op_sizing sz, const uint64_t *keys,
+                           size_t n)
+{
+    uint64_t p = r->p;
+    if (sz == XCHG_SIZE_TOKENS || n == 0)
+        return n;
+    uint64_t count = 1;
+    if (sz == XCHG_SIZE_ORIGINS) {
+        for (size_t i = 1; i < n; i++)
+            count += keys[i] / p != keys[i - 1] / p;
+        return count;
+    }
+    if (n > r->tmp_cap) {
+        free(r->tmp);
+        r->tmp = malloc(n * sizeof *r->tmp);
+        r->tmp_cap = r->tmp ? n : 0;
+        if (!r->tmp)
+            return UINT64_MAX;
+    }
+    for (size_t i = 0; i < n; i++) /* dest-major */
+        r->tmp[i] = (keys[i] % p) * p + keys[i] / p;
+    qsort(r->tmp, n, sizeof *r->tmp, cmp_u64);
+    if (sz == XCHG_SIZE_DESTS) {
+        for (size_t i = 1; i < n; i++)
+            count += r->tmp[i] / p != r->tmp[i - 1] / p;
+        return count;
+    }
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || r->tmp[i] / p != r->tmp[i - 1] / p) {
+            if (ng == r->sets_cap) {
+                size_t cap = r->sets_cap ? 2 * r->sets_cap : 64;
+                xchg_imp_set *g = realloc(r->sets, cap * sizeof *g);
+                if (!g)
+                    return UINT64_MAX;
+                r->sets = g;
+                r->sets_cap = cap;
+            }
+            r->sets[ng++] = (xchg_imp_set){UINT64_C(0x9e3779b97f4a7c15), i, 0};
+        }
+        xchg_imp_set *g = &r->sets[ng - 1];
+        g->hash = (g->hash ^ (r->tmp[i] % p)) * UINT64_C(0xbf58476d1ce4e5b9);
+        g->hash ^= g->hash >> 29;
+        g->len++;
+    }
+    qsort(r->sets, ng, sizeof *r->sets, cmp_set);
+    count = 0;
+    for (size_t i = 0; i < ng; i++) {
+        int seen = 0; /* an equal set earlier in this run of equal hashes */
+        for (size_t j = i; j-- > 0 && r->sets[j].hash == r->sets[i].hash && !seen;) {
+            const xchg_imp_set *a = &r->sets[i], *b = &r->sets[j];
+            if (a->len != b->len)
+                continue;
+            seen = 1;
+            for (size_t k = 0; k < a->len && seen; k++)
+                seen = r->tmp[a->at + k] % p == r->tmp[b->at + k] % p;
+        }
+        count += !seen;
+    }
+    return count;
+}
+
+
 static int cmp_msg(const void *a, const void *b)
 {
     const xchg_imp_msg *x = a, *y = b;
@@ -181,6 +365,15 @@ static int route_is(const xchg_imp_reader *r, const xchg_imp_msg *m, int policy)
 int xchg_imp_finish_step(xchg_imp_reader *r)
 {
     uint32_t p = r->p;
+    size_t step = r->sched->nsteps;
+    const xchg_op *op = op_of(r, step);
+    if (r->nphases && phase_of(r, step) != r->replay_phase) {
+        /* a new phase: its tokens start at their origins */
+        uint64_t nb = (uint64_t)p * p;
+        for (uint64_t b = 0; b < nb; b++)
+            r->holder[b] = (uint32_t)(b / p);
+        r->replay_phase = phase_of(r, step);
+    }
     /* one message per sender, in id order */
     if (r->nmsgs > 1)
         qsort(r->msgs, r->nmsgs, sizeof *r->msgs, cmp_msg);
@@ -261,19 +454,25 @@ int xchg_imp_finish_step(xchg_imp_reader *r)
     for (uint32_t n = 0; n < p; n++)
         partner[n] = XCHG_NONE;
     size_t at = 0;
+    xchg_op_sizing sizing = xchg_op_sizing_of(op->kind);
+    int nomem = 0;
     for (size_t i = 0; i < r->nmsgs; i++) {
         const xchg_imp_msg *m = &r->msgs[i];
         partner[m->from] = m->to;
-        blocks[m->from] = (uint32_t)m->nb;
         is.sender[i] = m->from;
         is.first[i] = at;
         memcpy(is.keys + at, r->keys + m->b0, m->nb * sizeof *is.keys);
         qsort(is.keys + at, m->nb, sizeof *is.keys, cmp_u64);
+        uint64_t n = msg_blocks(r, sizing, is.keys + at, m->nb);
+        nomem |= n == UINT64_MAX;
+        blocks[m->from] = (uint32_t)n;
         at += m->nb;
     }
     is.first[r->nmsgs] = at;
-    if (xchg_imp_grow(r, (void **)&r->ctx->steps, &r->steps_cap, r->ctx->nsteps,
-                      sizeof(xchg_imp_step))) {
+    if (nomem || xchg_imp_grow(r, (void **)&r->ctx->steps, &r->steps_cap, r->ctx->nsteps,
+                               sizeof(xchg_imp_step))) {
+        if (nomem)
+            xchg_imp_oom(r);
         free(partner);
         free(blocks);
         free(is.sender);
@@ -316,6 +515,33 @@ int xchg_imp_begin_steps(xchg_imp_reader *r, size_t line, size_t col)
         return xchg_imp_fail_at(r, line, col, "nodes is %s but the topology has %s", a, b);
     }
     r->p = r->topo.nodes;
+    if (r->have_op && xchg_imp_check_op(r, &r->op, r->json ? "operation" : NULL))
+        return r->rc;
+    if (r->nphases && !r->have_op)
+        return xchg_imp_fail_at(r, r->phases[0].line, r->phases[0].col,
+                                "phases in a file that names no operation; accepted: "
+                                "phases with the \"operation\" they perform%s%s",
+                                NULL, NULL);
+    for (size_t k = 0; k < r->nphases; k++) {
+        char field[32], a[32], b[32];
+        snprintf(field, sizeof field, "phases[%zu]", k);
+        if (xchg_imp_check_op(r, &r->phases[k], field))
+            return r->rc;
+        snprintf(a, sizeof a, "%zu", r->phases[k].first);
+        if (r->json)
+            snprintf(r->path, sizeof r->path, "%s", field);
+        if (k == 0 && r->phases[k].first != 0)
+            return xchg_imp_fail_at(r, r->phases[k].line, r->phases[k].col,
+                                    "the first phase starts at step %s; accepted: 0%s", a, "");
+        if (k > 0 && r->phases[k].first < r->phases[k - 1].first) {
+            snprintf(b, sizeof b, "%zu", r->phases[k - 1].first);
+            return xchg_imp_fail_at(r, r->phases[k].line, r->phases[k].col,
+                                    "this phase starts at step %s, before the phase ahead of "
+                                    "it (step %s); accepted: phases in step order",
+                                    a, b);
+        }
+    }
+    r->path[0] = '\0';
     uint64_t nb = (uint64_t)r->p * r->p;
     if (nb > r->max_bytes / 4) {
         char a[48], b[48];
@@ -351,6 +577,16 @@ int xchg_imp_add_block(xchg_imp_reader *r, xchg_imp_msg *m, uint64_t o, uint64_t
         return xchg_imp_fail_at(r, line, col,
                                 "block %s names a node past the last one; accepted: "
                                 "nodes 0 to %s",
+                                a, b);
+    }
+    const xchg_op *op = op_of(r, r->sched->nsteps);
+    if (!xchg_op_has_token(op, r->p, (uint32_t)o, (uint32_t)d)) {
+        char a[64], b[128];
+        snprintf(a, sizeof a, "(%llu,%llu)", (unsigned long long)o, (unsigned long long)d);
+        token_text(op, b, sizeof b);
+        return xchg_imp_fail_at(r, line, col,
+                                "block %s is not a token of the step's operation; "
+                                "accepted: %s",
                                 a, b);
     }
     if (xchg_imp_grow(r, (void **)&r->keys, &r->keys_cap, r->nkeys, sizeof *r->keys))
@@ -402,6 +638,8 @@ static void reader_free(xchg_imp_reader *r)
     free(r->msgs);
     free(r->keys);
     free(r->holder);
+    free(r->tmp);
+    free(r->sets);
     if (r->sched)
         xchg_sched_free(r->sched); /* frees ctx with it */
     else
@@ -428,6 +666,7 @@ int xchg_import(const char *text, size_t len, const xchg_import_opts *opts, xchg
         at++;
     int c = at < len ? (unsigned char)text[at] : -1;
     if (c == '{') {
+        r.json = 1;
         xchg_imp_read_json(&r);
     } else if (c == '#') {
         r.line = 0; /* the text reader counts lines as it takes them */
@@ -457,6 +696,26 @@ int xchg_import(const char *text, size_t len, const xchg_import_opts *opts, xchg
         } else {
             for (size_t k = 0; k < r.ncopies; k++)
                 r.sched->steps[k].copy_blocks = r.copies[k];
+        }
+    }
+    if (!r.rc && r.sched) {
+        /* the operation and its phases */
+        for (size_t k = 0; k < r.nphases && !r.rc; k++)
+            if (r.phases[k].first > r.sched->nsteps) {
+                char a[32], b[32];
+                snprintf(a, sizeof a, "%zu", r.phases[k].first);
+                snprintf(b, sizeof b, "%zu", r.sched->nsteps);
+                if (r.json)
+                    snprintf(r.path, sizeof r.path, "phases[%zu].first", k);
+                xchg_imp_fail_at(&r, r.phases[k].line, r.phases[k].col,
+                                 "this phase starts at step %s but the file has %s steps", a,
+                                 b);
+            }
+        r.sched->op = r.op.op;
+        r.sched->nphases = r.nphases;
+        for (size_t k = 0; k < r.nphases; k++) {
+            r.sched->phases[k].op = r.phases[k].op;
+            r.sched->phases[k].first = r.phases[k].first;
         }
     }
     if (r.rc) {

@@ -30,11 +30,25 @@ typedef struct xchg_imp_msg {
 
 typedef struct xchg_imp_ctx xchg_imp_ctx; /* the built schedule's context (import.c) */
 
+/* Which parameters of an operation the file gives (xchg_imp_op.given). */
+#define XCHG_IMP_ROOT 1u
+#define XCHG_IMP_Q 2u
+#define XCHG_IMP_PIECES 4u
+
+/* The schedule's operation, or one of its phases, as read. */
+typedef struct xchg_imp_op {
+    xchg_op op;
+    unsigned given;   /* XCHG_IMP_* */
+    size_t first;     /* a phase: its first step (0-based) */
+    size_t line, col; /* where it is given, for messages */
+} xchg_imp_op;
+
 /* The reader's state. */
 typedef struct xchg_imp_reader {
     const char *s;
     size_t len, pos, line, col;
     char path[160]; /* JSON: the field being read */
+    int json;       /* reading the JSON form */
     xchg_err *err;
     int rc; /* first error */
     uint64_t max_bytes;
@@ -43,6 +57,11 @@ typedef struct xchg_imp_reader {
     xchg_topo topo;
     uint32_t p;
     char alg[96];
+    int have_op;           /* "operation" given (else the complete exchange) */
+    xchg_imp_op op;
+    xchg_imp_op phases[XCHG_MAX_PHASES];
+    size_t nphases;        /* 0: one phase, op over every step */
+    size_t replay_phase;   /* the phase the replay is in */
     uint64_t *copies; /* per step, or NULL */
     size_t ncopies, copies_cap;
     /* the current step */
@@ -52,6 +71,10 @@ typedef struct xchg_imp_reader {
     size_t nkeys, keys_cap;
     /* replay */
     uint32_t *holder; /* p*p */
+    uint64_t *tmp;    /* sizing a message: its keys dest-major */
+    size_t tmp_cap;
+    struct xchg_imp_set *sets; /* sizing a message: its dests' origin sets */
+    size_t sets_cap;
     /* what is built */
     xchg_sched *sched;
     xchg_imp_ctx *ctx;
@@ -83,6 +106,16 @@ XCHG_INTERNAL int xchg_imp_add_block(xchg_imp_reader *r, xchg_imp_msg *m, uint64
 XCHG_INTERNAL int xchg_imp_check_nodes(xchg_imp_reader *r, const xchg_imp_msg *m);
 XCHG_INTERNAL int xchg_imp_finish_step(xchg_imp_reader *r);
 XCHG_INTERNAL int xchg_imp_good_name(const char *name);
+
+/* The operation o read at o->line, o->col (field: the JSON field, e.g.
+ * "operation" or "phases[1]", or NULL in text) fits the topology: the
+ * parameters its kind takes and no other (root for bcast, reduce, scatter
+ * and gather; q for shift), pieces >= 1, and xchg_op_check. 0 or the
+ * error. */
+XCHG_INTERNAL int xchg_imp_check_op(xchg_imp_reader *r, const xchg_imp_op *o, const char *field);
+/* Add phase o (its first step set) after the ones read; 0 or the error
+ * (more than XCHG_MAX_PHASES). */
+XCHG_INTERNAL int xchg_imp_add_phase(xchg_imp_reader *r, const xchg_imp_op *o);
 
 /* The two formats: read all of r's text; 0 or the error. */
 XCHG_INTERNAL int xchg_imp_read_json(xchg_imp_reader *r);

@@ -2,7 +2,7 @@
  * import_json.c - the JSON form of xchg-schedule/1 read back
  * (import_internal.h): a small xchg_imp_reader for exactly this schema, no tree
  * built, no recursion. Every message says where it is: line, column and
- * the field's path (steps[2][0].blocks[3]).
+ * the field's path (steps[2][0].blocks[3], operation.root, phases[1]).
  */
 #include <stdio.h>
 #include <string.h>
@@ -253,6 +253,104 @@ static int json_topology(xchg_imp_reader *r)
     return 0;
 }
 
+/*
+ * An operation object {"name":N,"root":R,"q":Q,"pieces":K} into o, with
+ * "first":F when phase (a phase's first step); field is its path
+ * ("operation", "phases[1]"). The parameters are checked against the
+ * topology later (xchg_imp_check_op), when the topology is known.
+ */
+static int json_op(xchg_imp_reader *r, xchg_imp_op *o, int phase, const char *field)
+{
+    snprintf(r->path, sizeof r->path, "%s", field);
+    memset(o, 0, sizeof *o);
+    skip_ws(r);
+    o->line = r->line;
+    o->col = r->col;
+    if (expect(r, '{', phase ? "'{' (a phase object)" : "'{' (the operation object)"))
+        return r->rc;
+    int have_name = 0, have_first = 0;
+    char key[32];
+    size_t line, col;
+    for (int first = 1, more;;) {
+        if ((more = next_key(r, &first, key, sizeof key, &line, &col)) <= 0) {
+            if (more < 0)
+                return r->rc;
+            break;
+        }
+        snprintf(r->path, sizeof r->path, "%s.%s", field, key);
+        uint64_t v = 0;
+        unsigned bit = !strcmp(key, "root") ? XCHG_IMP_ROOT
+                       : !strcmp(key, "q")  ? XCHG_IMP_Q
+                       : !strcmp(key, "pieces") ? XCHG_IMP_PIECES
+                                                : 0;
+        int dup;
+        if (!strcmp(key, "name")) {
+            dup = have_name++;
+            char name[32];
+            if (!dup && json_string(r, name, sizeof name, "the operation's name"))
+                return r->rc;
+            xchg_err why = {{0}};
+            if (!dup && xchg_op_parse(name, &o->op.kind, &why) != XCHG_OK)
+                return xchg_imp_fail_at(r, line, col, "%s%s", why.msg, NULL);
+        } else if (bit) {
+            dup = (o->given & bit) != 0;
+            o->given |= bit;
+            if (!dup && json_uint(r, UINT32_MAX, &v, key))
+                return r->rc;
+            if (bit == XCHG_IMP_ROOT)
+                o->op.root = (uint32_t)v;
+            else if (bit == XCHG_IMP_Q)
+                o->op.shift = (uint32_t)v;
+            else
+                o->op.pieces = (uint32_t)v;
+        } else if (phase && !strcmp(key, "first")) {
+            dup = have_first++;
+            if (!dup && json_uint(r, UINT32_MAX, &v, "the phase's first step"))
+                return r->rc;
+            o->first = (size_t)v;
+        } else {
+            snprintf(r->path, sizeof r->path, "%s", field);
+            return xchg_imp_fail_at(r, line, col, "unknown key '%s'; accepted: %s", key,
+                                    phase ? "name, root, q, pieces, first"
+                                          : "name, root, q, pieces");
+        }
+        if (dup)
+            return xchg_imp_fail_at(r, line, col, "'%s' is given twice%s", key, "");
+    }
+    snprintf(r->path, sizeof r->path, "%s", field);
+    if (!have_name)
+        return xchg_imp_fail_at(r, o->line, o->col,
+                                "'name' is missing; accepted: {\"name\":N, with \"root\" for "
+                                "bcast, reduce, scatter and gather, \"q\" for shift%s}%s",
+                                phase ? ", \"first\"" : "", NULL);
+    if (phase && !have_first)
+        return xchg_imp_fail_at(r, o->line, o->col,
+                                "'first' is missing; accepted: the phase's first step, "
+                                "0-based%s%s",
+                                NULL, NULL);
+    r->path[0] = '\0';
+    return 0;
+}
+
+/* "phases": [{"name":N,...,"first":F},...] */
+static int json_phases(xchg_imp_reader *r)
+{
+    snprintf(r->path, sizeof r->path, "phases");
+    if (expect(r, '[', "'[' (the phases)"))
+        return r->rc;
+    for (size_t k = 0;; k++) {
+        int item = next_item(r, k);
+        if (item <= 0)
+            return item < 0 ? r->rc : 0;
+        char field[32];
+        snprintf(field, sizeof field, "phases[%zu]", k);
+        xchg_imp_op o;
+        if (json_op(r, &o, 1, field) || xchg_imp_add_phase(r, &o))
+            return r->rc;
+        snprintf(r->path, sizeof r->path, "phases");
+    }
+}
+
 /* A route: [[dim,dir,hops],...] into m. */
 static int json_route(xchg_imp_reader *r, xchg_imp_msg *m)
 {
@@ -433,7 +531,7 @@ int xchg_imp_read_json(xchg_imp_reader *r)
 {
     if (expect(r, '{', "'{'"))
         return r->rc;
-    int have_steps = 0, have_copies = 0;
+    int have_steps = 0, have_copies = 0, have_phases = 0;
     char key[32];
     size_t line, col;
     for (int first = 1, more;;) {
@@ -478,6 +576,19 @@ int xchg_imp_read_json(xchg_imp_reader *r)
             if (!dup && !r->sched)
                 r->p = (uint32_t)v;
             r->path[0] = '\0';
+        } else if (!strcmp(key, "operation") || !strcmp(key, "phases")) {
+            int is_op = key[0] == 'o';
+            dup = is_op ? r->have_op++ : have_phases++;
+            if (!dup && have_steps) {
+                snprintf(r->path, sizeof r->path, "%s", key);
+                return xchg_imp_fail_at(r, line, col,
+                                        "'%s' comes after the steps; accepted: before "
+                                        "\"steps\", as xchg export writes it%s",
+                                        key, "");
+            }
+            if (!dup && (is_op ? json_op(r, &r->op, 0, "operation") : json_phases(r)))
+                return r->rc;
+            r->path[0] = '\0';
         } else if (!strcmp(key, "steps")) {
             dup = have_steps++;
             if (!dup && json_steps(r))
@@ -489,7 +600,7 @@ int xchg_imp_read_json(xchg_imp_reader *r)
         } else {
             return xchg_imp_fail_at(r, line, col,
                                     "unknown key '%s'; accepted: format, topology, "
-                                    "algorithm, nodes, steps, copies",
+                                    "algorithm, nodes, operation, phases, steps, copies",
                                     key, NULL);
         }
         if (dup)

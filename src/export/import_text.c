@@ -1,6 +1,8 @@
 /*
  * import_text.c - the text form of xchg-schedule/1 read back
- * (import_internal.h): a header line, "step N [copies C]" lines, and one
+ * (import_internal.h): a header line (with "operation NAME ..." for
+ * another operation than the complete exchange), "phase NAME ..." lines
+ * where a schedule's phases start, "step N [copies C]" lines, and one
  * line per message, "F -> T  route SEGS  blocks (o,d) ...". Every message
  * says its line and column.
  */
@@ -75,7 +77,50 @@ static int text_fail(xchg_imp_reader *r, const cursor *c, const char *fmt, const
     return xchg_imp_fail_at(r, r->line, col_of(c), fmt, a, b);
 }
 
-/* "# xchg-schedule/1 topology T algorithm A nodes P steps S" */
+/*
+ * An operation's words into o: "NAME [root R] [q Q] [pieces K]" from the
+ * header's "operation" on (header: its other words are the header's keys,
+ * skipped here) or from a "phase" line. name is the word read; the
+ * parameters are checked against the topology by xchg_imp_check_op.
+ * Returns 1 when key/val is one of the operation's parameters (taken), 0
+ * when not, -1 on an error (recorded).
+ */
+static int text_op_word(xchg_imp_reader *r, const cursor *c, xchg_imp_op *o, const char *key,
+                        const char *val)
+{
+    unsigned bit = !strcmp(key, "root")     ? XCHG_IMP_ROOT
+                   : !strcmp(key, "q")      ? XCHG_IMP_Q
+                   : !strcmp(key, "pieces") ? XCHG_IMP_PIECES
+                                            : 0;
+    if (!bit)
+        return 0;
+    uint64_t v;
+    if (o->given & bit)
+        return text_fail(r, c, "'%s' is given twice%s", key, ""), -1;
+    if (!text_uint(val, UINT32_MAX, &v))
+        return text_fail(r, c, "'%s %s': accepted: a whole number", key, val), -1;
+    o->given |= bit;
+    if (bit == XCHG_IMP_ROOT)
+        o->op.root = (uint32_t)v;
+    else if (bit == XCHG_IMP_Q)
+        o->op.shift = (uint32_t)v;
+    else
+        o->op.pieces = (uint32_t)v;
+    return 1;
+}
+
+/* The operation's name into o; 0 or the error (recorded). */
+static int text_op_name(xchg_imp_reader *r, const cursor *c, xchg_imp_op *o, const char *name)
+{
+    xchg_err why = {{0}};
+    if (xchg_op_parse(name, &o->op.kind, &why) != XCHG_OK)
+        return xchg_imp_fail_at(r, r->line, col_of(c) - strlen(name), "%s%s", why.msg, NULL);
+    return 0;
+}
+
+/* "# xchg-schedule/1 topology T algorithm A nodes P steps S", then
+ * "operation NAME [root R] [q Q] [pieces K]" for another operation than
+ * the complete exchange. */
 static int text_header(xchg_imp_reader *r, cursor *c, uint64_t *nsteps)
 {
     char w[128];
@@ -106,7 +151,7 @@ static int text_header(xchg_imp_reader *r, cursor *c, uint64_t *nsteps)
                                  "the algorithm name is longer than 95 characters or "
                                  "has one that is not printable ASCII%s%s",
                                  NULL, NULL);
-            snprintf(r->alg, sizeof r->alg, "%s", w);
+            memcpy(r->alg, w, strlen(w) + 1);
             r->have_alg = 1;
             have |= 2;
         } else if (!strcmp(key, "nodes") && text_uint(w, XCHG_MAX_NODES, &v)) {
@@ -116,10 +161,27 @@ static int text_header(xchg_imp_reader *r, cursor *c, uint64_t *nsteps)
         } else if (!strcmp(key, "steps") && text_uint(w, UINT32_MAX, &v)) {
             *nsteps = v;
             have |= 8;
+        } else if (!strcmp(key, "operation")) {
+            if (r->have_op++)
+                return text_fail(r, c, "the header's 'operation' is given twice%s%s", NULL,
+                                 NULL);
+            r->op.line = 1;
+            r->op.col = col_of(c) - strlen(w);
+            if (text_op_name(r, c, &r->op, w))
+                return r->rc;
+        } else if ((k = text_op_word(r, c, &r->op, key, w)) != 0) {
+            if (k < 0)
+                return r->rc;
+            if (!r->have_op)
+                return text_fail(r, c,
+                                 "the header's '%s' comes before 'operation'; accepted: "
+                                 "operation NAME, then its root, q or pieces%s",
+                                 key, "");
         } else {
             return text_fail(r, c,
                              "the header's '%s %s' is not understood; accepted: "
-                             "topology, algorithm, nodes and steps with their values",
+                             "topology, algorithm, nodes and steps with their values, "
+                             "then operation NAME [root R] [q Q] [pieces K]",
                              key, w);
         }
     }
@@ -195,6 +257,51 @@ static int text_message(xchg_imp_reader *r, cursor *c)
     return 0;
 }
 
+/* A "phase NAME [root R] [q Q] [pieces K]" line (the word "phase" read
+ * through c): the phase starts at the next step, after `steps` steps. */
+static int text_phase(xchg_imp_reader *r, cursor *c, uint64_t steps)
+{
+    xchg_imp_op o;
+    memset(&o, 0, sizeof o);
+    o.line = r->line;
+    o.col = 1;
+    o.first = (size_t)steps;
+    char w[64], val[64];
+    if (!r->have_op)
+        return xchg_imp_fail_at(r, r->line, 1,
+                                "a 'phase' line in a file whose header names no operation; "
+                                "accepted: 'operation NAME' in the header first%s%s",
+                                NULL, NULL);
+    if (r->nphases == 0 && steps > 0)
+        return xchg_imp_fail_at(r, r->line, 1,
+                                "the first 'phase' line comes after step 1; accepted: "
+                                "before 'step 1'%s%s",
+                                NULL, NULL);
+    if (word(c, w, sizeof w) != 1)
+        return text_fail(r, c, "'phase' without an operation; accepted: phase NAME [root R] "
+                               "[q Q] [pieces K]%s%s",
+                         NULL, NULL);
+    if (text_op_name(r, c, &o, w))
+        return r->rc;
+    int k;
+    while ((k = word(c, w, sizeof w)) == 1) {
+        if (word(c, val, sizeof val) != 1)
+            return text_fail(r, c, "the phase's '%s' has no value (or a long one)%s", w, "");
+        int t = text_op_word(r, c, &o, w, val);
+        if (t < 0)
+            return r->rc;
+        if (t == 0)
+            return text_fail(r, c, "the phase's '%s %s' is not understood; accepted: root R, "
+                                   "q Q, pieces K",
+                             w, val);
+    }
+    if (k < 0)
+        return text_fail(r, c, "a word longer than 63 characters%s%s", NULL, NULL);
+    if (xchg_imp_check_op(r, &o, NULL) || xchg_imp_add_phase(r, &o))
+        return r->rc;
+    return 0;
+}
+
 int xchg_imp_read_text(xchg_imp_reader *r)
 {
     const char *b, *e;
@@ -245,8 +352,19 @@ int xchg_imp_read_text(xchg_imp_reader *r)
             empty = 0;
             continue;
         }
+        if (!strcmp(w, "phase")) {
+            if (in_step && xchg_imp_finish_step(r))
+                return r->rc;
+            in_step = 0;
+            if (text_phase(r, &c, step))
+                return r->rc;
+            continue;
+        }
         if (!in_step)
-            return text_fail(r, &c, "a message before the first 'step' line%s%s", NULL, NULL);
+            return text_fail(r, &c,
+                             step || r->nphases ? "a message before its 'step' line%s%s"
+                                                : "a message before the first 'step' line%s%s",
+                             NULL, NULL);
         if (!strcmp(w, "(no") && word(&c, w, sizeof w) == 1 && !strcmp(w, "messages)") &&
             word(&c, w, sizeof w) == 0) {
             if (r->nmsgs)

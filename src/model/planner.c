@@ -377,11 +377,40 @@ static void with_params(const char *spec, const xchg_alg *a, const xchg_plan_opt
         snprintf(out, len, "%.60s", spec);
 }
 
+/* The operation in words: "the complete exchange", or its name. */
+static const char *op_words(xchg_op_kind k)
+{
+    return k == XCHG_OP_ALLTOALL ? "the complete exchange" : xchg_op_name(k);
+}
+
+/* EINVAL when opts->only names an algorithm of another operation than
+ * opts->op: planned as that operation it would be costed as something it
+ * does not do, and left out silently it would look forgotten. */
+static int check_only_op(const xchg_plan_opts *opts, xchg_err *err)
+{
+    if (!opts->only || !opts->only[0]) /* no list: every algorithm of opts->op */
+        return XCHG_OK;
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        if (!a || a->op == opts->op || !xchg_alg_in_list(opts->only, a->name))
+            continue;
+        return xchg_fail(err, XCHG_EINVAL,
+                         "planner: %s performs %s, not %s; accepted: an algorithm of %s "
+                         "('xchg list --op %s'), or --op %s to plan %s",
+                         a->name, xchg_op_name(a->op), op_words(opts->op),
+                         op_words(opts->op), xchg_op_name(opts->op), xchg_op_name(a->op),
+                         xchg_op_name(a->op));
+    }
+    return XCHG_OK;
+}
+
 /* Fill sw->cand and sw->na for t; 0, or EINVAL/ENOTAPPLIC/ENOMEM in err. */
 static int gather(const xchg_topo *t, const xchg_machine *mach, const xchg_plan_opts *opts,
                   xchg_sweep *sw, xchg_err *err)
 {
     int rc = xchg_alg_check_list(opts->only, err);
+    if (!rc)
+        rc = check_only_op(opts, err);
     if (rc)
         return rc;
     xchg_spec specs[XCHG_MAX_VARIANTS];

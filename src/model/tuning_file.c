@@ -56,8 +56,9 @@ static uint64_t whole(const char *w, uint64_t max)
     return v <= max ? v : 0;
 }
 
-/* Check a row's algorithm word: "mpi", "shm" or a spec the registry parses.
- * 0, or XCHG_EINVAL with the reason in err. */
+/* Check a row's algorithm word: "mpi", "shm" or a spec the registry parses
+ * that performs the complete exchange (the rows are MPI_Alltoall's). 0, or
+ * XCHG_EINVAL with the reason in err. */
 static int check_alg(const char *w, xchg_err *err)
 {
     if (!strcmp(w, "mpi") || !strcmp(w, "shm"))
@@ -66,7 +67,11 @@ static int check_alg(const char *w, xchg_err *err)
     xchg_opts o;
     if (strlen(w) >= XCHG_SPEC_MAX)
         return xchg_fail(err, XCHG_EINVAL, "algorithm '%.40s...' is too long", w);
-    return xchg_alg_parse(w, &a, &o, err);
+    int rc = xchg_alg_parse(w, &a, &o, err);
+    if (rc == XCHG_OK && a->op != XCHG_OP_ALLTOALL)
+        return xchg_fail(err, XCHG_EINVAL, "%s performs %s, not the complete exchange",
+                         a->name, xchg_op_name(a->op));
+    return rc;
 }
 
 /* Parse one row (the line's words) into r; 0 or EINVAL naming the field. */

@@ -3,7 +3,8 @@
  * environment variables XCHG_ALG, XCHG_TOPOLOGY, XCHG_VERBOSE,
  * XCHG_TUNING_FILE and XCHG_MACHINE_FILE.
  *
- * Values are checked here only for form (a known algorithm name, a topology
+ * Values are checked here only for form (a known algorithm name of the
+ * complete exchange, not of another operation, a topology
  * spec that parses, 0 or 1); whether they fit the communicator (the
  * algorithm applies, the node count is the number of ranks) is known only
  * when a plan is made (plan.c), which then says why it falls back. The
@@ -32,8 +33,18 @@ int xchg_mpi_alg_check(const char *alg, xchg_err *err)
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
-    if (alg && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK)
-        return XCHG_OK;
+    if (alg && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
+        if (a->op == XCHG_OP_ALLTOALL)
+            return XCHG_OK;
+        /* the executor runs the complete exchange only: never another
+         * operation's schedule as an exchange */
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.64s performs %s, not the complete exchange; accepted: an algorithm "
+                     "'xchg list --op alltoall' lists, auto, shm or mpi",
+                     a->name, xchg_op_name(a->op));
+        return XCHG_EINVAL;
+    }
     if (err)
         snprintf(err->msg, sizeof err->msg,
                  "%.300s; also accepted: auto (pick by block size), shm (through shared memory, "

@@ -16,6 +16,10 @@
  *
  * Where blocks live: see "One rank's program" in xchg.h. A hash map from a
  * block to its scratch slot holds only the blocks passing through.
+ *
+ * Only the complete exchange has such programs: a schedule of another
+ * operation (a broadcast's tokens carry one datum, a reduction's combine)
+ * is refused, never run as an exchange.
  */
 #include "xchg.h"
 #include "base/util.h"
@@ -459,6 +463,14 @@ int xchg_rank_new(const xchg_sched *s, const xchg_symmetry *sym, uint32_t node,
     if (node >= t->nodes)
         return xchg_fail(err, XCHG_EINVAL, "xchg_rank_new: node %u is not one of the %u nodes",
                          (unsigned)node, (unsigned)t->nodes);
+    xchg_op op;
+    xchg_sched_op(s, &op);
+    if (op.kind != XCHG_OP_ALLTOALL || xchg_sched_nphases(s) > 1)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_rank_new: %s performs %s, not the complete exchange; per-rank "
+                         "programs are derived for the complete exchange only "
+                         "(docs/operations.md)",
+                         xchg_sched_algorithm(s), xchg_op_name(op.kind));
     xchg_symmetry none = {0};
     if (!sym)
         sym = &none;

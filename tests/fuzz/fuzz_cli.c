@@ -92,7 +92,9 @@ static const table tables[] = {
      {{"bench", "FILE", NULL, 0}, {"sim", "FILE", NULL, 0}, {"output", "FILE", NULL, 0},
       {"format", "F", NULL, 0}, {"title", "TEXT", NULL, 0}, {NULL, NULL, NULL, 0}}},
     /* list and cost: parsed first to find --topo before running them. */
-    {"list", {{"topo", "T", NULL, 0}, {"json", NULL, NULL, 0}, {NULL, NULL, NULL, 0}}},
+    {"list",
+     {{"topo", "T", NULL, 0}, {"op", "NAME", NULL, 0}, {"json", NULL, NULL, 0},
+      {NULL, NULL, NULL, 0}}},
     {"cost",
      {{"topo", "T", NULL, 0}, {"alg", "A", NULL, 0}, {"machine", "NAME", NULL, 0},
       {"ts", "S", NULL, 0}, {"tw", "W", NULL, 0}, {"tr", "R", NULL, 0}, {"a", "A", NULL, 0},

@@ -45,6 +45,7 @@ usage_error "--alg 'nosuch'.*known:.*auto .*shm .*mpi" --alg nosuch
 usage_error "--topo 'torus:3x3' has 9 nodes.*2 ranks" --topo torus:3x3
 usage_error "--topo 'bogus:2'.*accepted" --topo bogus:2
 usage_error "--alg needs a value" --alg
+usage_error "--alg 'bcast-hc'.*bcast-hc performs bcast, not the complete exchange" --alg bcast-hc
 usage_error "unexpected argument 'stray'" stray
 
 mpi_run 2 "$B" --help >"$TMP/out" 2>"$TMP/err"

@@ -332,6 +332,28 @@ static void persistent(void)
     check(rc == MPI_SUCCESS && !memcmp(a, b, (size_t)n * nranks),
           "a fallback plan still exchanges%s%s%ld%ld", "", "", 0, 0);
     xchg_mpi_plan_free(pl);
+
+    /* another operation's algorithm is never run as an exchange: XCHG_ALG
+     * refuses it, and a plan asked for it falls back (by its operation
+     * where it applies: p = 2^D) and still exchanges */
+    xchg_err aerr = {{0}};
+    check(xchg_mpi_alg_check("bcast-hc:root=1", &aerr) == XCHG_EINVAL &&
+              strstr(aerr.msg, "bcast-hc performs bcast, not the complete exchange"),
+          "XCHG_ALG=bcast-hc is refused: %s%s%ld%ld", aerr.msg, "", 0, 0);
+    o.topology = "auto";
+    o.alg = "bcast-hc";
+    xchg_mpi_plan_create(n, MPI_BYTE, n, MPI_BYTE, 0, MPI_COMM_WORLD, &o, &pl);
+    xchg_mpi_plan_info_get(pl, &info);
+    int pow2 = (nranks & (nranks - 1)) == 0;
+    check(info.fallback &&
+              (!pow2 || strstr(info.why, "performs bcast, not the complete exchange")),
+          "bcast-hc falls back and says why: %s%s%ld%ld", info.why, "", 0, 0);
+    memset(a, 0, (size_t)n * nranks);
+    rc = xchg_mpi_plan_run(pl, s, a);
+    check(rc == MPI_SUCCESS && !memcmp(a, b, (size_t)n * nranks),
+          "bcast-hc's fallback plan still exchanges%s%s%ld%ld", "", "", 0, 0);
+    xchg_mpi_plan_free(pl);
+    o.alg = "auto";
     free(s);
     free(a);
     free(b);

@@ -32,6 +32,7 @@ usage_error "-m '64:8' is not a size range" -m 64:8
 usage_error "-m 'x' is not a size range" -m x
 usage_error "--topo ring:5 does not have one node per rank" --topo ring:5
 usage_error "--only: .*nosuch" --only nosuch
+usage_error "--only: scan-hc performs scan, not the complete exchange" --only ring,scan-hc
 usage_error "--round-ms '0' is not a duration" --round-ms 0
 usage_error "blocks of MAX bytes to every rank do not fit -M" -m 8:1G -M 1M
 "$X" tune --help >"$TMP/out" 2>&1
