@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sched/sched_internal.h"
 #include "xchg.h"
 
 #define W 8           /* words in a block: two 2x2 matrices */
@@ -329,7 +330,7 @@ static int run_schedule(const xchg_sched *s, op_fn fn, const char *what, int *or
 /* Counts over the whole walk. */
 typedef struct tally {
     int schedules, order_kept, order_broken;
-    char broken[2048]; /* the first specs whose order breaks */
+    char broken[2048]; /* the algorithms whose order breaks somewhere */
 } tally;
 
 /* Every rank's message has as many pieces as the schedule declares blocks
@@ -383,9 +384,13 @@ static void check_case(const char *tspec, const char *spec, tally *t)
               what, wrong);
     } else {
         t->order_broken++;
-        size_t len = strlen(t->broken);
-        if (len + strlen(what) + 3 < sizeof t->broken)
-            snprintf(t->broken + len, sizeof t->broken - len, "%s%s", len ? "; " : "", what);
+        char name[XCHG_SPEC_MAX + 2];
+        snprintf(name, sizeof name, " %.*s", (int)strcspn(spec, ":"), spec);
+        size_t len = strlen(t->broken), nl = strlen(name);
+        const char *at = strstr(t->broken, name);
+        int listed = at && (at[nl] == '\0' || at[nl] == ' ');
+        if (!listed && len + nl < sizeof t->broken)
+            memcpy(t->broken + len, name, nl + 1);
         CHECK(wrong > 0, "%s: rank order broken, the matrix product run anyway is wrong", what);
     }
     xchg_sched_free(s);
@@ -427,18 +432,215 @@ static void walk(const char *tspec, tally *t)
     }
 }
 
+/* rank's program for spec on tspec (the caller frees it and *s), or NULL. */
+static xchg_op_program *program_of(const char *tspec, const char *spec, uint32_t rank,
+                                   xchg_sched **s)
+{
+    xchg_op_program *g = NULL;
+    xchg_err err = {{0}};
+    *s = check_generate(tspec, spec);
+    int rc = *s ? xchg_op_program_new(*s, rank, &g, &err) : XCHG_EINVAL;
+    CHECK(rc == XCHG_OK, "%s on %s: rank %u's program: %s", spec, tspec, rank, err.msg);
+    return g;
+}
+
+/* Every rank's program of spec on tspec keeps rank order (or not), and the
+ * matrix product comes out right (or wrong on `wrong_ranks` ranks). */
+static void check_order(const char *tspec, const char *spec, int kept, int wrong_ranks)
+{
+    xchg_sched *s = check_generate(tspec, spec);
+    if (!s)
+        return;
+    int ok = -1, wrong = run_schedule(s, op_mat, spec, &ok);
+    CHECK(ok == kept && wrong == wrong_ranks,
+          "%s on %s: order kept %d (want %d), %d ranks' matrix products wrong (want %d)", spec,
+          tspec, ok, kept, wrong, wrong_ranks);
+    CHECK(run_schedule(s, op_add, spec, &ok) == 0, "%s on %s: the sum is right all the same",
+          spec, tspec);
+    xchg_sched_free(s);
+}
+
+/* The worked cases: which combinations keep rank order, and the pieces'
+ * shapes on the hypercube algorithms. */
+static void test_worked(void)
+{
+    /* reduce-hc from root 0 and from root 5: each partial is a subcube
+     * over the low bits crossed so far, an aligned interval of ids, so
+     * every combination has an order: at root 5 the receiver puts the
+     * received partial first at steps 0 and 2 ({4} op {5}, {0..3} op
+     * {4..7}) and last at step 1 ({4,5} op {6,7}). The XOR relabelling
+     * does not break rank order. */
+    check_order("hypercube:3", "reduce-hc", 1, 0);
+    check_order("hypercube:3", "reduce-hc:root=5", 1, 0);
+    xchg_sched *s;
+    xchg_op_program *g = program_of("hypercube:3", "reduce-hc:root=5", 5, &s);
+    if (g) {
+        int want_rf[3] = {1, 0, 1};
+        uint32_t want_from[3] = {4, 7, 1}, want_lo[3] = {4, 6, 0}, want_hi[3] = {4, 7, 3};
+        for (size_t k = 0; k < 3; k++) {
+            xchg_op_step a;
+            xchg_op_program_step(g, k, &a);
+            CHECK(a.send_to == XCHG_NONE && a.recv_from == want_from[k] && a.nrecv == 1 &&
+                      a.recv[0].dest == 5 && a.recv[0].lo == want_lo[k] &&
+                      a.recv[0].hi == want_hi[k] && a.recv[0].contiguous && a.ncombine == 1 &&
+                      a.combine[0].recv_first == want_rf[k] && a.combine[0].order_ok,
+                  "reduce-hc:root=5, root's step %zu: from %u, [%u, %u], received first %d", k,
+                  a.recv_from, a.nrecv ? a.recv[0].lo : 0, a.nrecv ? a.recv[0].hi : 0,
+                  a.ncombine ? a.combine[0].recv_first : -1);
+        }
+        const xchg_op_piece *res;
+        size_t n;
+        xchg_op_program_result(g, 0, &res, &n);
+        CHECK(n == 1 && res[0].norigins == 8 && res[0].ntokens == 8 && res[0].contiguous,
+              "reduce-hc:root=5: the root ends with one piece of 8 origins");
+    }
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+
+    /* reduce-scatter-hc crosses the high bit first: rank 0 holds {0, 4} for
+     * dests 0 and 1 after step 0 and receives {2, 6}: neither order is
+     * rank order. The flag says so, and the matrix product run anyway is
+     * wrong at every rank. */
+    check_order("hypercube:3", "reduce-scatter-hc", 0, 8);
+    g = program_of("hypercube:3", "reduce-scatter-hc", 0, &s);
+    if (g) {
+        xchg_op_step a;
+        xchg_op_program_step(g, 1, &a);
+        CHECK(!xchg_op_program_order_ok(g) && a.nsend == 2 && a.send[0].dest == 2 &&
+                  a.send[0].norigins == 2 && a.send[0].lo == 0 && a.send[0].hi == 4 &&
+                  !a.send[0].contiguous && a.nrecv == 2 && a.recv[0].lo == 2 &&
+                  a.recv[0].hi == 6 && a.ncombine == 2 && !a.combine[0].order_ok,
+              "reduce-scatter-hc, rank 0 step 1: sends {0,4} for dests 2, 3, combines {0,4} "
+              "with {2,6} out of order");
+    }
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+    /* so does the ring's, going round past the highest rank */
+    check_order("ring:5", "reduce-scatter-ring", 0, 3);
+    /* reduce-mesh undoes bcast-mesh's rows-then-columns: it sums columns
+     * first, and node ids are row-major: on 2 x 3 the root 0 holds {0, 3}
+     * after step 0 and receives {1, 4}. Only the root's product is wrong. */
+    check_order("mesh:2x3", "reduce-mesh", 0, 1);
+    check_order("mesh:2x3", "reduce-ring", 1, 0);
+
+    /* scan-hc, rank 4: its result {4} and its message {4, 5} part after
+     * step 0, as PREFIX_SUMS_HCUBE keeps two buffers; at step 1 it sends
+     * {4, 5} to 6 and hears nothing back (6 holds nothing for dests below
+     * it); at step 2 {0..3} joins its result, received first. */
+    g = program_of("hypercube:3", "scan-hc", 4, &s);
+    if (g) {
+        xchg_op_step a, b, c;
+        xchg_op_program_step(g, 0, &a);
+        xchg_op_program_step(g, 1, &b);
+        xchg_op_program_step(g, 2, &c);
+        CHECK(a.nsend == 1 && a.send[0].norigins == 1 && a.ncombine == 1 && b.send_to == 6 &&
+                  b.nsend == 1 && b.send[0].lo == 4 && b.send[0].hi == 5 &&
+                  b.recv_from == XCHG_NONE && c.send_to == XCHG_NONE && c.nrecv == 1 &&
+                  c.recv[0].lo == 0 && c.recv[0].hi == 3 && c.ncombine == 1 &&
+                  c.combine[0].recv_first && c.combine[0].held == a.send[0].slot,
+              "scan-hc rank 4: result and message kept apart");
+    }
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+
+    /* allreduce-hc on 16 nodes: every message one piece of 2^k contiguous
+     * origins covering 8 tokens (2^k origins times 16/2^(k+1) dests) */
+    for (uint32_t r = 0; r < 16; r += 5) {
+        g = program_of("hypercube:4", "allreduce-hc", r, &s);
+        for (size_t k = 0; g && k < 4; k++) {
+            xchg_op_step a;
+            xchg_op_program_step(g, k, &a);
+            CHECK(a.nsend == 1 && a.send[0].norigins == (size_t)1 << k && a.send[0].contiguous &&
+                      a.send[0].ntokens == 8 && a.nrecv == 1 && a.ncombine == 1 &&
+                      a.combine[0].order_ok,
+                  "allreduce-hc rank %u step %zu: one piece of %zu origins", r, k,
+                  a.nsend ? a.send[0].norigins : 0);
+        }
+        xchg_op_program_free(g);
+        xchg_sched_free(s);
+    }
+
+    /* bcast-hc from root 5: a piece is the root's data */
+    for (uint32_t r = 0; r < 8; r++) {
+        g = program_of("hypercube:3", "bcast-hc:root=5", r, &s);
+        int ok = g != NULL;
+        for (size_t k = 0; g && k < 3; k++) {
+            xchg_op_step a;
+            xchg_op_program_step(g, k, &a);
+            for (size_t j = 0; j < a.nsend; j++)
+                ok &= a.send[j].origin == 5 && a.send[j].dest == XCHG_NONE;
+            ok &= a.ncombine == 0;
+        }
+        const xchg_op_piece *res;
+        size_t n;
+        if (g)
+            xchg_op_program_result(g, 0, &res, &n);
+        CHECK(ok && n == 1 && res[0].origin == 5 && res[0].ntokens == 1 &&
+                  res[0].tokens[0].dest == r,
+              "bcast-hc:root=5 rank %u: pieces of origin 5", r);
+        xchg_op_program_free(g);
+        xchg_sched_free(s);
+    }
+}
+
+/* Two-step reduction to node 0 on hypercube:2 whose second step sends
+ * (2, 0) but keeps (3, 0): a partial result split. */
+static int split_rule(const void *ctx, size_t step, uint32_t node, uint32_t origin, uint32_t dest)
+{
+    (void)ctx;
+    (void)step;
+    return ((dest ^ node) & 2) && origin != 3;
+}
+
+/* What the call refuses. */
+static void test_errors(void)
+{
+    xchg_err err = {{0}};
+    xchg_op_program *g = NULL;
+    xchg_sched *s = check_generate("hypercube:2", "reduce-hc");
+    CHECK(xchg_op_program_new(NULL, 0, &g, &err) == XCHG_EINVAL && !g, "NULL schedule");
+    CHECK(xchg_op_program_new(s, 0, NULL, &err) == XCHG_EINVAL, "NULL result");
+    CHECK(xchg_op_program_new(s, 4, &g, &err) == XCHG_EINVAL && !g && strstr(err.msg, "0 to 3"),
+          "rank 4 of 4: %s", err.msg);
+    xchg_op_program_free(NULL);
+    xchg_sched_free(s);
+    s = check_generate("hypercube:14", "bcast-hc");
+    CHECK(s && xchg_op_program_new(s, 0, &g, &err) == XCHG_ETOOBIG && !g,
+          "16384 nodes: too big: %s", err.msg);
+    xchg_sched_free(s);
+
+    xchg_topo t = check_topo("hypercube:2");
+    s = xchg_sched_new(&t, "by-hand", 1);
+    s->op = (xchg_op){XCHG_OP_REDUCE, 0, 0, 0};
+    xchg_step st0 = xchg_step_xor(1, xchg_rule_dest_mask_to(1), 1);
+    xchg_step st1 = xchg_step_xor(2, xchg_rule_fn(split_rule), 1);
+    CHECK(xchg_sched_add(s, &st0) == 0 && xchg_sched_add(s, &st1) == 0, "by hand");
+    CHECK(xchg_op_program_new(s, 2, &g, &err) == XCHG_EINTERNAL && !g &&
+              strstr(err.msg, "cannot be split"),
+          "a split partial: %s", err.msg);
+    CHECK(xchg_op_program_new(s, 0, &g, &err) == XCHG_EINTERNAL && !g &&
+              strstr(err.msg, "(3, 0) ends at node 2"),
+          "an undelivered contribution: %s", err.msg);
+    CHECK(xchg_op_program_new(s, 1, &g, &err) == XCHG_OK && g, "rank 1 only sends its own");
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+}
+
 int main(void)
 {
     static const char *topos[] = {"hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4",
                                   "ring:1",      "ring:2",      "ring:3",      "ring:4",
                                   "ring:5",      "ring:6",      "ring:7",      "ring:8",
                                   "ring:9",      "array:5",     "mesh:3x4",    "torus:4x4",
-                                  "complete:6"};
+                                  "complete:6",  "array:8",     "mesh:2x3",    "torus:3x3",
+                                  "hypercube:5"};
+    test_worked();
+    test_errors();
     tally t;
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < sizeof topos / sizeof *topos; i++)
         walk(topos[i], &t);
-    printf("opprog: %d schedules run; rank order kept by %d, broken by %d: %s\n", t.schedules,
+    printf("opprog: %d schedules run; rank order kept by %d, broken by %d, by:%s\n", t.schedules,
            t.order_kept, t.order_broken, t.broken);
     CHECK(t.schedules > 300, "the walk ran %d schedules", t.schedules);
     return check_finish("test_opprog");
