@@ -22,7 +22,7 @@
 #include "sched/sched_internal.h"
 #include "xchg.h"
 
-#define W 8           /* words in a block: two 2x2 matrices */
+#define W 8 /* words in a block: two 2x2 matrices */
 #define PRIME 1000003u
 
 typedef void (*op_fn)(const uint32_t *a, const uint32_t *b, uint32_t *out);
@@ -41,8 +41,8 @@ static void op_mat(const uint32_t *a, const uint32_t *b, uint32_t *out)
     for (int m = 0; m < W; m += 4)
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) {
-                uint64_t v = (uint64_t)a[m + 2 * i] * b[m + j] +
-                             (uint64_t)a[m + 2 * i + 1] * b[m + 2 + j];
+                uint64_t v =
+                    (uint64_t)a[m + 2 * i] * b[m + j] + (uint64_t)a[m + 2 * i + 1] * b[m + 2 + j];
                 t[m + 2 * i + j] = (uint32_t)(v % PRIME);
             }
     memcpy(out, t, sizeof t);
@@ -79,11 +79,11 @@ static int output_per_origin(xchg_op_kind k)
 typedef struct run {
     const xchg_sched *s;
     uint32_t p;
-    xchg_op op;          /* the schedule's operation */
-    uint32_t pieces;     /* 1, or p for the split algorithms */
+    xchg_op op;      /* the schedule's operation */
+    uint32_t pieces; /* 1, or p for the split algorithms */
     xchg_op_program **prog;
-    uint32_t **slot;     /* per rank: nslots * W words */
-    int order_ok;        /* every rank's program keeps rank order */
+    uint32_t **slot; /* per rank: nslots * W words */
+    int order_ok;    /* every rank's program keeps rank order */
 } run;
 
 static void run_free(run *r)
@@ -151,8 +151,7 @@ static void fill_start(run *r, size_t k, const char *what)
         xchg_op_program_start(r->prog[i], k, &st, &n);
         if (k == 0) {
             for (size_t j = 0; j < n; j++)
-                input_block(i, input_per_dest(ph.kind) ? st[j].dest : 0,
-                            slot_of(r, i, st[j].slot));
+                input_block(i, input_per_dest(ph.kind) ? st[j].dest : 0, slot_of(r, i, st[j].slot));
             continue;
         }
         xchg_op_program_result(r->prog[i], k - 1, &res, &nres);
@@ -284,7 +283,7 @@ static int run_schedule(const xchg_sched *s, op_fn fn, const char *what, int *or
         return -1;
     }
     *order_ok = r.order_ok;
-    size_t nph = xchg_sched_nphases(s), nsteps = xchg_sched_nsteps(s);
+    size_t nph = xchg_sched_nphases(s);
     int bad = 0;
     for (size_t k = 0; k < nph && !bad; k++) {
         xchg_op ph;
@@ -294,7 +293,6 @@ static int run_schedule(const xchg_sched *s, op_fn fn, const char *what, int *or
         for (size_t st = a; st < b && !bad; st++)
             bad += run_step(&r, st, fn, what);
     }
-    (void)nsteps;
     if (bad) {
         run_free(&r);
         return -1;
@@ -351,8 +349,8 @@ static void check_sizes(const xchg_sched *s, const char *what)
             xchg_op_program_step(g, st, &a);
             xchg_sched_message(s, st, i, &m);
             if (a.nsend != m.blocks) {
-                CHECK(0, "%s: step %zu rank %u sends %zu pieces, the schedule declares %llu",
-                      what, st, i, a.nsend, (unsigned long long)m.blocks);
+                CHECK(0, "%s: step %zu rank %u sends %zu pieces, the schedule declares %llu", what,
+                      st, i, a.nsend, (unsigned long long)m.blocks);
                 bad = 1;
                 break;
             }
@@ -380,8 +378,8 @@ static void check_case(const char *tspec, const char *spec, tally *t)
     CHECK(ok_add == ok_mat, "%s: the order flag does not depend on the operator", what);
     if (ok_mat) {
         t->order_kept++;
-        CHECK(wrong == 0, "%s: rank order kept, the matrix product is MPI's (%d ranks wrong)",
-              what, wrong);
+        CHECK(wrong == 0, "%s: rank order kept, the matrix product is MPI's (%d ranks wrong)", what,
+              wrong);
     } else {
         t->order_broken++;
         char name[XCHG_SPEC_MAX + 2];
@@ -424,8 +422,8 @@ static void walk(const char *tspec, tally *t)
                 if (dup)
                     continue;
                 char spec[XCHG_SPEC_MAX + 32];
-                snprintf(spec, sizeof spec, "%s%s%s=%u", specs[v], strchr(specs[v], ':') ? "," : ":",
-                         shift ? "q" : "root", x);
+                snprintf(spec, sizeof spec, "%s%s%s=%u", specs[v],
+                         strchr(specs[v], ':') ? "," : ":", shift ? "q" : "root", x);
                 check_case(tspec, spec, t);
             }
         }
@@ -455,8 +453,8 @@ static void check_order(const char *tspec, const char *spec, int kept, int wrong
     CHECK(ok == kept && wrong == wrong_ranks,
           "%s on %s: order kept %d (want %d), %d ranks' matrix products wrong (want %d)", spec,
           tspec, ok, kept, wrong, wrong_ranks);
-    CHECK(run_schedule(s, op_add, spec, &ok) == 0, "%s on %s: the sum is right all the same",
-          spec, tspec);
+    CHECK(run_schedule(s, op_add, spec, &ok) == 0, "%s on %s: the sum is right all the same", spec,
+          tspec);
     xchg_sched_free(s);
 }
 
@@ -508,8 +506,8 @@ static void test_worked(void)
         xchg_op_program_step(g, 1, &a);
         CHECK(!xchg_op_program_order_ok(g) && a.nsend == 2 && a.send[0].dest == 2 &&
                   a.send[0].norigins == 2 && a.send[0].lo == 0 && a.send[0].hi == 4 &&
-                  !a.send[0].contiguous && a.nrecv == 2 && a.recv[0].lo == 2 &&
-                  a.recv[0].hi == 6 && a.ncombine == 2 && !a.combine[0].order_ok,
+                  !a.send[0].contiguous && a.nrecv == 2 && a.recv[0].lo == 2 && a.recv[0].hi == 6 &&
+                  a.ncombine == 2 && !a.combine[0].order_ok,
               "reduce-scatter-hc, rank 0 step 1: sends {0,4} for dests 2, 3, combines {0,4} "
               "with {2,6} out of order");
     }
@@ -628,12 +626,11 @@ static void test_errors(void)
 
 int main(void)
 {
-    static const char *topos[] = {"hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4",
-                                  "ring:1",      "ring:2",      "ring:3",      "ring:4",
-                                  "ring:5",      "ring:6",      "ring:7",      "ring:8",
-                                  "ring:9",      "array:5",     "mesh:3x4",    "torus:4x4",
-                                  "complete:6",  "array:8",     "mesh:2x3",    "torus:3x3",
-                                  "hypercube:5"};
+    static const char *topos[] = {
+        "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "ring:1",     "ring:2",
+        "ring:3",      "ring:4",      "ring:5",      "ring:6",      "ring:7",     "ring:8",
+        "ring:9",      "array:5",     "mesh:3x4",    "torus:4x4",   "complete:6", "array:8",
+        "mesh:2x3",    "torus:3x3",   "hypercube:5"};
     test_worked();
     test_errors();
     tally t;

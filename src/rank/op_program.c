@@ -22,8 +22,8 @@
  * therefore carry all the rank holds for a dest, never part of it: a
  * partial cannot be split, and the program refuses such a schedule.
  */
-#include "xchg.h"
 #include "base/util.h"
+#include "xchg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +56,11 @@ typedef struct range {
 struct xchg_op_program {
     uint32_t rank, p;
     size_t nsteps, nphases;
-    size_t *phase_of;        /* per step */
+    size_t *phase_of; /* per step */
     uint32_t *send_to, *recv_from;
     range *send, *recv, *comb; /* per step */
-    range *start, *result;   /* per phase */
-    xchg_op_piece *pieces;   /* public view, pointers into the pools */
+    range *start, *result;     /* per phase */
+    xchg_op_piece *pieces;     /* public view, pointers into the pools */
     size_t npieces;
     xchg_op_combine *combs;
     size_t ncombs;
@@ -86,11 +86,11 @@ typedef struct build {
     size_t captok, capcomb, capsets;
     slot_rec *slots;
     size_t capslots;
-    uint32_t *arr;           /* ORIGINS: origin -> slot; DESTS, SETS: dest -> slot */
-    uint64_t *hkey;          /* TOKENS: open-addressing map token -> slot */
+    uint32_t *arr;  /* ORIGINS: origin -> slot; DESTS, SETS: dest -> slot */
+    uint64_t *hkey; /* TOKENS: open-addressing map token -> slot */
     uint32_t *hval;
     size_t hcap, hn;
-    uint32_t *tmp;           /* p entries: a set being built */
+    uint32_t *tmp; /* p entries: a set being built */
     xchg_err *err;
 } build;
 
@@ -179,7 +179,8 @@ static uint32_t map_get(const build *b, uint64_t key)
 {
     if (!b->hcap)
         return XCHG_NONE;
-    for (size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (b->hcap - 1);; i = (i + 1) & (b->hcap - 1)) {
+    for (size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (b->hcap - 1);;
+         i = (i + 1) & (b->hcap - 1)) {
         if (b->hkey[i] == UINT64_MAX)
             return XCHG_NONE;
         if (b->hkey[i] == key)
@@ -222,36 +223,13 @@ static int map_put(build *b, uint64_t key, uint32_t val)
     return XCHG_OK;
 }
 
-/* The rank's pieces when the phase starts: its own tokens (rank, d). */
+/* The rank's pieces when the phase starts: its own tokens (rank, d), one
+ * piece each (TOKENS, DESTS: its data for d) or one piece over all of them
+ * (ORIGINS, SETS: its data, the same for every d), each in a new slot. */
 static int start_pieces(build *b)
 {
-    uint32_t r = b->rank, one = r, slot;
-    int rc = XCHG_OK;
-    for (uint32_t d = 0; d < b->p && rc == XCHG_OK; d++) {
-        if (!xchg_op_has_token(&b->op, b->p, r, d))
-            continue;
-        xchg_block tk = {r, d};
-        switch (b->sizing) {
-        case XCHG_SIZE_TOKENS:
-            rc = new_slot(b, &one, 1, &slot);
-            if (!rc)
-                rc = map_put(b, (uint64_t)r * b->p + d, slot);
-            if (!rc)
-                rc = add_piece(b, r, d, slot, &tk, 1);
-            break;
-        case XCHG_SIZE_DESTS:
-            rc = new_slot(b, &one, 1, &slot);
-            if (!rc)
-                rc = add_piece(b, XCHG_NONE, d, slot, &tk, 1);
-            b->arr[d] = slot;
-            break;
-        default: /* ORIGINS, SETS: one piece over every own token, below */
-            break;
-        }
-    }
-    if (rc != XCHG_OK || (b->sizing != XCHG_SIZE_ORIGINS && b->sizing != XCHG_SIZE_SETS))
-        return rc;
-    /* ORIGINS, SETS: one slot {rank} and one piece over every own token. */
+    uint32_t r = b->rank, slot = XCHG_NONE;
+    int each = b->sizing == XCHG_SIZE_TOKENS || b->sizing == XCHG_SIZE_DESTS, rc = XCHG_OK;
     size_t n = 0;
     xchg_block *tk = malloc(b->p * sizeof *tk);
     if (!tk)
@@ -259,16 +237,21 @@ static int start_pieces(build *b)
     for (uint32_t d = 0; d < b->p; d++)
         if (xchg_op_has_token(&b->op, b->p, r, d))
             tk[n++] = (xchg_block){r, d};
-    if (n) {
-        rc = new_slot(b, &one, 1, &slot);
-        if (!rc)
-            rc = add_piece(b, b->sizing == XCHG_SIZE_ORIGINS ? r : XCHG_NONE, XCHG_NONE, slot, tk,
-                           n);
-        if (b->sizing == XCHG_SIZE_ORIGINS)
-            b->arr[r] = slot;
+    for (size_t i = 0; i < n && rc == XCHG_OK; i++) {
+        uint32_t d = tk[i].dest;
+        if (each || i == 0) {
+            rc = new_slot(b, &r, 1, &slot);
+            if (rc == XCHG_OK)
+                rc = add_piece(
+                    b, b->sizing == XCHG_SIZE_DESTS || b->sizing == XCHG_SIZE_SETS ? XCHG_NONE : r,
+                    each ? d : XCHG_NONE, slot, each ? &tk[i] : tk, each ? 1 : n);
+        }
+        if (rc != XCHG_OK)
+            break;
+        if (b->sizing == XCHG_SIZE_TOKENS)
+            rc = map_put(b, (uint64_t)r * b->p + d, slot);
         else
-            for (size_t i = 0; i < n; i++)
-                b->arr[tk[i].dest] = slot;
+            b->arr[b->sizing == XCHG_SIZE_ORIGINS ? r : d] = slot;
     }
     free(tk);
     return rc;
@@ -363,7 +346,8 @@ static int reduction_message(build *b, event *ev, size_t n, int recv)
     }
     for (size_t k = 0; k < nd && rc == XCHG_OK; k++) {
         uint32_t d = ev[first[k]].d;
-        if (!recv && (b->arr[d] == XCHG_NONE || !slot_is_events(b, b->arr[d], ev, first[k], cnt[k])))
+        if (!recv &&
+            (b->arr[d] == XCHG_NONE || !slot_is_events(b, b->arr[d], ev, first[k], cnt[k])))
             rc = xchg_fail(b->err, XCHG_EINTERNAL,
                            "rank %u at step %u sends part of what it holds for dest %u "
                            "(a partial result cannot be split)",
@@ -434,8 +418,10 @@ static int plain_message(build *b, const event *ev, size_t n, int recv)
             else if (rc == XCHG_OK)
                 b->arr[o] = slot;
         } else if (slot == XCHG_NONE) {
-            rc = xchg_fail(b->err, XCHG_EINTERNAL, "rank %u at step %u sends data of origin %u "
-                           "it does not have", b->rank, ev[i].step, o);
+            rc = xchg_fail(b->err, XCHG_EINTERNAL,
+                           "rank %u at step %u sends data of origin %u "
+                           "it does not have",
+                           b->rank, ev[i].step, o);
         }
         if (rc == XCHG_OK)
             rc = add_piece(b, o, tokens ? ev[i].d : XCHG_NONE, slot, tk, j - i);
@@ -467,14 +453,17 @@ static int result_pieces(build *b, event *ev, size_t n)
         return plain_message(b, ev, n, 0);
     uint32_t slot = b->arr[b->rank];
     if (slot == XCHG_NONE || !slot_is_events(b, slot, ev, 0, n))
-        return xchg_fail(b->err, XCHG_EINTERNAL, "rank %u ends with %zu contributions for itself "
-                         "in more than one partial", b->rank, n);
+        return xchg_fail(b->err, XCHG_EINTERNAL,
+                         "rank %u ends with %zu contributions for itself "
+                         "in more than one partial",
+                         b->rank, n);
     xchg_block *tk = malloc(n * sizeof *tk);
     if (!tk)
         return XCHG_ENOMEM;
     for (size_t i = 0; i < n; i++)
         tk[i] = (xchg_block){ev[i].o, ev[i].d};
-    int rc = add_piece(b, XCHG_NONE, b->sizing == XCHG_SIZE_DESTS ? b->rank : XCHG_NONE, slot, tk, n);
+    int rc =
+        add_piece(b, XCHG_NONE, b->sizing == XCHG_SIZE_DESTS ? b->rank : XCHG_NONE, slot, tk, n);
     free(tk);
     return rc;
 }
@@ -557,9 +546,8 @@ static int run_phase(build *b, const xchg_follower *f, size_t k, uint32_t *scrat
             rg->a = b->npc;
             for (size_t i = a; i < e && rc == XCHG_OK; i++)
                 if (b->ev[i].peer != b->ev[a].peer)
-                    rc = xchg_fail(b->err, XCHG_EINTERNAL,
-                                   "rank %u at step %zu %s nodes %u and %u", b->rank, st,
-                                   kind == EV_SEND ? "sends to" : "receives from",
+                    rc = xchg_fail(b->err, XCHG_EINTERNAL, "rank %u at step %zu %s nodes %u and %u",
+                                   b->rank, st, kind == EV_SEND ? "sends to" : "receives from",
                                    b->ev[a].peer, b->ev[i].peer);
             if (rc == XCHG_OK && e > a) {
                 if (kind == EV_SEND)
@@ -607,8 +595,7 @@ static int publish(build *b)
     return XCHG_OK;
 }
 
-int xchg_op_program_new(const xchg_sched *s, uint32_t rank, xchg_op_program **out,
-                        xchg_err *err)
+int xchg_op_program_new(const xchg_sched *s, uint32_t rank, xchg_op_program **out, xchg_err *err)
 {
     if (!s || !out)
         return xchg_fail(err, XCHG_EINVAL, "xchg_op_program_new: NULL schedule or result");
@@ -619,7 +606,8 @@ int xchg_op_program_new(const xchg_sched *s, uint32_t rank, xchg_op_program **ou
     if ((double)p * p * (double)(nsteps ? nsteps : 1) > (double)XCHG_OP_PROGRAM_MAX_WORK)
         return xchg_fail(err, XCHG_ETOOBIG,
                          "a rank's program follows p*p*steps = %u*%u*%zu tokens, more than the "
-                         "%llu allowed", p, p, nsteps, (unsigned long long)XCHG_OP_PROGRAM_MAX_WORK);
+                         "%llu allowed",
+                         p, p, nsteps, (unsigned long long)XCHG_OP_PROGRAM_MAX_WORK);
     xchg_follower *f = NULL;
     int rc = xchg_follower_new(s, &f, err);
     if (rc)
