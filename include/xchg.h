@@ -1248,6 +1248,96 @@ size_t xchg_rank_scratch_blocks(const xchg_rank *r);
 size_t xchg_rank_bytes(const xchg_rank *r);
 
 /* ------------------------------------------------------------------ */
+/* One rank's program for an operation                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What one rank does in a schedule of an operation other than the complete
+ * exchange (docs/operations.md), as an executor runs it on real buffers.
+ * A message is made of pieces, one block each, keyed by the operation's
+ * sizing: a token (TOKENS), an origin (ORIGINS: that origin's data), a dest
+ * (DESTS: the rank's partial result for that dest) or a set of origins
+ * (SETS: their combination, the same for every dest that holds the set).
+ * Each piece lists the tokens it covers. The rank keeps its data in slots
+ * (m / pieces bytes each, numbered 0..nslots-1, never reused): a start
+ * piece is filled from the input, a sent piece is read from its slot, a
+ * received piece is written to its slot, and a reduction then combines it
+ * with what the rank holds for the same dests (xchg_op_combine). Sender
+ * and receiver list a message's pieces in the same order.
+ */
+typedef struct xchg_op_piece {
+    uint32_t origin;          /* ORIGINS, TOKENS: its origin; else XCHG_NONE */
+    uint32_t dest;            /* DESTS, TOKENS: its dest; else XCHG_NONE */
+    uint32_t lo, hi;          /* the lowest and highest origin of its data */
+    int contiguous;           /* its origins are every node of [lo, hi] */
+    size_t norigins;          /* the origins whose data it holds, sorted */
+    const uint32_t *origins;
+    size_t ntokens;           /* the tokens it covers, (origin, dest) order */
+    const xchg_block *tokens;
+    uint32_t slot;            /* where the rank reads or writes its data */
+} xchg_op_piece;
+
+/* A combination after a receive: out = recv op held when recv_first, else
+ * held op recv. order_ok: every origin of the left operand is below every
+ * origin of the right (rank order, as MPI requires of an operator that is
+ * not commutative); when neither order keeps it, order_ok is 0 and the
+ * program computes held op recv. */
+typedef struct xchg_op_combine {
+    uint32_t held, recv, out; /* slots */
+    int recv_first;
+    int order_ok;
+} xchg_op_combine;
+
+/* One step of one rank. */
+typedef struct xchg_op_step {
+    size_t phase;                   /* the phase the step belongs to */
+    uint32_t send_to, recv_from;    /* XCHG_NONE: nothing sent, received */
+    size_t nsend, nrecv, ncombine;
+    const xchg_op_piece *send;      /* the pieces sent, in message order */
+    const xchg_op_piece *recv;      /* the pieces received, in message order */
+    const xchg_op_combine *combine; /* applied in order after the receive */
+} xchg_op_step;
+
+typedef struct xchg_op_program xchg_op_program;
+
+/* Most token-steps (p * p * steps) xchg_op_program_new follows. */
+#define XCHG_OP_PROGRAM_MAX_WORK (1ull << 28)
+
+/*
+ * Derive rank's program for schedule s of an operation, every phase of it:
+ * all tokens are followed with the block follower (p*p*steps work, no
+ * symmetry used yet), and the rank's sends and receives are grouped into
+ * pieces by each phase's sizing. Returns 0; XCHG_EINVAL on a NULL argument,
+ * a rank out of range or an operation whose parameters do not fit;
+ * XCHG_ETOOBIG above XCHG_OP_PROGRAM_MAX_WORK; XCHG_EINTERNAL when the
+ * schedule breaks the rules (two senders to the rank in one step, a message
+ * carrying part of a partial result for a dest, a token ending away from
+ * its dest); XCHG_ENOMEM. *out unchanged on failure; free it with
+ * xchg_op_program_free.
+ */
+int xchg_op_program_new(const xchg_sched *s, uint32_t rank, xchg_op_program **out,
+                        xchg_err *err);
+void xchg_op_program_free(xchg_op_program *prog);
+uint32_t xchg_op_program_rank(const xchg_op_program *prog);
+size_t xchg_op_program_nsteps(const xchg_op_program *prog);
+size_t xchg_op_program_nphases(const xchg_op_program *prog);
+/* Step k (k < nsteps; the lists belong to prog). */
+void xchg_op_program_step(const xchg_op_program *prog, size_t k, xchg_op_step *out);
+/* The pieces the rank holds when phase k starts (its own tokens: filled
+ * from its input in phase 0, from its result of phase k-1 after) and when
+ * it ends (its result: the tokens whose dest is the rank). Nothing (*n = 0)
+ * for k out of range. The lists belong to prog. */
+void xchg_op_program_start(const xchg_op_program *prog, size_t k, const xchg_op_piece **pieces,
+                           size_t *n);
+void xchg_op_program_result(const xchg_op_program *prog, size_t k, const xchg_op_piece **pieces,
+                            size_t *n);
+/* Slots the program uses. */
+size_t xchg_op_program_nslots(const xchg_op_program *prog);
+/* Nonzero when every combination keeps rank order (order_ok), so an
+ * operator that is not commutative gives MPI's result. */
+int xchg_op_program_order_ok(const xchg_op_program *prog);
+
+/* ------------------------------------------------------------------ */
 /* Export                                                              */
 /* ------------------------------------------------------------------ */
 
