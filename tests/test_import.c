@@ -189,7 +189,8 @@ static void test_registry(void)
 static void test_ops_round_trip(void)
 {
     const char *topos[] = {"hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4",
-                           "ring:8",      "torus:4x4",   "mesh:2x4"};
+                           "ring:8",      "torus:4x4",   "mesh:2x4",    "ring:5",
+                           "array:6",     "mesh:3x3",    "complete:4"};
     unsigned long before = round_trips;
     for (size_t a = 0; a < xchg_alg_count(); a++) {
         const xchg_alg *alg = xchg_alg_at(a);

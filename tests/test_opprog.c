@@ -421,8 +421,8 @@ static void walk(const char *tspec, tally *t)
                     dup = x == (shift ? (j == 0 ? 2 : vals[j]) : vals[j]);
                 if (dup)
                     continue;
-                char spec[XCHG_SPEC_MAX + 32];
-                snprintf(spec, sizeof spec, "%s%s%s=%u", specs[v],
+                char spec[XCHG_SPEC_MAX + 64];
+                snprintf(spec, sizeof spec, "%.63s%s%s=%u", specs[v],
                          strchr(specs[v], ':') ? "," : ":", shift ? "q" : "root", x);
                 check_case(tspec, spec, t);
             }

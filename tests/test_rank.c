@@ -316,7 +316,12 @@ static void check_ops_refused(void)
         const xchg_alg *a = xchg_alg_at(i);
         if (a->op == XCHG_OP_ALLTOALL)
             continue;
-        xchg_sched *s = check_generate("hypercube:3", a->name);
+        /* where it applies: the mesh ones on a mesh, the ring ones that
+         * need one dimension on a ring, the rest on a hypercube */
+        const char *tspec = strstr(a->name, "-mesh") ? "mesh:2x4"
+                            : strstr(a->name, "-ring") ? "ring:8"
+                                                      : "hypercube:3";
+        xchg_sched *s = check_generate(tspec, a->name);
         if (!s)
             continue;
         xchg_rank *r = NULL;
