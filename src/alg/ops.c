@@ -285,3 +285,16 @@ void xchg_ops_halving_estimate(uint32_t rows, uint32_t cols, int down, int per_t
     if (down)
         xchg_est_add(out, sizeof(halving_ctx), 1);
 }
+
+int xchg_ops_shift_steps(xchg_sched *s, int dim, uint32_t by, xchg_err *err)
+{
+    uint32_t n = dim < 0 ? s->topo.nodes : s->topo.size[dim];
+    uint32_t k = by <= n - by ? by : n - by;
+    for (uint32_t i = 0; i < k; i++) {
+        xchg_step st = xchg_step_shift(dim, by <= n - by ? 1 : -1, xchg_rule_dest_mask_to(0), 1);
+        int rc = xchg_alg_add(s, &st, err);
+        if (rc)
+            return rc;
+    }
+    return XCHG_OK;
+}

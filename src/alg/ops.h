@@ -61,6 +61,12 @@ XCHG_INTERNAL int xchg_ops_check(const xchg_alg *a, const xchg_topo *t, const xc
 XCHG_INTERNAL xchg_sched *xchg_ops_new(const xchg_alg *a, const xchg_topo *t,
                                        const xchg_opts *opts);
 
+/* Neighbour steps moving every token by `by` along dimension dim (along
+ * the ids mod p when dim is -1), the shorter way round: min(by, n-by)
+ * steps of one block, every node passing on the one token it holds. 0, or
+ * ENOMEM with s freed (xchg_alg_add). */
+XCHG_INTERNAL int xchg_ops_shift_steps(xchg_sched *s, int dim, uint32_t by, xchg_err *err);
+
 /* A zeroed step whose partners are part (p entries, XCHG_NONE idle; taken
  * over), with rule and uniform size blocks. */
 XCHG_INTERNAL xchg_step xchg_ops_table_step(uint32_t *part, xchg_rule rule, uint64_t blocks);

@@ -104,21 +104,6 @@ static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
     return XCHG_OK;
 }
 
-/* Neighbour steps moving every token by `by` along dim, the shorter way
- * round. */
-static int shift_dim(xchg_sched *s, int dim, uint32_t by, xchg_err *err)
-{
-    uint32_t n = s->topo.size[dim];
-    uint32_t k = by <= n - by ? by : n - by;
-    for (uint32_t i = 0; i < k; i++) {
-        xchg_step st = xchg_step_shift(dim, by <= n - by ? 1 : -1, xchg_rule_dest_mask_to(0), 1);
-        int rc = xchg_alg_add(s, &st, err);
-        if (rc)
-            return rc;
-    }
-    return XCHG_OK;
-}
-
 /* The circular q-shift: rows by b, the compensation step, columns by a. */
 static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
                           xchg_sched **out, xchg_err *err)
@@ -128,7 +113,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t q = s->op.shift, R = ROWS(t), C = COLS(t), p = t->nodes;
     uint32_t qa = q / C, qb = q % C;
-    int rc = qb ? shift_dim(s, 1, qb, err) : XCHG_OK;
+    int rc = qb ? xchg_ops_shift_steps(s, 1, qb, err) : XCHG_OK;
     if (rc)
         return rc;
     if (qb && R > 1) {
@@ -146,7 +131,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
             return rc;
     }
     if (qa)
-        rc = shift_dim(s, 0, qa, err);
+        rc = xchg_ops_shift_steps(s, 0, qa, err);
     if (rc)
         return rc;
     *out = s;

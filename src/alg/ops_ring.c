@@ -95,15 +95,9 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
-    uint32_t q = s->op.shift, p = t->nodes;
-    uint32_t n = q <= p - q ? q : p - q;
-    for (uint32_t k = 0; k < n; k++) {
-        /* every node holds one token on its way: it passes it on */
-        xchg_step st = xchg_step_shift(-1, q <= p - q ? 1 : -1, xchg_rule_dest_mask_to(0), 1);
-        int rc = xchg_alg_add(s, &st, err);
-        if (rc)
-            return rc;
-    }
+    int rc = xchg_ops_shift_steps(s, -1, s->op.shift, err);
+    if (rc)
+        return rc;
     *out = s;
     return XCHG_OK;
 }
