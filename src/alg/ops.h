@@ -44,6 +44,28 @@
         return xchg_ops_check(&entry, t, o, err);                                                  \
     }
 
+/* A registry entry var of an operation's algorithm: its name nm, operation
+ * opk, summary, the slide it comes from (src, after XCHG_OPS_SOURCE), the
+ * topologies in words, its needs and the kinds it claims to be
+ * contention-free on (both single tokens, e.g. macros), and its hooks. */
+#define XCHG_OPS_ENTRY(var, nm, opk, summ, src, topo, needs_v, free_v, opts_text, prs, app, gen, \
+                       form, est)                                                                  \
+    const xchg_alg var = {                                                                         \
+        .name = nm,                                                                                \
+        .op = opk,                                                                                 \
+        .summary = summ,                                                                           \
+        .source = XCHG_OPS_SOURCE ", " src,                                                        \
+        .topologies = topo,                                                                        \
+        .options = opts_text,                                                                      \
+        .needs = needs_v,                                                                          \
+        .free_on = free_v,                                                                         \
+        .parse = prs,                                                                              \
+        .applies = app,                                                                            \
+        .generate = gen,                                                                           \
+        .formula = form,                                                                           \
+        .estimate = est,                                                                           \
+    }
+
 /* Parse "", "root=R" or "q=Q" into opts->root / opts->shift. EINVAL with
  * what is accepted otherwise. q defaults to 1. */
 XCHG_INTERNAL int xchg_ops_parse(const char *args, xchg_opts *opts, xchg_err *err);

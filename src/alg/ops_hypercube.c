@@ -229,24 +229,10 @@ APPLIES(gather_applies, xchg_alg_gather_hc)
 APPLIES(shift_applies, xchg_alg_shift_hc)
 APPLIES(ecube_applies, xchg_alg_shift_hc_ecube)
 
-#define SRC XCHG_OPS_SOURCE
 #define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                        \
-    const xchg_alg var = {                                                                         \
-        .name = nm,                                                                                \
-        .op = opk,                                                                                 \
-        .summary = summ,                                                                           \
-        .source = SRC ", " src,                                                                    \
-        .topologies = "any topology with p = 2^D nodes (contention-free on hypercube, "            \
-                      "complete)",                                                                 \
-        .options = opts_text,                                                                      \
-        .needs = OPS_HC_NEEDS,                                                                     \
-        .free_on = OPS_HC_FREE_ON,                                                                 \
-        .parse = prs,                                                                              \
-        .applies = app,                                                                            \
-        .generate = gen,                                                                           \
-        .formula = form,                                                                           \
-        .estimate = est,                                                                           \
-    }
+    XCHG_OPS_ENTRY(var, nm, opk, summ, src,                                                        \
+                   "any topology with p = 2^D nodes (contention-free on hypercube, complete)",     \
+                   OPS_HC_NEEDS, OPS_HC_FREE_ON, opts_text, prs, app, gen, form, est)
 
 ENTRY(xchg_alg_bcast_hc, "bcast-hc", XCHG_OP_BCAST,
       "one-to-all broadcast in log p steps, halving the subcube each step",

@@ -239,23 +239,10 @@ APPLIES(reduce_applies, xchg_alg_reduce_mesh)
 APPLIES(gather_applies, xchg_alg_gather_mesh)
 APPLIES(shift_applies, xchg_alg_shift_mesh)
 
-#define SRC XCHG_OPS_SOURCE
+#define MESH_NEEDS {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2}
 #define ENTRY(var, nm, opk, summ, src, opts_text, prs, app, gen, form, est)                        \
-    const xchg_alg var = {                                                                         \
-        .name = nm,                                                                                \
-        .op = opk,                                                                                 \
-        .summary = summ,                                                                           \
-        .source = SRC ", " src,                                                                    \
-        .topologies = "two-dimensional mesh:RxC or torus:RxC",                                     \
-        .options = opts_text,                                                                      \
-        .needs = {.kinds = XCHG_KIND(XCHG_TOPO_MESH) | XCHG_KIND(XCHG_TOPO_TORUS), .dims = 2},     \
-        .free_on = MESH_FREE_ON,                                                                   \
-        .parse = prs,                                                                              \
-        .applies = app,                                                                            \
-        .generate = gen,                                                                           \
-        .formula = form,                                                                           \
-        .estimate = est,                                                                           \
-    }
+    XCHG_OPS_ENTRY(var, nm, opk, summ, src, "two-dimensional mesh:RxC or torus:RxC", MESH_NEEDS,   \
+                   MESH_FREE_ON, opts_text, prs, app, gen, form, est)
 
 ENTRY(xchg_alg_bcast_mesh, "bcast-mesh", XCHG_OP_BCAST,
       "one-to-all broadcast: the ring broadcast along the root's row, then every column",

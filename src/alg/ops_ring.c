@@ -194,25 +194,12 @@ APPLIES(reduce_applies, xchg_alg_reduce_ring)
 APPLIES(gather_applies, xchg_alg_gather_ring)
 APPLIES(shift_applies, xchg_alg_shift_ring)
 
-#define SRC XCHG_OPS_SOURCE
 #define TOPO_ANY "any, as a line of ids 0..p-1 (contention-free on ring, array, complete)"
 #define TOPO_1D "one-dimensional: ring:P, array:P, complete:P"
+#define RING_NEEDS(nd) {.dims = nd}
 #define ENTRY(var, nm, opk, summ, src, topo, nd, opts_text, prs, app, gen, form, est)              \
-    const xchg_alg var = {                                                                         \
-        .name = nm,                                                                                \
-        .op = opk,                                                                                 \
-        .summary = summ,                                                                           \
-        .source = SRC ", " src,                                                                    \
-        .topologies = topo,                                                                        \
-        .options = opts_text,                                                                      \
-        .needs = {.dims = nd},                                                                     \
-        .free_on = RING_FREE_ON,                                                                   \
-        .parse = prs,                                                                              \
-        .applies = app,                                                                            \
-        .generate = gen,                                                                           \
-        .formula = form,                                                                           \
-        .estimate = est,                                                                           \
-    }
+    XCHG_OPS_ENTRY(var, nm, opk, summ, src, topo, RING_NEEDS(nd), RING_FREE_ON, opts_text, prs,    \
+                   app, gen, form, est)
 
 ENTRY(xchg_alg_bcast_ring, "bcast-ring", XCHG_OP_BCAST,
       "one-to-all broadcast by recursive doubling on a line of any length",
