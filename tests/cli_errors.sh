@@ -10,22 +10,6 @@ source "$(dirname "$0")/lib_cli.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# usage_error PATTERN ARGS...: exit 2, empty stdout, stderr starting with
-# "xchg: ", matching PATTERN (extended regex, case-insensitive).
-usage_error() {
-    local pattern="$1"
-    shift
-    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
-    local rc=$?
-    if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && head -n1 "$TMP/err" | grep -q '^xchg: ' &&
-        grep -qiE -- "$pattern" "$TMP/err"; then
-        ok
-    else
-        bad "xchg $* -> exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr" \
-            "'$(head -c 400 "$TMP/err")' (wanted exit 2, no stdout, stderr matching /$pattern/)"
-    fi
-}
-
 # --- subcommands and options ------------------------------------------------
 usage_error 'no command'                                  # no arguments at all
 usage_error "unknown command 'frobnicate'.*accepted" frobnicate

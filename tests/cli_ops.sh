@@ -16,18 +16,6 @@ source "$(dirname "$0")/lib_cli.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-usage_error() {
-    local pattern="$1"
-    shift
-    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
-    local rc=$?
-    if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -qiE -- "$pattern" "$TMP/err"; then
-        ok
-    else
-        bad "xchg $* -> exit $rc, stderr '$(head -c 300 "$TMP/err")' (wanted 2 and /$pattern/)"
-    fi
-}
-
 # every hypercube algorithm of every operation verifies and names its
 # operation
 for alg in bcast-hc:root=5 reduce-hc:root=3 scatter-hc:root=7 gather-hc:root=1 allgather-hc \

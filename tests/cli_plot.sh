@@ -13,10 +13,7 @@
 X="${1:?usage: cli_plot.sh path/to/xchg}"
 SUITE=cli_plot
 source "$(dirname "$0")/lib_cli.sh"
-if ! command -v rsvg-convert >/dev/null 2>&1; then
-    echo "$SUITE: rsvg-convert not found; scripts/install-deps.sh installs it (librsvg2-bin)" >&2
-    exit 1
-fi
+need rsvg-convert librsvg2-bin
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

@@ -7,6 +7,10 @@
 #                           o = the last one; print EXPR's value, or
 #                           "error: ..." when a line does not parse
 #   finish                  print the closing line; status 1 on a failure
+#   usage_error PATTERN ARGS  "$X" ARGS exits 2, prints nothing on stdout
+#                           and an "xchg: " error matching PATTERN ($TMP
+#                           holds its output)
+#   need PROGRAM PACKAGE    exit 1 with a message unless PROGRAM is installed
 #   attr NAME FILE          the number in NAME="..." on FILE's <svg> line
 #   png_size FILE           "W H" of a PNG, from its IHDR
 #   is_png FILE             status 0 when FILE starts with the PNG signature
@@ -24,10 +28,13 @@ expect() {
     fi
 }
 
-if ! command -v node >/dev/null 2>&1; then
-    echo "$SUITE: node not found; scripts/install-deps.sh installs it (package nodejs)" >&2
-    exit 1
-fi
+need() {
+    if ! command -v "$1" >/dev/null 2>&1; then
+        echo "$SUITE: $1 not found; scripts/install-deps.sh installs it (package $2)" >&2
+        exit 1
+    fi
+}
+need node nodejs
 
 jsx() {
     node -e '
@@ -41,6 +48,22 @@ try {
   console.log("error: " + e.message);
   process.exit(1);
 }' "$1"
+}
+
+# usage_error PATTERN ARGS...: exit 2, empty stdout, stderr starting with
+# "xchg: ", matching PATTERN (extended regex, case-insensitive).
+usage_error() {
+    local pattern="$1"
+    shift
+    "$X" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && head -n1 "$TMP/err" | grep -q '^xchg: ' &&
+        grep -qiE -- "$pattern" "$TMP/err"; then
+        ok
+    else
+        bad "xchg $* -> exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr" \
+            "'$(head -c 400 "$TMP/err")' (wanted exit 2, no stdout, stderr matching /$pattern/)"
+    fi
 }
 
 finish() {
