@@ -154,6 +154,77 @@ int xchg_mpi_plan_info_get(const xchg_mpi_plan *plan, xchg_mpi_plan_info *info);
  * and how many it passed to the MPI library. Either pointer may be NULL. */
 void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed);
 
+/* ------------------------------------------------------------------ */
+/* The other operations (docs/mpi-ops.md)                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Seed 003's operations over MPI, with the arguments and results of the
+ * MPI library's calls: each runs one rank's program (xchg_op_program_new)
+ * of the algorithm chosen for the operation, its root or shift, and the
+ * block size (opts.alg; auto ranks the operation's algorithms that apply
+ * to the ranks' topology with the same cost model as the exchange).
+ *
+ * opts.alg may name one algorithm per operation, comma-separated
+ * ("bcast-hc,allreduce-split,bruck"): each call runs the one of its own
+ * operation and auto where the list has none; "mpi" sends every call to
+ * the MPI library, "auto" ranks every one. Calls go to the MPI library's
+ * own (PMPI_Bcast, ...) and the plan says why (xchg_mpi_last_info) when
+ * no algorithm of the operation applies (allreduce and scan need p = 2^d),
+ * for an intercommunicator, and for a reduction whose datatype is not
+ * dense (its size differs from its extent, or its lower bound is not 0:
+ * MPI_DOUBLE_INT, a vector with gaps) or whose operator is not
+ * commutative when no algorithm that keeps rank order applies (reduce-hc,
+ * reduce-ring, allreduce-hc and scan-hc keep it; MPI_Op_commutative
+ * says which operators need it). Data of other operations may have any
+ * datatype: it is packed (MPI_Pack) when it is not plain bytes.
+ *
+ * Counts are MPI_Count; every rank must pass the same counts and type
+ * signatures, as MPI requires. MPI_IN_PLACE where MPI allows it: the
+ * root's sendbuf of xchg_mpi_reduce and xchg_mpi_gather, the root's
+ * recvbuf of xchg_mpi_scatter, and every rank's sendbuf of allreduce,
+ * allgather, reduce_scatter_block, scan and shift (shift: the data is
+ * in recvbuf and replaced). Errors as xchg_mpi_alltoall's: an MPI error
+ * code, raised on comm's error handler. Plans are cached on the
+ * communicator per (operation, root or shift, block size, layouts,
+ * commutativity).
+ */
+int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
+                   const xchg_mpi_opts *opts);
+int xchg_mpi_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                    MPI_Op op, int root, MPI_Comm comm, const xchg_mpi_opts *opts);
+int xchg_mpi_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                       MPI_Op op, MPI_Comm comm, const xchg_mpi_opts *opts);
+/* recvcount elements per rank: sendbuf holds p * recvcount. */
+int xchg_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                  const xchg_mpi_opts *opts);
+int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm, const xchg_mpi_opts *opts);
+int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       const xchg_mpi_opts *opts);
+int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, const xchg_mpi_opts *opts);
+int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, const xchg_mpi_opts *opts);
+/* The circular q-shift: rank r's count elements go to rank (r + q) mod p
+ * (q may be negative), as MPI_Sendrecv to (r + q) mod p from (r - q) mod p
+ * would do on every rank. */
+int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
+                   int q, MPI_Comm comm, const xchg_mpi_opts *opts);
+
+/* What the last call of the other operations made by this thread ran
+ * (info->alg "mpi" and fallback set when the MPI library's call did, with
+ * the reason in why); MPI_ERR_ARG on NULL, MPI_ERR_OTHER before any call. */
+int xchg_mpi_last_info(xchg_mpi_plan_info *info);
+
+/* Calls of the other operations in this process so far, as
+ * xchg_mpi_call_counts. */
+void xchg_mpi_op_call_counts(uint64_t *carried, uint64_t *passed);
+
 #ifdef __cplusplus
 }
 #endif
