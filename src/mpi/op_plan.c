@@ -370,7 +370,7 @@ static int take_first(xchg_mpi_plan *pl, const xchg_topo *t, xchg_spec *specs, i
                      specs[i]);
         }
         int all = 0;
-        int rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
+        int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
         if (rc != MPI_SUCCESS)
             return rc;
         if (all) {
@@ -458,7 +458,7 @@ int xchg_mpi_op_plan_make(const xchg_mpi_opcall *call, MPI_Comm comm, const xchg
     pl->info.plan_seconds = MPI_Wtime() - t0;
     /* agree: one rank's fallback (a topology it could not map) is everyone's */
     int mine = pl->fallback, any = 0;
-    rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
+    rc = PMPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
     if (rc != MPI_SUCCESS) {
         xchg_mpi_plan_free(pl);
         return rc;
