@@ -495,21 +495,28 @@ static void test_worked(void)
     xchg_op_program_free(g);
     xchg_sched_free(s);
 
-    /* reduce-scatter-hc crosses the high bit first: rank 0 holds {0, 4} for
-     * dests 0 and 1 after step 0 and receives {2, 6}: neither order is
-     * rank order. The flag says so, and the matrix product run anyway is
-     * wrong at every rank. */
-    check_order("hypercube:3", "reduce-scatter-hc", 0, 8);
+    /* reduce-scatter-hc crosses the low bit first: before step i every
+     * partial is an aligned interval of 2^i ids. Rank 0 on 8 nodes sends
+     * {0, 1} for dests 2 and 6 at step 1 (a piece each) and receives
+     * {2, 3} for dests 0 and 4, which it puts after what it holds; at
+     * step 2 {0..3} meets {4..7}. The matrix product is MPI's. */
+    check_order("hypercube:3", "reduce-scatter-hc", 1, 0);
     g = program_of("hypercube:3", "reduce-scatter-hc", 0, &s);
     if (g) {
-        xchg_op_step a;
+        xchg_op_step a, c;
         xchg_op_program_step(g, 1, &a);
-        CHECK(!xchg_op_program_order_ok(g) && a.nsend == 2 && a.send[0].dest == 2 &&
-                  a.send[0].norigins == 2 && a.send[0].lo == 0 && a.send[0].hi == 4 &&
-                  !a.send[0].contiguous && a.nrecv == 2 && a.recv[0].lo == 2 && a.recv[0].hi == 6 &&
-                  a.ncombine == 2 && !a.combine[0].order_ok,
-              "reduce-scatter-hc, rank 0 step 1: sends {0,4} for dests 2, 3, combines {0,4} "
-              "with {2,6} out of order");
+        xchg_op_program_step(g, 2, &c);
+        CHECK(xchg_op_program_order_ok(g) && a.send_to == 2 && a.nsend == 2 &&
+                  a.send[0].dest == 2 && a.send[1].dest == 6 && a.send[0].lo == 0 &&
+                  a.send[0].hi == 1 && a.send[0].contiguous && a.nrecv == 2 &&
+                  a.recv[0].dest == 0 && a.recv[1].dest == 4 && a.recv[0].lo == 2 &&
+                  a.recv[0].hi == 3 && a.recv[0].contiguous && a.ncombine == 2 &&
+                  a.combine[0].order_ok && !a.combine[0].recv_first && c.nsend == 1 &&
+                  c.send[0].dest == 4 && c.send[0].lo == 0 && c.send[0].hi == 3 && c.nrecv == 1 &&
+                  c.recv[0].lo == 4 && c.recv[0].hi == 7 && c.ncombine == 1 &&
+                  c.combine[0].order_ok && !c.combine[0].recv_first,
+              "reduce-scatter-hc, rank 0: sends {0,1} for dests 2, 6 at step 1, then {0..3} "
+              "for dest 4, each combination in rank order");
     }
     xchg_op_program_free(g);
     xchg_sched_free(s);
