@@ -522,11 +522,38 @@ static void test_worked(void)
     xchg_sched_free(s);
     /* so does the ring's, going round past the highest rank */
     check_order("ring:5", "reduce-scatter-ring", 0, 3);
-    /* reduce-mesh undoes bcast-mesh's rows-then-columns: it sums columns
-     * first, and node ids are row-major: on 2 x 3 the root 0 holds {0, 3}
-     * after step 0 and receives {1, 4}. Only the root's product is wrong. */
-    check_order("mesh:2x3", "reduce-mesh", 0, 1);
+    /* reduce-mesh sums along the rows first (node ids are row-major, so a
+     * row's partial is an interval), then along the root's column. On
+     * 2 x 3 from root 4 (row 1, column 1): the root takes {3} (received
+     * first), then {5}, then row 0's {0..2} (received first). Summing
+     * columns first, the root 0 would hold {0, 3} and receive {1, 4}. */
+    check_order("mesh:2x3", "reduce-mesh", 1, 0);
+    check_order("mesh:2x3", "reduce-mesh:root=4", 1, 0);
     check_order("mesh:2x3", "reduce-ring", 1, 0);
+    g = program_of("mesh:2x3", "reduce-mesh:root=4", 4, &s);
+    if (g) {
+        int want_rf[3] = {1, 0, 1};
+        uint32_t want_from[3] = {3, 5, 1}, want_lo[3] = {3, 5, 0}, want_hi[3] = {3, 5, 2};
+        for (size_t k = 0; k < 3; k++) {
+            xchg_op_step a;
+            xchg_op_program_step(g, k, &a);
+            CHECK(a.send_to == XCHG_NONE && a.recv_from == want_from[k] && a.nrecv == 1 &&
+                      a.recv[0].lo == want_lo[k] && a.recv[0].hi == want_hi[k] &&
+                      a.recv[0].contiguous && a.ncombine == 1 &&
+                      a.combine[0].recv_first == want_rf[k] && a.combine[0].order_ok,
+                  "reduce-mesh:root=4 on 2 x 3, root's step %zu: from %u, [%u, %u]", k, a.recv_from,
+                  a.nrecv ? a.recv[0].lo : 0, a.nrecv ? a.recv[0].hi : 0);
+        }
+    }
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+    /* reduce-scatter-mesh goes along the rows first too, but each phase is
+     * a ring reduce-scatter: on 2 x 3 the partials for column 1 go round
+     * their row 2, 0, 1, and {1} meets {0, 2} at dests 1 and 4. With two
+     * nodes a line (2 x 2) nothing wraps past another rank. */
+    check_order("mesh:2x3", "reduce-scatter-mesh", 0, 2);
+    check_order("mesh:2x2", "reduce-scatter-mesh", 1, 0);
+    check_order("torus:2x2", "reduce-split:root=3", 1, 0);
 
     /* scan-hc, rank 4: its result {4} and its message {4, 5} part after
      * step 0, as PREFIX_SUMS_HCUBE keeps two buffers; at step 1 it sends

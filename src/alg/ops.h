@@ -125,8 +125,13 @@ XCHG_INTERNAL int xchg_ops_halving_sends(uint32_t n, uint32_t h0, int k, uint32_
  * and Reduction on a Mesh" says; a line of ids is the grid 1 x p.
  *   down: bcast (per_token 0) or scatter (1): each message carries the
  *         tokens bound for the half it sends (a block, or a token each);
- *   up:   reduce (0) or gather (1): the same messages reversed, each
- *         carrying everything its sender holds.
+ *   up:   gather (per_token 1): the scatter's messages reversed, each
+ *         carrying everything its sender holds; reduce (0): the transposed
+ *         broadcast reversed, along every row at once to the root's column,
+ *         then along that column to the root, one block each. Rows first
+ *         keep each partial an interval of ids (a segment of a row, then
+ *         a run of whole rows), so every combination joins two adjacent
+ *         intervals: MPI's rank order. The counts are the same either way.
  * The down schedules select with a callback on a small context (root and
  * grid), so they must be a schedule's first phase (the callback reads the
  * step index). Steps: ceil(log2 cols) + ceil(log2 rows); memory: a partner

@@ -12,8 +12,12 @@
  *                column at once: ceil(log2 C) + ceil(log2 R) steps of one
  *                block, (t_s + t_w m) log p when R and C are powers of two;
  *                any root.
- *   reduce-mesh  its reverse: every column to the root's row, then that row
- *                to the root; the same counts.
+ *   reduce-mesh  a reduction along the rows first: every row at once to
+ *                the root's column (the line halving reversed), then that
+ *                column to the root; the same counts. The slides reverse
+ *                the broadcast (columns first); with row-major ids rows
+ *                first keep every partial an interval of ids, so the
+ *                combinations keep MPI's rank order (docs/operations.md).
  *   scatter-mesh the broadcast's pattern, a message carrying the tokens of
  *                the nodes it sends to: R per column along the root's row (R
  *                (C-1) in all), one per node along the columns (R-1):
@@ -29,10 +33,17 @@
  *                tokens: along a row a node forwards the tokens whose dest
  *                column is not its own, along a column those whose dest row
  *                is not its own.
- *   reduce-scatter-mesh  its dual: R-1 steps down the columns, at step k
- *                node (r, c) passing the partials for the C dests of row
- *                r-k (C blocks), then C-1 steps along the rows passing the
- *                partial for dest (r, c-k) (one block): the same counts.
+ *   reduce-scatter-mesh  its dual, rows first: C-1 steps along the rows,
+ *                at step k node (r, c) passing the partials for the R dests
+ *                of column c-k (R blocks), then R-1 steps down the columns
+ *                passing the partial for dest (r-k, c) (one block): (C-1) +
+ *                (R-1) start-ups, volume R (C-1) + (R-1) = p-1 blocks, the
+ *                same counts as the exact reverse of the allgather (columns
+ *                first, C blocks). Rows first, a row's partial covers an
+ *                interval of ids; but each phase is a ring reduce-scatter,
+ *                whose partial for position j goes round j+1, ..., n-1, 0,
+ *                ..., j, so rank order holds only when no row or column has
+ *                more than two nodes (docs/operations.md).
  *   shift-mesh   "Circular Shift on a Mesh": with q = a C + b, node i's
  *                token goes to i + q mod p. The rows shift by b (min(b, C-b)
  *                neighbour steps the shorter way round); the tokens whose
@@ -83,7 +94,7 @@
 #define COLS(t) ((t)->size[1])
 
 /* All-to-all broadcast (rows, then columns with C blocks) or all-to-all
- * reduction (columns with C blocks, then rows). */
+ * reduction (rows with R blocks, then columns). */
 static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
                               int reduce, xchg_sched **out, xchg_err *err)
 {
@@ -91,10 +102,11 @@ static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     for (int ph = 0; ph < 2; ph++) {
-        int dim = reduce ? ph : 1 - ph; /* 1: along the rows, 0: along the columns */
+        int dim = 1 - ph; /* 1: along the rows, 0: along the columns */
+        uint64_t blocks = reduce ? (dim == 1 ? ROWS(t) : 1) : (dim == 0 ? COLS(t) : 1);
         for (uint32_t k = 1; k < t->size[dim]; k++) {
             xchg_rule rule = reduce ? xchg_rule_coord_dist(dim, -1, k, k) : xchg_rule_coord_ne(dim);
-            xchg_step st = xchg_step_shift(dim, 1, rule, dim == 0 ? COLS(t) : 1);
+            xchg_step st = xchg_step_shift(dim, 1, rule, blocks);
             int rc = xchg_alg_add(s, &st, err);
             if (rc)
                 return rc;
@@ -249,7 +261,7 @@ ENTRY(xchg_alg_bcast_mesh, "bcast-mesh", XCHG_OP_BCAST,
       "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies,
       bcast_gen, bcast_formula, bcast_estimate);
 ENTRY(xchg_alg_reduce_mesh, "reduce-mesh", XCHG_OP_REDUCE,
-      "all-to-one reduction: every column to the root's row, then that row",
+      "all-to-one reduction: every row to the root's column, then that column",
       "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies,
       reduce_gen, reduce_formula, reduce_estimate);
 ENTRY(xchg_alg_scatter_mesh, "scatter-mesh", XCHG_OP_SCATTER,
@@ -265,7 +277,7 @@ ENTRY(xchg_alg_allgather_mesh, "allgather-mesh", XCHG_OP_ALLGATHER,
       "ALL_TO_ALL_BC_MESH, 2 t_s (sqrt(p)-1) + t_w m (p-1)", "", NULL, NULL, allgather_gen,
       allgather_formula, allgather_estimate);
 ENTRY(xchg_alg_reduce_scatter_mesh, "reduce-scatter-mesh", XCHG_OP_REDUCE_SCATTER,
-      "all-to-all reduction: a ring reduce-scatter along the columns, then the rows",
+      "all-to-all reduction: a ring reduce-scatter along the rows, then the columns",
       "All-to-all Reduction (dual of ALL_TO_ALL_BC_MESH)", "", NULL, NULL, rscatter_gen,
       rscatter_formula, rscatter_estimate);
 ENTRY(xchg_alg_shift_mesh, "shift-mesh", XCHG_OP_SHIFT,
