@@ -232,6 +232,7 @@ static int halving_step(xchg_sched *s, const halving_plan *h, int k, int along_r
     xchg_rule rule = down ? xchg_rule_fn(halving_select) : xchg_rule_dest_mask_to(0);
     xchg_step st = xchg_ops_table_step(part, rule, 1);
     st.blocks_table = size;
+    st.group_arg = along_row ? XCHG_OPS_GROUP_ROW : XCHG_OPS_GROUP_COLUMN;
     return xchg_alg_add(s, &st, err);
 }
 
@@ -307,6 +308,7 @@ int xchg_ops_shift_steps(xchg_sched *s, int dim, uint32_t by, xchg_err *err)
     uint32_t k = by <= n - by ? by : n - by;
     for (uint32_t i = 0; i < k; i++) {
         xchg_step st = xchg_step_shift(dim, by <= n - by ? 1 : -1, xchg_rule_dest_mask_to(0), 1);
+        st.group_arg = dim == 0 ? XCHG_OPS_GROUP_COLUMN : XCHG_OPS_GROUP_ROW;
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;

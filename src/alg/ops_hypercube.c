@@ -45,13 +45,27 @@
  * Preconditions: p = 2^d nodes on any topology (contention-free on a
  * hypercube and a switch; the verifier holds every claim). Memory: a
  * partner table a step for the rooted ones, a size table for scan.
+ * Sender groups (xchg draw): every sender of a step of the rooted and
+ * pairwise patterns is in "dimension i", the bit it crosses; the shifts
+ * name none (a shift by 2^k carries into higher bits).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alg/ops.h"
 
 #define OPS_HC_NEEDS {.nodes_pow2 = 1}
 #define OPS_HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
+
+/* Sender groups (xchg_sched_group): every sender of a step crosses the
+ * step's dimension, its group_arg: "dimension I", index I. */
+static int dimension_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    (void)node;
+    int i = s->steps[step].group_arg;
+    snprintf(name, len, "dimension %d", i);
+    return i;
+}
 
 /* Steps of the rooted patterns: toward the leaves (bcast, scatter) or
  * toward the root (reduce, gather); each message carries one block or the
@@ -64,6 +78,7 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes, root = s->op.root;
     int d = xchg_alg_log2(p);
+    s->group_fn = dimension_group;
     for (int k = 0; k < d; k++) {
         int i = down ? d - 1 - k : k;
         uint32_t bit = 1u << i, low = bit - 1;
@@ -79,6 +94,7 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
         }
         xchg_rule rule = xchg_rule_dest_mask_to(down ? bit : 0);
         xchg_step st = xchg_ops_table_step(part, rule, per_token ? bit : 1);
+        st.group_arg = i;
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -99,10 +115,12 @@ static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_o
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
     int d = xchg_alg_log2(p);
+    s->group_fn = dimension_group;
     for (int i = 0; i < d; i++) {
         uint32_t bit = 1u << i;
         uint64_t blocks = size > 0 ? bit : size < 0 ? p >> (i + 1) : 1;
         xchg_step st = xchg_step_xor(bit, xchg_rule_dest_mask_to(bit), blocks);
+        st.group_arg = i;
         if (a->op == XCHG_OP_SCAN) {
             /* a node whose partner is higher always sends; one whose partner
              * is lower sends while a higher subcube is left above it */

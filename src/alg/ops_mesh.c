@@ -81,8 +81,11 @@
  * rooted operations' first messages, which cross half a row or column).
  * Preconditions: mesh:RxC or torus:RxC; root < p; 1 <= q < p. Memory: a
  * partner table a step for the rooted operations (a size table a step for
- * scatter and gather), one for the shift's compensation step.
+ * scatter and gather), one for the shift's compensation step. Sender
+ * groups (xchg draw): "row phase" for the steps along a row, "column
+ * phase" for those along a column, and the shift's "compensation step".
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alg/ops.h"
@@ -93,6 +96,30 @@
 #define ROWS(t) ((t)->size[0])
 #define COLS(t) ((t)->size[1])
 
+/* Sender groups (xchg_sched_group): a step's senders are all in its
+ * group_arg's group (XCHG_OPS_GROUP_*, the index). */
+static int mesh_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    static const char *const names[] = {"row phase", "column phase", "compensation step"};
+    (void)node;
+    int g = s->steps[step].group_arg;
+    if (g < 0 || g > XCHG_OPS_GROUP_COMPENSATION)
+        return -1;
+    snprintf(name, len, "%s", names[g]);
+    return g;
+}
+
+/* The rooted operations: the halving of ops.c on the R x C grid, with the
+ * mesh's groups. */
+static int halving_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int down,
+                            int per_token, xchg_sched **out, xchg_err *err)
+{
+    int rc = xchg_ops_halving_generate(a, t, opts, ROWS(t), COLS(t), down, per_token, out, err);
+    if (rc == XCHG_OK)
+        (*out)->group_fn = mesh_group;
+    return rc;
+}
+
 /* All-to-all broadcast (rows, then columns with C blocks) or all-to-all
  * reduction (rows with R blocks, then columns). */
 static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
@@ -101,12 +128,14 @@ static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    s->group_fn = mesh_group;
     for (int ph = 0; ph < 2; ph++) {
         int dim = 1 - ph; /* 1: along the rows, 0: along the columns */
         uint64_t blocks = reduce ? (dim == 1 ? ROWS(t) : 1) : (dim == 0 ? COLS(t) : 1);
         for (uint32_t k = 1; k < t->size[dim]; k++) {
             xchg_rule rule = reduce ? xchg_rule_coord_dist(dim, -1, k, k) : xchg_rule_coord_ne(dim);
             xchg_step st = xchg_step_shift(dim, 1, rule, blocks);
+            st.group_arg = dim == 1 ? XCHG_OPS_GROUP_ROW : XCHG_OPS_GROUP_COLUMN;
             int rc = xchg_alg_add(s, &st, err);
             if (rc)
                 return rc;
@@ -125,6 +154,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t q = s->op.shift, R = ROWS(t), C = COLS(t), p = t->nodes;
     uint32_t qa = q / C, qb = q % C;
+    s->group_fn = mesh_group;
     int rc = qb ? xchg_ops_shift_steps(s, 1, qb, err) : XCHG_OK;
     if (rc)
         return rc;
@@ -138,6 +168,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         for (uint32_t n = 0; n < p; n++)
             part[n] = n % C < qb ? xchg_shift_node(t, 0, 1, n) : XCHG_NONE;
         xchg_step st = xchg_ops_table_step(part, xchg_rule_dest_mask_to(0), 1);
+        st.group_arg = XCHG_OPS_GROUP_COMPENSATION;
         rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -152,14 +183,10 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
 
 #define GEN XCHG_OPS_GEN
 
-GEN(bcast_gen, xchg_alg_bcast_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 1, 0, out, err))
-GEN(scatter_gen, xchg_alg_scatter_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 1, 1, out, err))
-GEN(reduce_gen, xchg_alg_reduce_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 0, 0, out, err))
-GEN(gather_gen, xchg_alg_gather_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 0, 1, out, err))
+GEN(bcast_gen, xchg_alg_bcast_mesh, halving_generate(a, t, o, 1, 0, out, err))
+GEN(scatter_gen, xchg_alg_scatter_mesh, halving_generate(a, t, o, 1, 1, out, err))
+GEN(reduce_gen, xchg_alg_reduce_mesh, halving_generate(a, t, o, 0, 0, out, err))
+GEN(gather_gen, xchg_alg_gather_mesh, halving_generate(a, t, o, 0, 1, out, err))
 GEN(allgather_gen, xchg_alg_allgather_mesh, two_phase_generate(a, t, o, 0, out, err))
 GEN(rscatter_gen, xchg_alg_reduce_scatter_mesh, two_phase_generate(a, t, o, 1, out, err))
 GEN(shift_gen, xchg_alg_shift_mesh, shift_generate(a, t, o, out, err))
