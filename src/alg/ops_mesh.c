@@ -43,7 +43,7 @@
  *                interval of ids; but each phase is a ring reduce-scatter,
  *                whose partial for position j goes round j+1, ..., n-1, 0,
  *                ..., j, so rank order holds only when no row or column has
- *                more than two nodes (docs/operations.md).
+ *                more than two nodes, i.e. on 2 x 2 (docs/operations.md).
  *   shift-mesh   "Circular Shift on a Mesh": with q = a C + b, node i's
  *                token goes to i + q mod p. The rows shift by b (min(b, C-b)
  *                neighbour steps the shorter way round); the tokens whose

@@ -20,7 +20,7 @@
  * Only the reduce_scatter part combines, so reduce-split and
  * allreduce-split keep MPI's rank order where it does: always with the
  * hypercube's (low bit first), on a ring or array only for p <= 2, on a
- * 2-D mesh or torus only when no line has more than two nodes
+ * 2-D mesh or torus only on 2 x 2
  * (docs/operations.md, tests/test_opprog.c).
  */
 #include <stdio.h>
