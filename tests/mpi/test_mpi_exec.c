@@ -346,6 +346,15 @@ static void persistent(void)
               xchg_mpi_alg_check("bruck,hc-standard", &aerr) == XCHG_EINVAL &&
               strstr(aerr.msg, "two algorithms of alltoall"),
           "XCHG_ALG lists one algorithm per operation: %s%s%ld%ld", aerr.msg, "", 0, 0);
+    /* a spec's options may hold commas: the list splits before names only */
+    char for_op[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for("multiphase:1,1,2,bcast-hc", XCHG_OP_ALLTOALL, for_op, sizeof for_op);
+    check(xchg_mpi_alg_check("multiphase:1,1,2,bcast-hc", &aerr) == XCHG_OK &&
+              !strcmp(for_op, "multiphase:1,1,2"),
+          "a list holding multiphase:1,1,2: %s, alltoall's is %s%ld%ld", aerr.msg, for_op, 0, 0);
+    xchg_mpi_alg_for("multiphase:1,1,2", XCHG_OP_ALLTOALL, for_op, sizeof for_op);
+    check(!strcmp(for_op, "multiphase:1,1,2"), "multiphase:1,1,2 alone is one spec: %s%s%ld%ld",
+          for_op, "", 0, 0);
     check(xchg_mpi_alg_check_op("bcast-hc", XCHG_OP_ALLTOALL, &aerr) == XCHG_EINVAL &&
               strstr(aerr.msg, "bcast-hc performs bcast, not the complete exchange"),
           "bcast-hc is not an exchange: %s%s%ld%ld", aerr.msg, "", 0, 0);
