@@ -52,6 +52,7 @@ void xchg_mpi_opx_free(xchg_mpi_opx *x)
     if (!x)
         return;
     free(x->slots);
+    free(x->at);
     free(x->pieces);
     free(x->combs);
     free(x->steps);
@@ -209,11 +210,12 @@ static int allocate(xchg_mpi_plan *pl, xchg_mpi_opx *x, char *why, size_t whylen
         return -1;
     }
     x->slots = malloc(slots ? slots : 1);
+    x->at = malloc((x->nslots ? x->nslots : 1) * sizeof *x->at);
     x->send_pack = pack_send ? malloc(pack_send) : NULL;
     x->recv_pack = pack_recv ? malloc(pack_recv) : NULL;
     x->reqs = malloc(nreq * sizeof *x->reqs);
     x->statuses = malloc(nreq * sizeof *x->statuses);
-    if (!x->slots || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) || !x->reqs ||
+    if (!x->slots || !x->at || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) || !x->reqs ||
         !x->statuses) {
         snprintf(why, whylen, "could not allocate %zu bytes of scratch",
                  slots + pack_send + pack_recv);
