@@ -6,9 +6,8 @@
  * algorithm is opts->alg's for the operation (xchg_mpi_alg_for), or auto:
  * every algorithm of the operation that applies to the topology, with the
  * planner's lines (xchg_plan_sweep, the operation's root or shift),
- * predicted as the executor runs them (auto.c's time, on blocks of
- * m/pieces, plus one local pass over every block received for a
- * reduction's combinations), fastest first. This rank's program comes from
+ * predicted as the executor runs them (predict, below, with auto.c's
+ * machine), fastest first. This rank's program comes from
  * xchg_op_program_new (p*p*steps work, refused above
  * XCHG_OP_PROGRAM_MAX_WORK) and is turned into pieces (slot, segment),
  * steps and combinations; then the buffers are allocated.
@@ -289,16 +288,29 @@ static int build(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec,
     return 0;
 }
 
-/* The executor's predicted time of a candidate's line for the call. */
+/*
+ * The executor's predicted time of a candidate's line for the call, on
+ * blocks of b = m/pieces: S start-ups and V*b bytes at the machine's
+ * start-up and per-byte time for the typical message (V/S blocks; the
+ * eager figures below the machine's eager size), plus local copies at t_r:
+ * none for messages of one piece (sent from and received into their slots,
+ * which lie in the caller's buffers where they can), a pack and an unpack
+ * of every block when messages carry several pieces (V > S), and one pass
+ * over every block received for a reduction's combinations. Unlike the
+ * exchange's (auto.c), no step is taken as independent of the others: an
+ * operation's steps wait for the data the step before brought.
+ */
 static double predict(const xchg_plan_entry *e, const xchg_machine *mach,
                       const xchg_mpi_opcall *call)
 {
     double m = (double)(call->nelems * call->esize);
     double b = m / (e->line.pieces > 1 ? e->line.pieces : 1);
-    double time = xchg_mpi_predict(&e->line, mach, b);
-    if (call->reduction) /* each block received is combined once */
-        time += (double)e->line.volume_blocks * b * mach->tr;
-    return time;
+    double S = (double)e->line.startups, V = (double)e->line.volume_blocks;
+    double msg = S > 0 ? V / S * b : 0;
+    int eager = msg < mach->eager_bytes;
+    double ts = eager ? mach->ts_eager : mach->ts, tw = eager ? mach->tw_eager : mach->tw;
+    double copies = (V > S ? 2 * V : 0) + (call->reduction ? V : 0);
+    return S * ts + V * b * tw + copies * b * mach->tr;
 }
 
 /* Auto's candidates on t for the call, fastest first, into specs (at most
