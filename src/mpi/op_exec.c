@@ -74,6 +74,8 @@ static void copy_pieces(const xchg_mpi_opx *x, size_t first, size_t n, unsigned 
     for (size_t i = 0; i < n; i++) {
         const xchg_mpi_oppiece *pc = &x->pieces[first + i];
         size_t len = xchg_mpi_seg_len(x, pc->seg);
+        if (len == 0) /* an empty piece (fewer elements than pieces); packed may be NULL */
+            continue;
         if (unpack)
             memcpy(slot(x, pc->slot), packed, len);
         else
