@@ -233,7 +233,9 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
 
 /* What the last call of the other operations made by this thread ran
  * (info->alg "mpi" and fallback set when the MPI library's call did, with
- * the reason in why); MPI_ERR_ARG on NULL, MPI_ERR_OTHER before any call. */
+ * the reason in why; "none" when there was nothing to move: no bytes, or a
+ * shift by a multiple of p, done locally); MPI_ERR_ARG on NULL,
+ * MPI_ERR_OTHER before any call. */
 int xchg_mpi_last_info(xchg_mpi_plan_info *info);
 
 /* Calls of the other operations in this process so far, as

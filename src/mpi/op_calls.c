@@ -573,12 +573,17 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) != MPI_SUCCESS)
         return raise_on(comm, rc);
     a.q = (int)(((long long)q % p + p) % p);
-    if (a.q == 0)
-        return raise_on(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
     xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT, .shift = (uint32_t)a.q, .nelems = bytes,
                             .esize = 1}; /* bytes: as for a broadcast */
     (void)esize;
     xchg_mpi_opbufs b = {.in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .in_lay = &lay,
                          .in_blocks = 1, .out = recvbuf, .out_lay = &lay, .out_blocks = 1};
+    char asked[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for(opts->alg, XCHG_OP_SHIFT, asked, sizeof asked);
+    if (!strcmp(asked, "mpi")) /* every shift to the MPI library, through the
+                                  plan's duplicate communicator */
+        return raise_on(comm, run_call(&a, &call, &b, opts));
+    if (a.q == 0)
+        return raise_on(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
     return raise_on(comm, finish(&a, &call, &b, opts));
 }
