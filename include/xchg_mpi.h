@@ -45,7 +45,9 @@ typedef struct xchg_mpi_opts {
      * (pick by the cost model for the block size), "shm" (the direct
      * exchange through one node's shared memory: every rank on one node;
      * docs/mpi.md) or "mpi" (always the MPI library's own call). NULL:
-     * "auto". A spec that does not apply to the communicator (its topology,
+     * "auto". A list, one per operation ("bruck,bcast-hc"), gives each
+     * call its operation's (xchg_mpi_alg_for); another operation's alone
+     * leaves the exchange to auto. A spec that does not apply to the communicator (its topology,
      * or "shm" across nodes) gets the MPI library's call, and rank 0 says
      * why on stderr. */
     const char *alg;
@@ -71,11 +73,24 @@ typedef struct xchg_mpi_opts {
 /* Defaults: alg auto, topology auto, quiet, no tuning or machine file. */
 void xchg_mpi_opts_default(xchg_mpi_opts *opts);
 
-/* Whether alg is a value opts.alg accepts: auto, mpi, shm or a registry
- * spec of the complete exchange that parses (another operation's, such as
- * bcast-hc, is refused: the executor runs the exchange only). XCHG_OK, or
- * XCHG_EINVAL with a message saying what is wrong and what is accepted. */
+/* Whether alg is a value opts.alg (and XCHG_ALG) accepts: auto, mpi, shm,
+ * or registry specs separated by commas, at most one per operation
+ * ("hc-standard,bcast-hc"), an operation's without root or q (each call
+ * gives those). XCHG_OK, or XCHG_EINVAL with a message saying what is
+ * wrong and what is accepted. */
 int xchg_mpi_alg_check(const char *alg, xchg_err *err);
+
+/* Whether alg is one algorithm a call of operation kind can be asked for:
+ * auto, mpi, shm (the exchange only), or one registry spec of kind
+ * (another operation's, such as bcast-hc for the exchange, is refused
+ * with "bcast-hc performs bcast, not the complete exchange"). For tools
+ * that time one operation (xchg-bench --op). */
+int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err);
+
+/* What opts.alg asks of a call of operation kind, into out: "auto" when
+ * it names nothing of kind (another operation's algorithm included),
+ * "mpi", or the value or list item of kind. */
+void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len);
 
 /*
  * Fill opts from the environment: XCHG_ALG (xchg_mpi_alg_check's values),

@@ -38,13 +38,19 @@ draw mt3-torus6x6x6-step1 torus:6x6x6 mt3 1
 # docs/drawing.md's sender groups: T2's four level-3 groups on 16x16.
 draw t2-torus16x16-step7 torus:16x16 t2 7
 
-# the other operations (docs/operations.md): every step on one sheet
+# the other operations (docs/operations.md and one page each,
+# docs/op-*.md): every step on one sheet
 sheet() {
     "$X" draw --topo "$2" --alg "$3" --all-steps -o "$OUT/$1.svg"
 }
 sheet bcast-ring-ring8 ring:8 bcast-ring
-sheet scan-hc-hypercube3 hypercube:3 scan-hc
+sheet reduce-ring-ring8 ring:8 reduce-ring
 sheet allgather-mesh-mesh3x3 mesh:3x3 allgather-mesh
+sheet reduce-scatter-hc-hypercube3 hypercube:3 reduce-scatter-hc
+sheet allreduce-hc-hypercube3 hypercube:3 allreduce-hc
+sheet scan-hc-hypercube3 hypercube:3 scan-hc
+sheet scatter-hc-hypercube3 hypercube:3 scatter-hc
+sheet gather-mesh-mesh4x4 mesh:4x4 gather-mesh
 sheet shift-mesh-torus4x4-q5 torus:4x4 shift-mesh:q=5
 
 # Every algorithm that applies to a 64x64 torus on the Paragon. Blocks are

@@ -3,7 +3,8 @@
 # makes now: it runs the script into a temporary folder and compares every
 # file byte for byte with docs/pictures/ (none missing, none extra), then
 # checks that every image link of README.md and docs/*.md points to a file
-# that exists, and that each algorithm family page embeds a picture.
+# that exists, and that each algorithm family page and each operation's page
+# (docs/op-*.md) embeds a picture.
 # Usage: bash tests/pictures.sh path/to/xchg [REPO]
 X="${1:?usage: pictures.sh path/to/xchg [REPO]}"
 repo=${2:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -37,7 +38,9 @@ for md in "$repo/README.md" "$repo"/docs/*.md; do
         if [ -f "$dir/$link" ]; then ok; else bad "$(basename "$md") embeds '$link', which does not exist"; fi
     done < <(grep -o '!\[[^]]*\]([^)]*)' "$md" | sed 's/.*](\([^)]*\))/\1/')
 done
-for page in ring mesh2 hypercube bruck pairwise torus-suh ar1 at2 pt mt; do
+for page in ring mesh2 hypercube bruck pairwise torus-suh ar1 at2 pt mt \
+    op-bcast op-reduce op-allgather op-reduce-scatter op-allreduce op-scan \
+    op-scatter op-gather op-shift; do
     grep -q '!\[[^]]*\](pictures/[^)]*\.svg)' "$repo/docs/$page.md" && ok ||
         bad "docs/$page.md embeds no picture from docs/pictures"
 done

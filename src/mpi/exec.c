@@ -31,16 +31,14 @@ static unsigned char *slot_at(unsigned char *send, unsigned char *recv, unsigned
     return base + slot * B;
 }
 
-/* Post a message of bytes at buf to or from peer as pieces of at most
- * XCHG_MPI_PIECE bytes. */
-static int post(xchg_mpi_plan *pl, int recv, unsigned char *buf, size_t bytes, int peer,
-                size_t *nreq)
+int xchg_mpi_post(MPI_Comm comm, int recv, unsigned char *buf, size_t bytes, int peer,
+                  MPI_Request *reqs, size_t *nreq)
 {
     int tag = 0;
     do {
         size_t n = bytes < XCHG_MPI_PIECE ? bytes : XCHG_MPI_PIECE;
-        int rc = recv ? MPI_Irecv(buf, (int)n, MPI_BYTE, peer, tag, pl->comm, &pl->reqs[*nreq])
-                      : MPI_Isend(buf, (int)n, MPI_BYTE, peer, tag, pl->comm, &pl->reqs[*nreq]);
+        int rc = recv ? MPI_Irecv(buf, (int)n, MPI_BYTE, peer, tag, comm, &reqs[*nreq])
+                      : MPI_Isend(buf, (int)n, MPI_BYTE, peer, tag, comm, &reqs[*nreq]);
         if (rc != MPI_SUCCESS)
             return rc;
         (*nreq)++;
@@ -49,6 +47,13 @@ static int post(xchg_mpi_plan *pl, int recv, unsigned char *buf, size_t bytes, i
         tag++;
     } while (bytes > 0);
     return MPI_SUCCESS;
+}
+
+/* A message of the plan's, posted with xchg_mpi_post. */
+static int post(xchg_mpi_plan *pl, int recv, unsigned char *buf, size_t bytes, int peer,
+                size_t *nreq)
+{
+    return xchg_mpi_post(pl->comm, recv, buf, bytes, peer, pl->reqs, nreq);
 }
 
 /* Copy the runs of a message between their places and a packed buffer. */
@@ -67,24 +72,31 @@ static void copy_runs(const xchg_mpi_plan *pl, const xchg_mpi_run *runs, size_t 
     }
 }
 
-int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
-                   unsigned char *staging, size_t stride, int unpack)
+int xchg_mpi_pack_blocks(MPI_Comm comm, const xchg_mpi_layout *lay, unsigned char *user,
+                         unsigned char *staging, size_t stride, size_t nblocks, size_t B,
+                         int unpack)
 {
-    size_t B = pl->block_bytes;
-    for (int j = 0; j < pl->p; j++) {
+    for (size_t j = 0; j < nblocks; j++) {
         int pos = 0, rc;
-        unsigned char *blk = user + (size_t)j * (size_t)lay->stride;
-        unsigned char *packed = staging + (size_t)j * stride;
+        unsigned char *blk = user + j * (size_t)lay->stride;
+        unsigned char *packed = staging + j * stride;
         if (unpack)
-            rc = MPI_Unpack(packed, (int)B, &pos, blk, (int)lay->count, lay->type, pl->comm);
+            rc = MPI_Unpack(packed, (int)B, &pos, blk, (int)lay->count, lay->type, comm);
         else
-            rc = MPI_Pack(blk, (int)lay->count, lay->type, packed, (int)B, &pos, pl->comm);
+            rc = MPI_Pack(blk, (int)lay->count, lay->type, packed, (int)B, &pos, comm);
         if (rc != MPI_SUCCESS)
             return rc;
         if ((size_t)pos != B)
             return MPI_ERR_INTERN; /* packed form is not the type signature's bytes */
     }
     return MPI_SUCCESS;
+}
+
+int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
+                   unsigned char *staging, size_t stride, int unpack)
+{
+    return xchg_mpi_pack_blocks(pl->comm, lay, user, staging, stride, (size_t)pl->p,
+                                pl->block_bytes, unpack);
 }
 
 /*

@@ -82,6 +82,10 @@ struct xchg_mpi_plan {
     int npred;
     xchg_spec pred_spec[XCHG_MPI_MAX_PREDICTIONS];
     double pred_us[XCHG_MPI_MAX_PREDICTIONS];
+
+    /* A plan of another operation (op_plan.c): what it runs; NULL for
+     * the exchange, whose program is the steps and runs above. */
+    struct xchg_mpi_opx *opx;
 };
 
 /* Steps of an independent program posted together. */
@@ -105,6 +109,19 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
                        MPI_Datatype rtype, int in_place, MPI_Comm comm,
                        const xchg_mpi_opts *opts, xchg_mpi_plan **out);
 
+/* plan.c's steps that op_plan.c shares:
+ * xchg_mpi_fall_back: set the plan's fallback (alg "mpi") with a reason
+ *   (fmt with one %s for arg).
+ * xchg_mpi_map_topology: the topology the ranks are laid out on (opts'
+ *   topology, a Cartesian communicator's grid, else complete:p); 0, or -1
+ *   after falling back with the reason.
+ * xchg_mpi_ranks_per_core: the most ranks per core on any node of the
+ *   communicator into pl->ranks_per_core, and pl->one_node (collective:
+ *   every rank gets the same, so every rank's auto chooses the same). */
+void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg);
+int xchg_mpi_map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t);
+int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl);
+
 /* Where the blocks of a buffer sit for a type and count (sets *out); an MPI
  * error code. */
 int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
@@ -116,8 +133,19 @@ int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
 int xchg_mpi_exec(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf,
                   const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
 
-/* Pack (unpack) block j of a user buffer of layout lay to (from) staging
- * + j * stride, with MPI_Pack (MPI_Unpack). An MPI error code. */
+/* Post a message of bytes at buf to (recv 0) or from (recv 1) peer on comm
+ * as pieces of at most XCHG_MPI_PIECE bytes (tags 0, 1, ...; both sides cut
+ * it the same way) into reqs[*nreq...], advancing *nreq. An MPI error code. */
+int xchg_mpi_post(MPI_Comm comm, int recv, unsigned char *buf, size_t bytes, int peer,
+                  MPI_Request *reqs, size_t *nreq);
+
+/* Pack (unpack) blocks 0..nblocks-1 (B bytes of type signature each; B and
+ * the layout's count must fit int) of a user buffer of layout lay to (from)
+ * staging + j * stride, with MPI_Pack (MPI_Unpack) on comm. An MPI error
+ * code. xchg_mpi_stage: the plan's p blocks. */
+int xchg_mpi_pack_blocks(MPI_Comm comm, const xchg_mpi_layout *lay, unsigned char *user,
+                         unsigned char *staging, size_t stride, size_t nblocks, size_t B,
+                         int unpack);
 int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
                    unsigned char *staging, size_t stride, int unpack);
 
@@ -158,6 +186,9 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
  * releases what it read (local). */
 int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
 void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
+
+/* op_plan.c: free an operation's part of a plan (NULL is fine). */
+void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
 
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);

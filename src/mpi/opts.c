@@ -3,9 +3,10 @@
  * environment variables XCHG_ALG, XCHG_TOPOLOGY, XCHG_VERBOSE,
  * XCHG_TUNING_FILE and XCHG_MACHINE_FILE.
  *
- * Values are checked here only for form (a known algorithm name of the
- * complete exchange, not of another operation, a topology
- * spec that parses, 0 or 1); whether they fit the communicator (the
+ * Values are checked here only for form (auto, mpi, shm, or registry
+ * algorithms separated by commas, at most one per operation, which each
+ * call picks its own from: xchg_mpi_alg_for; a topology spec that parses;
+ * 0 or 1); whether they fit the communicator (the
  * algorithm applies, the node count is the number of ranks) is known only
  * when a plan is made (plan.c), which then says why it falls back. The
  * files are read then too (auto_files.c).
@@ -26,31 +27,135 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
     opts->topology = "auto";
 }
 
-int xchg_mpi_alg_check(const char *alg, xchg_err *err)
+/*
+ * Check one item of a list: a registry spec without root or q (a call gives
+ * those) or shm; its operation into *kind. XCHG_OK, or XCHG_EINVAL with a
+ * message.
+ */
+static int check_item(const char *item, size_t len, xchg_op_kind *kind, xchg_err *err)
 {
-    if (alg && (!strcmp(alg, "auto") || !strcmp(alg, "mpi") || !strcmp(alg, "shm")))
+    char spec[XCHG_SPEC_MAX];
+    if (len == 0 || len >= sizeof spec) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "an empty or overlong algorithm in a list; accepted: auto, mpi, shm, or "
+                     "registry algorithms separated by commas, one per operation");
+        return XCHG_EINVAL;
+    }
+    memcpy(spec, item, len);
+    spec[len] = '\0';
+    *kind = XCHG_OP_ALLTOALL;
+    if (!strcmp(spec, "shm"))
         return XCHG_OK;
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
-    if (alg && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
-        if (a->op == XCHG_OP_ALLTOALL)
-            return XCHG_OK;
-        /* the executor runs the complete exchange only: never another
-         * operation's schedule as an exchange */
+    if (xchg_alg_parse(spec, &a, &o, &why) != XCHG_OK) {
         if (err)
             snprintf(err->msg, sizeof err->msg,
-                     "%.64s performs %s, not the complete exchange; accepted: an algorithm "
-                     "'xchg list --op alltoall' lists, auto, shm or mpi",
-                     a->name, xchg_op_name(a->op));
+                     "%.300s; also accepted: auto (pick by block size), shm (through shared "
+                     "memory, one node), mpi (the MPI library's own call)",
+                     why.msg);
+        return XCHG_EINVAL;
+    }
+    if (a->op != XCHG_OP_ALLTOALL && strchr(spec, ':')) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.64s: the call gives the root and the shift; name the algorithm "
+                     "alone (%.64s)",
+                     spec, a->name);
+        return XCHG_EINVAL;
+    }
+    *kind = a->op;
+    return XCHG_OK;
+}
+
+int xchg_mpi_alg_check(const char *alg, xchg_err *err)
+{
+    if (!alg) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "no algorithm given; accepted: auto, mpi, shm "
+                                                "or registry algorithms ('xchg list')");
+        return XCHG_EINVAL;
+    }
+    if (!strcmp(alg, "auto") || !strcmp(alg, "mpi"))
+        return XCHG_OK;
+    int seen[XCHG_OP_COUNT] = {0};
+    for (const char *at = alg;;) {
+        const char *end = strchr(at, ',');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        xchg_op_kind kind;
+        if (check_item(at, len, &kind, err))
+            return XCHG_EINVAL;
+        if (seen[kind]++) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg,
+                         "two algorithms of %s in one list; accepted: one per operation",
+                         xchg_op_name(kind));
+            return XCHG_EINVAL;
+        }
+        if (!end)
+            return XCHG_OK;
+        at = end + 1;
+    }
+}
+
+int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
+{
+    if (alg && (!strcmp(alg, "auto") || !strcmp(alg, "mpi") ||
+                (kind == XCHG_OP_ALLTOALL && !strcmp(alg, "shm"))))
+        return XCHG_OK;
+    const xchg_alg *a;
+    xchg_opts o;
+    xchg_err why;
+    if (alg && !strchr(alg, ',') && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
+        if (a->op == kind)
+            return XCHG_OK;
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.64s performs %s, not %s; accepted: an algorithm "
+                     "'xchg list --op %s' lists, auto%s or mpi",
+                     a->name, xchg_op_name(a->op),
+                     kind == XCHG_OP_ALLTOALL ? "the complete exchange" : xchg_op_name(kind),
+                     xchg_op_name(kind), kind == XCHG_OP_ALLTOALL ? ", shm" : "");
         return XCHG_EINVAL;
     }
     if (err)
         snprintf(err->msg, sizeof err->msg,
-                 "%.300s; also accepted: auto (pick by block size), shm (through shared memory, "
-                 "one node), mpi (the MPI library's own MPI_Alltoall)",
-                 alg ? why.msg : "no algorithm given");
+                 "%.300s; also accepted: auto (pick by block size),%s mpi (the MPI library's "
+                 "own call)",
+                 !alg ? "no algorithm given" : strchr(alg, ',') ? "one algorithm, not a list"
+                                                                 : why.msg,
+                 kind == XCHG_OP_ALLTOALL ? " shm (through shared memory, one node)," : "");
     return XCHG_EINVAL;
+}
+
+void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len)
+{
+    snprintf(out, len, "auto");
+    if (!alg || !strcmp(alg, "auto"))
+        return;
+    if (!strchr(alg, ',')) {
+        /* one value: another operation's algorithm leaves this one to auto;
+         * anything else is this operation's to run or refuse */
+        xchg_op_kind k;
+        if (check_item(alg, strlen(alg), &k, NULL) != XCHG_OK || k == kind)
+            snprintf(out, len, "%s", alg);
+        return;
+    }
+    for (const char *at = alg;;) {
+        const char *end = strchr(at, ',');
+        size_t n = end ? (size_t)(end - at) : strlen(at);
+        xchg_op_kind k;
+        if (check_item(at, n, &k, NULL) == XCHG_OK && k == kind && n < len) {
+            memcpy(out, at, n);
+            out[n] = '\0';
+            return;
+        }
+        if (!end)
+            return;
+        at = end + 1;
+    }
 }
 
 static int check_topology(const char *v, xchg_err *err)

@@ -58,16 +58,14 @@ int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
     return MPI_SUCCESS;
 }
 
-/* Set the plan's fallback with a reason. */
-static void fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg)
+void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg)
 {
     pl->fallback = 1;
     snprintf(pl->info.alg, sizeof pl->info.alg, "mpi");
     snprintf(pl->info.why, sizeof pl->info.why, fmt, arg ? arg : "");
 }
 
-/* The topology the ranks are laid out on (see the top of the file). */
-static int map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t)
+int xchg_mpi_map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t)
 {
     char spec[64];
     xchg_err err;
@@ -75,14 +73,14 @@ static int map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo 
     if (asked && strcmp(asked, "auto")) {
         pl->bad_value = 1;
         if (xchg_topo_parse(asked, t, &err)) {
-            fall_back(pl, "topology %.400s", err.msg);
+            xchg_mpi_fall_back(pl, "topology %.400s", err.msg);
             return -1;
         }
         if (t->nodes != (uint32_t)pl->p) {
             char why[200];
             snprintf(why, sizeof why, "%s has %u nodes but the communicator %d ranks", asked,
                      (unsigned)t->nodes, pl->p);
-            fall_back(pl, "topology %s: it must have one node per rank", why);
+            xchg_mpi_fall_back(pl, "topology %s: it must have one node per rank", why);
             return -1;
         }
         pl->bad_value = 0;
@@ -119,7 +117,7 @@ static int map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo 
     }
     snprintf(spec, sizeof spec, "complete:%d", pl->p);
     if (xchg_topo_parse(spec, t, &err)) {
-        fall_back(pl, "%s", err.msg);
+        xchg_mpi_fall_back(pl, "%s", err.msg);
         return -1;
     }
     return 0;
@@ -208,7 +206,7 @@ static int apply_tuning(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *
                               "near %zu-byte blocks",
              pl->tuning_path, row, pl->p, topo, pl->block_bytes);
     if (!strcmp(row, "mpi")) {
-        fall_back(pl, "%s", why);
+        xchg_mpi_fall_back(pl, "%s", why);
         return -1;
     }
     char no[256];
@@ -279,7 +277,7 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
     xchg_sweep *sw = NULL;
     xchg_err err;
     if (!list[0] || xchg_plan_sweep(t, &mach, m, m, &po, &sw, &err)) {
-        fall_back(pl, "no xchg algorithm applies: %.400s", list[0] ? err.msg : "no candidate");
+        xchg_mpi_fall_back(pl, "no xchg algorithm applies: %.400s", list[0] ? err.msg : "no candidate");
         return -1;
     }
     size_t best = XCHG_NO_WINNER;
@@ -298,7 +296,7 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
     }
     if (best == XCHG_NO_WINNER) {
         xchg_sweep_free(sw);
-        fall_back(pl, "no xchg algorithm applies: %s", "no candidate may win");
+        xchg_mpi_fall_back(pl, "no xchg algorithm applies: %s", "no candidate may win");
         return -1;
     }
     snprintf(spec, XCHG_SPEC_MAX, "%s", xchg_sweep_candidate(sw, best)->alg);
@@ -337,19 +335,21 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
 static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, char *spec,
                   int *shm)
 {
-    const char *asked = opts->alg;
+    char asked_buf[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for(opts->alg, XCHG_OP_ALLTOALL, asked_buf, sizeof asked_buf);
+    const char *asked = asked_buf;
     *shm = 0;
     if (!asked || !strcmp(asked, "auto"))
         return choose_auto(pl, t, spec, shm);
     if (!strcmp(asked, "mpi")) {
-        fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)%s", NULL);
+        xchg_mpi_fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)%s", NULL);
         return -1;
     }
     if (!strcmp(asked, "shm")) {
         char no[256];
         pl->bad_value = 1;
         if (!xchg_mpi_shm_usable(pl, no, sizeof no)) {
-            fall_back(pl, "%s", no);
+            xchg_mpi_fall_back(pl, "%s", no);
             return -1;
         }
         pl->bad_value = 0;
@@ -360,7 +360,7 @@ static int choose(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t, ch
     xchg_err err = {{0}};
     if (!spec_runs_here(asked, t, &err)) {
         pl->bad_value = 1;
-        fall_back(pl, "algorithm %.400s", err.msg);
+        xchg_mpi_fall_back(pl, "algorithm %.400s", err.msg);
         return -1;
     }
     snprintf(spec, XCHG_SPEC_MAX, "%s", asked);
@@ -534,11 +534,7 @@ static void release(xchg_mpi_plan *pl)
     pl->nsteps = pl->nruns = 0;
 }
 
-/*
- * The most ranks per core on any node of the communicator (collective: every
- * rank gets the same number, so every rank's auto makes the same choice).
- */
-static int ranks_per_core(xchg_mpi_plan *pl)
+int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl)
 {
     MPI_Comm node;
     int local = 1, rc = MPI_Comm_split_type(pl->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
@@ -580,7 +576,7 @@ static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
             pl->stage_recv = alloc_or_null(staging, &failed);
         if (failed) {
             release(pl);
-            fall_back(pl, "shm: could not allocate staging for a derived datatype%s", NULL);
+            xchg_mpi_fall_back(pl, "shm: could not allocate staging for a derived datatype%s", NULL);
             return MPI_SUCCESS;
         }
         snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
@@ -589,7 +585,7 @@ static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
         pl->info.scratch_bytes = (pl->stage_send ? staging : 0) + (pl->stage_recv ? staging : 0);
     } else if (forced) {
         pl->bad_value = 1;
-        fall_back(pl, "%s", why);
+        xchg_mpi_fall_back(pl, "%s", why);
     } else {
         size_t n = strlen(pl->info.why);
         snprintf(pl->info.why + n, sizeof pl->info.why - n, "; but %s", why);
@@ -630,7 +626,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     pl->block_bytes = sbytes;
 
     double t0 = MPI_Wtime();
-    rc = ranks_per_core(pl);
+    rc = xchg_mpi_ranks_per_core(pl);
     if (rc == MPI_SUCCESS)
         rc = xchg_mpi_auto_files(pl, opts);
     if (rc != MPI_SUCCESS) {
@@ -645,8 +641,8 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
         (!pl->recv_layout.contiguous && rcount > INT32_MAX) ||
         ((!pl->send_layout.contiguous || !pl->recv_layout.contiguous) &&
          pl->block_bytes > INT32_MAX))
-        fall_back(pl, "%s", "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
-    else if (map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec, &shm) == 0) {
+        xchg_mpi_fall_back(pl, "%s", "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
+    else if (xchg_mpi_map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec, &shm) == 0) {
         xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
         snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
     }
@@ -659,7 +655,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     if (!pl->fallback && !pl->shm &&
         (build_program(pl, &t, spec, why, sizeof why) || allocate(pl, why, sizeof why))) {
         release(pl);
-        fall_back(pl, "%s", why);
+        xchg_mpi_fall_back(pl, "%s", why);
     }
     pl->info.plan_seconds = MPI_Wtime() - t0;
 
@@ -672,7 +668,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
     }
     if (any && !pl->fallback) {
         release(pl);
-        fall_back(pl, "%s", "another rank could not make its part of the plan");
+        xchg_mpi_fall_back(pl, "%s", "another rank could not make its part of the plan");
     }
     pl->info.fallback = pl->fallback;
     if (pl->fallback)
@@ -686,6 +682,7 @@ void xchg_mpi_plan_free(xchg_mpi_plan *pl)
     if (!pl)
         return;
     release(pl);
+    xchg_mpi_opx_free(pl->opx);
     xchg_mpi_auto_files_free(pl);
     if (pl->comm != MPI_COMM_NULL)
         MPI_Comm_free(&pl->comm);
