@@ -4,7 +4,9 @@
  * _shift) against the MPI library's own calls on the same inputs, bit for
  * bit (run under mpirun by tests/mpi/ops.sh).
  *
- *   test_mpi_ops [--quick]
+ *   test_mpi_ops [--quick] [--max-print N] [--trace]
+ *   (--trace: rank 0 says each case before it runs, to find one that hangs
+ *   or stops the job)
  *
  * The references are reached as PMPI_Bcast, PMPI_Reduce, ...: this program
  * links libxchg_mpi, whose MPI_ names may be xchg's drop-in. Every check
@@ -68,9 +70,13 @@
 #include "xchg.h"
 #include "xchg_mpi.h"
 
-static int rank, nranks, quick;
+static int rank, nranks, quick, trace;
 static long checks, failures, cases, printed;
-#define MAX_PRINTED 60 /* failure lines a rank prints at most */
+/* what the cases ran (this rank's view; every rank runs the same): an
+ * algorithm of xchg, nothing (alg "none"), the MPI library; and reductions
+ * with the operator that is not commutative that xchg carried */
+static long ran_xchg, ran_none, ran_mpi, ran_noncomm;
+static long MAX_PRINTED = 60; /* failure lines a rank prints at most (--max-print N) */
 static int selfcheck; /* nonzero: failures are expected, not counted or printed */
 
 /* ------------------------------------------------------------------ */
@@ -105,7 +111,7 @@ static int two_types(int k)
 /* ------------------------------------------------------------------ */
 
 /* How a buffer of a type is filled: its elements' kind. */
-enum { E_BYTES, E_INT, E_DOUBLE, E_DOUBLE_INT };
+enum { E_BYTES, E_INT, E_DOUBLE, E_DOUBLE_INT, E_FLOAT };
 /* Which values reduction inputs take. */
 enum { V_BYTES, V_SMALL, V_PROD, V_MOD };
 
@@ -145,7 +151,8 @@ typedef struct rcombo {
 
 static MPI_Datatype t_contig4, t_gapvec;
 
-static ptype P_BYTE, P_CHAR, P_INT, P_DOUBLE, P_CONTIG4, P_GAPVEC, P_DOUBLE_INT;
+static ptype P_BYTE, P_CHAR, P_INT, P_DOUBLE, P_CONTIG4, P_GAPVEC, P_DOUBLE_INT, P_UNSIGNED,
+    P_FLOAT;
 static rop R_SUM = {"MPI_SUM", MPI_OP_NULL, 1}, R_MAX = {"MPI_MAX", MPI_OP_NULL, 1},
            R_MIN = {"MPI_MIN", MPI_OP_NULL, 1}, R_PROD = {"MPI_PROD", MPI_OP_NULL, 1},
            R_BXOR = {"MPI_BXOR", MPI_OP_NULL, 1}, R_MAXLOC = {"MPI_MAXLOC", MPI_OP_NULL, 1},
@@ -154,7 +161,7 @@ static rop R_SUM = {"MPI_SUM", MPI_OP_NULL, 1}, R_MAX = {"MPI_MAX", MPI_OP_NULL,
 
 static tpair single_types[7], pair_types[10];
 static int nsingle, npairs;
-static rcombo combos[13];
+static rcombo combos[16];
 static int ncombos;
 
 /* x (+) y = (1 + x)(1 + y) - 1 mod PRIME: commutative and associative,
@@ -222,6 +229,8 @@ static void types_init(void)
     ptype_init(&P_CONTIG4, "contiguous(4, MPI_INT)", t_contig4, E_INT);
     ptype_init(&P_GAPVEC, "vector(2, 1, 2, MPI_INT) (gaps)", t_gapvec, E_INT);
     ptype_init(&P_DOUBLE_INT, "MPI_DOUBLE_INT", MPI_DOUBLE_INT, E_DOUBLE_INT);
+    ptype_init(&P_UNSIGNED, "MPI_UNSIGNED", MPI_UNSIGNED, E_INT);
+    ptype_init(&P_FLOAT, "MPI_FLOAT", MPI_FLOAT, E_FLOAT);
     ptype *singles[] = {&P_BYTE, &P_CHAR, &P_INT, &P_DOUBLE, &P_CONTIG4, &P_GAPVEC,
                         &P_DOUBLE_INT};
     nsingle = 0;
@@ -244,9 +253,14 @@ static void types_init(void)
     MPI_Op_create(mat_fn, 0, &R_MAT.op);
     int c = 0;
     combos[c++] = (rcombo){&P_INT, &R_SUM, V_SMALL};
+    /* the same block and element size as MPI_INT right after it: a plan
+     * reused must combine as this call's type says */
+    combos[c++] = (rcombo){&P_FLOAT, &R_SUM, V_SMALL};
     combos[c++] = (rcombo){&P_DOUBLE, &R_SUM, V_SMALL};
     combos[c++] = (rcombo){&P_CONTIG4, &R_MAT, V_MOD};
     combos[c++] = (rcombo){&P_INT, &R_MAX, V_SMALL};
+    /* the same bits as unsigned: the negative ones are now the largest */
+    combos[c++] = (rcombo){&P_UNSIGNED, &R_MAX, V_SMALL};
     combos[c++] = (rcombo){&P_DOUBLE, &R_MAX, V_SMALL};
     combos[c++] = (rcombo){&P_INT, &R_UCOMM, V_MOD};
     combos[c++] = (rcombo){&P_INT, &R_MIN, V_SMALL};
@@ -309,6 +323,11 @@ static void fill(unsigned char *b, size_t bytes, int elem, int vals, int who, in
             int v = value(vals, h(who, salt, i));
             memcpy(b + i, &v, 4);
         }
+    } else if (vals != V_BYTES && elem == E_FLOAT) {
+        for (; i + 4 <= bytes; i += 4) {
+            float v = (float)value(vals, h(who, salt, i));
+            memcpy(b + i, &v, 4);
+        }
     } else if (vals != V_BYTES && elem == E_DOUBLE) {
         for (; i + 8 <= bytes; i += 8) {
             double v = value(vals, h(who, salt, i));
@@ -363,7 +382,7 @@ typedef struct cinfo {
     xchg_topo topo;
 } cinfo;
 
-static cinfo comms[5];
+static cinfo comms[6];
 static int ncomms;
 
 static void cinfo_set(cinfo *c, MPI_Comm comm, const char *name, const char *spec)
@@ -388,6 +407,11 @@ static void comms_init(void)
     ncomms = 0;
     snprintf(spec, sizeof spec, "complete:%d", nranks);
     cinfo_set(&comms[ncomms++], MPI_COMM_WORLD, "MPI_COMM_WORLD", spec);
+    /* the world's ranks in reverse: a rank of the communicator is not its
+     * rank in MPI_COMM_WORLD */
+    MPI_Comm rev;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - 1 - rank, &rev);
+    cinfo_set(&comms[ncomms++], rev, "MPI_COMM_WORLD reversed (MPI_Comm_split)", spec);
     int dims1[1] = {nranks}, per1[1] = {1}, per0[1] = {0};
     MPI_Comm ring, array;
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims1, per1, 0, &ring);
@@ -526,8 +550,16 @@ static void describe(const tcase *t, char *buf, size_t len)
         snprintf(where, sizeof where, " root %d", t->root);
     else if (t->kind == K_SHIFT)
         snprintf(where, sizeof where, " q %ld", t->q);
-    snprintf(buf, len, "%s alg %s on %s (%s) p %d%s count %ld type %s%s%s%s%s%s", kname[t->kind],
-             t->alg ? t->alg : "(opts NULL)", t->c->name, t->c->spec, nranks, where, t->count,
+    char counts[64];
+    if (!t->rc && two_types(t->kind) && (t->ty->sm != 1 || t->ty->rm != 1))
+        snprintf(counts, sizeof counts, "sendcount %ld recvcount %ld", t->count * t->ty->sm,
+                 t->count * t->ty->rm);
+    else if (!t->rc && t->ty->rm != 1)
+        snprintf(counts, sizeof counts, "count %ld", t->count * t->ty->rm);
+    else
+        snprintf(counts, sizeof counts, "count %ld", t->count);
+    snprintf(buf, len, "%s alg %s on %s (%s) p %d%s %s type %s%s%s%s%s%s", kname[t->kind],
+             t->alg ? t->alg : "(opts NULL)", t->c->name, t->c->spec, nranks, where, counts,
              t->rc ? ty->name : t->ty->name, t->rc ? " op " : "", t->rc ? t->rc->op->name : "",
              t->in_place ? " MPI_IN_PLACE" : "", t->null_nonroot ? " NULL at non-roots" : "",
              t->salt ? " (again, new data)" : "");
@@ -569,7 +601,7 @@ static int conclude(const tcase *t, unsigned checked, unsigned fail, char detail
             if (printed++ < MAX_PRINTED) {
                 char d[700];
                 describe(t, d, sizeof d);
-                fprintf(stderr, "FAIL (rank %d%s): %s: %s: %s\n", rank,
+                fprintf(stderr, "FAIL (world rank %d%s): %s: %s: %s\n", rank,
                         b == C_RESULT ? "" : ", the lowest where it failed", d, cname_[b], detail[b]);
             }
         }
@@ -584,7 +616,8 @@ static int conclude(const tcase *t, unsigned checked, unsigned fail, char detail
 static void p2p_ref(const tcase *t, const void *sb, long sc, void *rb, long rcnt, MPI_Comm comm)
 {
     const ptype *S = t->ty->s, *R = t->ty->r;
-    int r = rank, p = nranks, root = t->root;
+    int r, p = nranks, root = t->root;
+    MPI_Comm_rank(comm, &r);
     size_t rblk = (size_t)rcnt * (size_t)R->ext, sblk = (size_t)sc * (size_t)S->ext;
     unsigned char *recv = rb;
     const unsigned char *send = sb;
@@ -701,7 +734,14 @@ static int same_alg(const char *got, const char *want)
  */
 static int run_case(const tcase *t)
 {
-    const int k = t->kind, p = nranks, r = rank;
+    const int k = t->kind, p = nranks;
+    int r; /* the rank in the case's communicator (not always the world's) */
+    MPI_Comm_rank(t->c->comm, &r);
+    if (trace && rank == 0) {
+        char d[700];
+        describe(t, d, sizeof d);
+        fprintf(stderr, "case: %s\n", d);
+    }
     const int red = t->rc != NULL;
     const ptype *S = red ? t->rc->t : t->ty->s, *R = red ? t->rc->t : t->ty->r;
     const int vals = red ? t->rc->vals : V_BYTES;
@@ -919,11 +959,27 @@ static int run_case(const tcase *t)
     if (irc != MPI_SUCCESS) {
         CHECK(C_ALG, 0, "xchg_mpi_last_info returned %d", irc);
     } else {
-        int moved = n > 0;
-        CHECK(C_COUNTS,
-              dc + dp == 1 && (!moved || (info.fallback ? dp == 1 : dc == 1)),
+        if (info.fallback)
+            ran_mpi++;
+        else if (!strcmp(info.alg, "none"))
+            ran_none++;
+        else
+            ran_xchg++;
+        if (!info.fallback && t->rc && !t->rc->op->commute && strcmp(info.alg, "none"))
+            ran_noncomm++;
+        /* a call that moves nothing (count 0, a shift by a multiple of p)
+         * may be done on the spot (the executor says alg "none") or by the
+         * MPI library; asked for "mpi", every call goes to the MPI library */
+        int moved = n > 0 && !(k == K_SHIFT && qm == 0);
+        char forced[64];
+        int w = wanted(k, t->alg, forced, sizeof forced);
+        CHECK(C_COUNTS, dc + dp == 1 && (info.fallback ? dp == 1 : dc == 1),
               "carried +%llu, passed +%llu, info fallback %d (%s)", (unsigned long long)dc,
               (unsigned long long)dp, info.fallback, info.alg);
+        if (!moved && w == WANT_MPI)
+            CHECK(C_ALG, info.fallback && !strcmp(info.alg, "mpi"),
+                  "alg \"mpi\" sends every call to the MPI library, but this one ran %s "
+                  "(fallback %d): %.200s", info.alg, info.fallback, info.why);
         if (moved) {
             int want_fb;
             char want[64];
@@ -1095,7 +1151,7 @@ static void all_operations(void)
 {
     for (int k = 0; k < K_N; k++) {
         double t0 = now();
-        long c0 = cases;
+        long c0 = cases, x0 = ran_xchg, n0 = ran_none, m0 = ran_mpi;
         const char *names[32];
         int na = algs_of(k, names, 32);
         /* opts NULL (the environment: nothing set) and explicit auto */
@@ -1130,8 +1186,9 @@ static void all_operations(void)
             for (int ci = 0; ci < ncomms; ci++)
                 op_matrix(k, lists[l], &comms[ci], ci == 0 && !quick ? 1 : 0);
         if (rank == 0)
-            printf("%-20s %5ld cases (%d algorithms) %6.1f s\n", kname[k], cases - c0, na,
-                   now() - t0);
+            printf("%-20s %5ld cases (%d algorithms): xchg ran %ld, nothing to move %ld, "
+                   "the MPI library %ld; %.1f s\n", kname[k], cases - c0, na, ran_xchg - x0,
+                   ran_none - n0, ran_mpi - m0, now() - t0);
         fflush(stdout);
     }
 }
@@ -1309,6 +1366,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--trace"))
+            trace = 1;
+        else if (!strcmp(argv[i], "--max-print") && i + 1 < argc)
+            MAX_PRINTED = atol(argv[++i]);
     double t0 = now();
     if (rank == 0 && getenv("XCHG_ALG"))
         fprintf(stderr, "note: XCHG_ALG=%s is set: the opts-NULL cases run it\n",
@@ -1325,6 +1386,9 @@ int main(int argc, char **argv)
     PMPI_Allreduce(&failures, &all, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (printed > MAX_PRINTED)
         fprintf(stderr, "rank %d: %ld more failure lines not shown\n", rank, printed - MAX_PRINTED);
+    if (rank == 0)
+        printf("reductions with the operator that is not commutative carried by xchg: %ld\n",
+               ran_noncomm);
     if (rank == 0)
         printf("test_mpi_ops p %d: %ld checks in %ld cases, %ld failed (%.1f s)\n", nranks,
                checks, cases, all, now() - t0);
