@@ -5,6 +5,8 @@
  * bit (run under mpirun by tests/mpi/ops.sh).
  *
  *   test_mpi_ops [--quick] [--max-print N] [--trace]
+ *   (--quick: fewer cases per algorithm, for many oversubscribed ranks;
+ *   see op_matrix)
  *   (--trace: rank 0 says each case before it runs, to find one that hangs
  *   or stops the job)
  *
@@ -18,8 +20,10 @@
  * What runs, at the communicator's size p:
  *  - every operation with every algorithm of it in the registry
  *    (xchg_alg_at: the names `xchg list --op NAME` prints) passed as
- *    opts.alg, with "auto", with opts NULL (the environment: ops.sh unsets
- *    XCHG_*) and with "mpi", on MPI_COMM_WORLD (complete:p) and on
+ *    opts.alg, with "auto", with opts NULL (the environment: what XCHG_ALG
+ *    says, auto when unset; ops.sh runs it both ways) and with "mpi", on
+ *    MPI_COMM_WORLD (complete:p), on its ranks reversed (MPI_Comm_split:
+ *    a communicator's ranks are not the world's) and on
  *    Cartesian communicators laid out as ring:p, array:p and, where p has
  *    two factors >= 2, torus:RxC and mesh:RxC; and comma lists of one
  *    algorithm per operation;
@@ -504,7 +508,9 @@ enum { WANT_AUTO, WANT_FORCED, WANT_MPI };
 static int wanted(int k, const char *alg, char *forced, size_t len)
 {
     forced[0] = 0;
-    if (!alg || !strcmp(alg, "auto"))
+    if (!alg) /* opts NULL: the environment's */
+        alg = getenv("XCHG_ALG");
+    if (!alg || !alg[0] || !strcmp(alg, "auto"))
         return WANT_AUTO;
     if (!strcmp(alg, "mpi"))
         return WANT_MPI;
@@ -602,7 +608,8 @@ static int conclude(const tcase *t, unsigned checked, unsigned fail, char detail
                 char d[700];
                 describe(t, d, sizeof d);
                 fprintf(stderr, "FAIL (world rank %d%s): %s: %s: %s\n", rank,
-                        b == C_RESULT ? "" : ", the lowest where it failed", d, cname_[b], detail[b]);
+                        b == C_RESULT ? "" : ", the lowest where it failed", d, cname_[b],
+                        detail[b]);
             }
         }
     }
@@ -1076,10 +1083,14 @@ static void set_variant(tcase *t, int v)
 
 /*
  * Operation k with opts.alg alg on communicator c. level 0: one case;
- * 1: three roots or shifts (every one at level 2), counts 0, 1, 7 and 2p + 1, types, operators and in
- * place turning round; 2: also every type (operator) in place and not at
- * count 7 (at every root up to p = 4, else the first two), once more with
- * new data (the cached plan), and 1 MiB once.
+ * 1: three roots or shifts (every one at level 2), counts 0, 1, 7 and
+ * 2p + 1, types, operators and in place turning round; 2: also every
+ * type (operator) in place and not at counts 7 and 2p + 1 (at every root
+ * up to p = 4, else the first two), once more with new data (the cached
+ * plan), and 1 MiB once. --quick (ops.sh from p = 8): level 2 at one
+ * root or shift with every type once (in place or not by turns); and
+ * all_operations runs one case where it would run level 1 off
+ * MPI_COMM_WORLD.
  */
 static void op_matrix(int k, const char *alg, const cinfo *c, int level)
 {
@@ -1111,11 +1122,16 @@ static void op_matrix(int k, const char *alg, const cinfo *c, int level)
         if (level < 2 || (nranks > 4 && pi >= 2) || (quick && pi >= 1))
             continue;
         int nv = is_reduction(k) ? ncombos : two_types(k) ? npairs : nsingle;
-        t.count = 7;
         for (int v = 0; v < 2 * nv; v++) {
-            if (!in_place_allowed(k) && v >= nv)
+            if ((!in_place_allowed(k) || quick) && v >= nv)
                 break;
+            /* two at 7 (below p from p = 8), two at 2p + 1, ...: neighbours
+             * in the list (MPI_INT and MPI_FLOAT, MPI_INT and
+             * MPI_UNSIGNED) share a block size, so a plan is reused */
+            t.count = (v / 2) % 2 ? 2L * nranks + 1 : 7;
             set_variant(&t, v);
+            if (quick) /* every type once, in place or not */
+                t.in_place = in_place_allowed(k) && v % 2;
             t.null_nonroot = 0;
             run_case(&t);
             if (v == 0) { /* the cached plan again, new data */
@@ -1333,7 +1349,8 @@ static void intercommunicator(void)
     int remote;
     MPI_Comm_remote_size(inter, &remote);
     int s[3] = {rank, rank * 7, -rank}, a[3] = {0}, b[3] = {0};
-    int *ga = calloc((size_t)remote * 3, sizeof(int)), *gb = calloc((size_t)remote * 3, sizeof(int));
+    int *ga = calloc((size_t)remote * 3, sizeof(int));
+    int *gb = calloc((size_t)remote * 3, sizeof(int));
     uint64_t c0, p0, c1, p1;
     xchg_mpi_op_call_counts(&c0, &p0);
     int rc1 = xchg_mpi_allreduce(s, a, 3, MPI_INT, MPI_SUM, inter, NULL);
