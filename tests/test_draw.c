@@ -20,7 +20,9 @@
  *     of its quadrants), T2's pairing (G_p(2i-1) and G_p(2i) move along
  *     different dimensions in a step), Liu et al.'s even and odd nodes
  *     ((x+y) mod 2; the coordinate sum for PT4/PTk) and MT3's G_i (sum mod
- *     3), the bits of each phase of multiphase and hc-standard;
+ *     3), the bits of each phase of multiphase and hc-standard, and for
+ *     the other operations the dimension a hypercube sender crosses and
+ *     whether a mesh sender's message stays in its row or its column;
  *     idle nodes and algorithms without groups have none;
  *   - bad steps, NULL arguments, a failing write callback and a sheet of
  *     too many steps are refused.
@@ -607,6 +609,103 @@ static void test_no_groups(void)
     }
 }
 
+/*
+ * The other operations' sender groups (ops_hypercube.c, ops_mesh.c): a
+ * hypercube algorithm's sender is in "dimension I", I the one bit it
+ * crosses; a mesh algorithm's in "row phase" when its message stays in its
+ * row, "column phase" when it stays in its column (or, in shift-mesh, the
+ * "compensation step"), one group a step; the ring's and the shifts on a
+ * hypercube name none; the split ones keep their parts'. Each sender is
+ * held to its own message, then every step is drawn (test_group_drawing).
+ */
+enum { OPS_HC, OPS_MESH, OPS_NONE };
+
+static void test_ops_groups(void)
+{
+    static const struct {
+        const char *topo, *alg;
+        int kind;
+    } cases[] = {
+        {"hypercube:3", "bcast-hc:root=5", OPS_HC},
+        {"hypercube:3", "gather-hc:root=6", OPS_HC},
+        {"hypercube:4", "reduce-scatter-hc", OPS_HC},
+        {"hypercube:3", "scan-hc", OPS_HC},
+        {"complete:8", "allgather-hc", OPS_HC},
+        {"hypercube:3", "allreduce-split", OPS_HC},
+        {"mesh:3x4", "bcast-mesh:root=5", OPS_MESH},
+        {"mesh:3x4", "reduce-mesh:root=6", OPS_MESH},
+        {"mesh:3x4", "scatter-mesh:root=7", OPS_MESH},
+        {"mesh:3x3", "allgather-mesh", OPS_MESH},
+        {"torus:3x3", "reduce-scatter-mesh", OPS_MESH},
+        {"torus:4x4", "shift-mesh:q=5", OPS_MESH},
+        {"mesh:2x3", "reduce-split:root=4", OPS_MESH},
+        {"ring:8", "reduce-scatter-ring", OPS_NONE},
+        {"ring:6", "bcast-ring:root=2", OPS_NONE},
+        {"ring:8", "allreduce-split", OPS_NONE},
+        {"hypercube:3", "shift-hc:q=3", OPS_NONE},
+        {"hypercube:3", "shift-hc-ecube:q=3", OPS_NONE},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        xchg_sched *s = check_generate(cases[c].topo, cases[c].alg);
+        if (!s)
+            continue;
+        const xchg_topo *t = xchg_sched_topo(s);
+        uint32_t C = t->ndims == 2 ? t->size[1] : t->nodes;
+        size_t bad = 0, named = 0;
+        char name[64], want[64];
+        for (size_t k = 0; k < xchg_sched_nsteps(s); k++) {
+            int step_group = -2;
+            for (uint32_t a = 0; a < t->nodes; a++) {
+                xchg_msg m;
+                if (!sends(s, k, a, &m))
+                    continue;
+                int g = xchg_sched_group(s, k, a, name, sizeof name), wg = -1;
+                want[0] = '\0';
+                if (cases[c].kind == OPS_HC) {
+                    uint32_t diff = a ^ m.to;
+                    wg = diff && !(diff & (diff - 1)) ? __builtin_ctz(diff) : -9;
+                    snprintf(want, sizeof want, "dimension %d", wg);
+                } else if (cases[c].kind == OPS_MESH && a / C == m.to / C) {
+                    wg = 0;
+                    snprintf(want, sizeof want, "row phase");
+                } else if (cases[c].kind == OPS_MESH && a % C == m.to % C) {
+                    int comp = g == 2 && strncmp(cases[c].alg, "shift-mesh", 10) == 0;
+                    wg = comp ? 2 : 1;
+                    snprintf(want, sizeof want, comp ? "compensation step" : "column phase");
+                }
+                if (cases[c].kind == OPS_MESH && step_group != -2 && g != step_group)
+                    wg = -9; /* one group a step */
+                step_group = g;
+                if (g != wg || strcmp(name, want) != 0) {
+                    if (bad++ < 3)
+                        CHECK(0, "%s on %s step %zu node %u -> %u: '%s' (%d), want '%s' (%d)",
+                              cases[c].alg, cases[c].topo, k, a, m.to, name, g, want, wg);
+                }
+                named += g >= 0;
+            }
+        }
+        CHECK(bad == 0 && (cases[c].kind == OPS_NONE) == (named == 0),
+              "%s on %s: %zu senders in the wrong group, %zu in one", cases[c].alg, cases[c].topo,
+              bad, named);
+        xchg_sched_free(s);
+        test_group_drawing(cases[c].topo, cases[c].alg, cases[c].kind != OPS_NONE);
+    }
+    /* the mesh shift's three kinds of step, in order: row, compensation,
+     * column (q = 5 on 4 x 4: one step each) */
+    xchg_sched *s = check_generate("torus:4x4", "shift-mesh:q=5");
+    if (s) {
+        char name[64];
+        int g0 = xchg_sched_group(s, 0, 1, name, sizeof name);
+        int g1 = xchg_sched_group(s, 1, 4, name, sizeof name);
+        int ok1 = strcmp(name, "compensation step") == 0;
+        int g2 = xchg_sched_group(s, 2, 5, name, sizeof name);
+        CHECK(xchg_sched_nsteps(s) == 3 && g0 == 0 && g1 == 2 && ok1 && g2 == 1 &&
+                  strcmp(name, "column phase") == 0,
+              "shift-mesh:q=5 on 4x4: groups %d, %d, %d", g0, g1, g2);
+        xchg_sched_free(s);
+    }
+}
+
 int main(void)
 {
     const char *topos[] = {"ring:8",      "array:6",     "mesh:4x6",   "torus:4x4",
@@ -657,5 +756,6 @@ int main(void)
     test_phase_groups("hypercube:5", "multiphase:1,3,1", mp131, 3);
     test_phase_groups("hypercube:4", "hc-standard", NULL, 4);
     test_no_groups();
+    test_ops_groups();
     return check_finish("test_draw");
 }

@@ -12,7 +12,10 @@
  * and the product, run anyway, must come out wrong. Every algorithm of every
  * operation the registry has (not the exchange), with each of its variants,
  * on rings, arrays, meshes, tori, hypercubes and a switch, over several
- * roots and shifts; the split algorithms cut the data into p blocks.
+ * roots and shifts; the split algorithms cut the data into p blocks. Which
+ * algorithms keep rank order on which topologies is a table here
+ * (order_table), asserted for every schedule run, so that a generator whose
+ * order changes fails, and so that every new algorithm needs a row.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,7 +363,99 @@ static void check_sizes(const xchg_sched *s, const char *what)
     CHECK(!bad, "%s: pieces per message as declared", what);
 }
 
-/* One schedule: sizes, then both operators. */
+/*
+ * Where each algorithm keeps MPI's rank order (xchg_op_program_order_ok
+ * on every rank), asserted for every schedule the walk runs, so that a
+ * change of order in a generator fails here. The MPI executor runs an
+ * algorithm for a non-commutative operator only where this holds.
+ */
+static int everywhere(const xchg_topo *t)
+{
+    (void)t;
+    return 1;
+}
+
+/* A ring reduce-scatter on the ids as one line: the partial for dest d
+ * goes round d+1, ..., p-1, 0, ..., d, so {d+1..p-1, 0..j-1} meets {j}
+ * unless p <= 2. */
+static int line_of_two(const xchg_topo *t)
+{
+    return t->nodes <= 2;
+}
+
+/* The mesh reduce-scatter: a ring reduce-scatter along every row, then
+ * every column: no line may have more than two nodes. */
+static int sides_of_two(const xchg_topo *t)
+{
+    return t->ndims == 2 && t->size[0] <= 2 && t->size[1] <= 2;
+}
+
+/* The split reductions, where their reduce_scatter part does (ops_split.c
+ * takes the ring's on a ring or array, the mesh's on a 2-D mesh or torus,
+ * the hypercube's elsewhere); their gather and allgather combine nothing. */
+static int reduce_scatter_part(const xchg_topo *t)
+{
+    if (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY)
+        return line_of_two(t);
+    if ((t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2)
+        return sides_of_two(t);
+    return 1;
+}
+
+static struct order_row {
+    const char *name;
+    int (*keeps)(const xchg_topo *t);
+    int kept, broken; /* schedules run of each kind */
+} order_table[] = {
+    /* the hypercube's: every partial an aligned subcube, an interval of ids
+     * (reduce-scatter-hc crosses the low bit first for this) */
+    {"bcast-hc", everywhere, 0, 0},
+    {"scatter-hc", everywhere, 0, 0},
+    {"reduce-hc", everywhere, 0, 0},
+    {"gather-hc", everywhere, 0, 0},
+    {"allgather-hc", everywhere, 0, 0},
+    {"reduce-scatter-hc", everywhere, 0, 0},
+    {"allreduce-hc", everywhere, 0, 0},
+    {"scan-hc", everywhere, 0, 0},
+    {"shift-hc", everywhere, 0, 0},
+    {"shift-hc-ecube", everywhere, 0, 0},
+    /* the ring's: the halving joins adjacent segments; the neighbour
+     * reduce-scatter wraps */
+    {"bcast-ring", everywhere, 0, 0},
+    {"reduce-ring", everywhere, 0, 0},
+    {"scatter-ring", everywhere, 0, 0},
+    {"gather-ring", everywhere, 0, 0},
+    {"allgather-ring", everywhere, 0, 0},
+    {"reduce-scatter-ring", line_of_two, 0, 0},
+    {"shift-ring", everywhere, 0, 0},
+    /* the mesh's: reduce-mesh sums rows first, intervals of row-major ids */
+    {"bcast-mesh", everywhere, 0, 0},
+    {"reduce-mesh", everywhere, 0, 0},
+    {"scatter-mesh", everywhere, 0, 0},
+    {"gather-mesh", everywhere, 0, 0},
+    {"allgather-mesh", everywhere, 0, 0},
+    {"reduce-scatter-mesh", sides_of_two, 0, 0},
+    {"shift-mesh", everywhere, 0, 0},
+    /* the split ones: as their reduce_scatter part */
+    {"bcast-split", everywhere, 0, 0},
+    {"reduce-split", reduce_scatter_part, 0, 0},
+    {"allreduce-split", reduce_scatter_part, 0, 0},
+};
+
+#define ORDER_ROWS (sizeof order_table / sizeof *order_table)
+
+/* The row of the algorithm named by spec (up to its ':'), or NULL. */
+static struct order_row *order_row_of(const char *spec)
+{
+    size_t n = strcspn(spec, ":");
+    for (size_t i = 0; i < ORDER_ROWS; i++)
+        if (strlen(order_table[i].name) == n && strncmp(order_table[i].name, spec, n) == 0)
+            return &order_table[i];
+    return NULL;
+}
+
+/* One schedule: sizes, then both operators; its rank order as the table
+ * says. */
 static void check_case(const char *tspec, const char *spec, tally *t)
 {
     xchg_topo topo = check_topo(tspec);
@@ -376,6 +471,17 @@ static void check_case(const char *tspec, const char *spec, tally *t)
     CHECK(run_schedule(s, op_add, what, &ok_add) == 0, "%s: addition gives the definition", what);
     int wrong = run_schedule(s, op_mat, what, &ok_mat);
     CHECK(ok_add == ok_mat, "%s: the order flag does not depend on the operator", what);
+    struct order_row *row = order_row_of(spec);
+    CHECK(row != NULL, "%s: the algorithm has no row in the rank-order table", what);
+    if (row) {
+        int want = row->keeps(&topo);
+        CHECK(ok_mat == want, "%s: rank order %s, the table says %s", what,
+              ok_mat ? "kept" : "broken", want ? "kept" : "broken");
+        if (ok_mat)
+            row->kept++;
+        else
+            row->broken++;
+    }
     if (ok_mat) {
         t->order_kept++;
         CHECK(wrong == 0, "%s: rank order kept, the matrix product is MPI's (%d ranks wrong)", what,
@@ -495,31 +601,65 @@ static void test_worked(void)
     xchg_op_program_free(g);
     xchg_sched_free(s);
 
-    /* reduce-scatter-hc crosses the high bit first: rank 0 holds {0, 4} for
-     * dests 0 and 1 after step 0 and receives {2, 6}: neither order is
-     * rank order. The flag says so, and the matrix product run anyway is
-     * wrong at every rank. */
-    check_order("hypercube:3", "reduce-scatter-hc", 0, 8);
+    /* reduce-scatter-hc crosses the low bit first: before step i every
+     * partial is an aligned interval of 2^i ids. Rank 0 on 8 nodes sends
+     * {0, 1} for dests 2 and 6 at step 1 (a piece each) and receives
+     * {2, 3} for dests 0 and 4, which it puts after what it holds; at
+     * step 2 {0..3} meets {4..7}. The matrix product is MPI's. */
+    check_order("hypercube:3", "reduce-scatter-hc", 1, 0);
     g = program_of("hypercube:3", "reduce-scatter-hc", 0, &s);
     if (g) {
-        xchg_op_step a;
+        xchg_op_step a, c;
         xchg_op_program_step(g, 1, &a);
-        CHECK(!xchg_op_program_order_ok(g) && a.nsend == 2 && a.send[0].dest == 2 &&
-                  a.send[0].norigins == 2 && a.send[0].lo == 0 && a.send[0].hi == 4 &&
-                  !a.send[0].contiguous && a.nrecv == 2 && a.recv[0].lo == 2 && a.recv[0].hi == 6 &&
-                  a.ncombine == 2 && !a.combine[0].order_ok,
-              "reduce-scatter-hc, rank 0 step 1: sends {0,4} for dests 2, 3, combines {0,4} "
-              "with {2,6} out of order");
+        xchg_op_program_step(g, 2, &c);
+        CHECK(xchg_op_program_order_ok(g) && a.send_to == 2 && a.nsend == 2 &&
+                  a.send[0].dest == 2 && a.send[1].dest == 6 && a.send[0].lo == 0 &&
+                  a.send[0].hi == 1 && a.send[0].contiguous && a.nrecv == 2 &&
+                  a.recv[0].dest == 0 && a.recv[1].dest == 4 && a.recv[0].lo == 2 &&
+                  a.recv[0].hi == 3 && a.recv[0].contiguous && a.ncombine == 2 &&
+                  a.combine[0].order_ok && !a.combine[0].recv_first && c.nsend == 1 &&
+                  c.send[0].dest == 4 && c.send[0].lo == 0 && c.send[0].hi == 3 && c.nrecv == 1 &&
+                  c.recv[0].lo == 4 && c.recv[0].hi == 7 && c.ncombine == 1 &&
+                  c.combine[0].order_ok && !c.combine[0].recv_first,
+              "reduce-scatter-hc, rank 0: sends {0,1} for dests 2, 6 at step 1, then {0..3} "
+              "for dest 4, each combination in rank order");
     }
     xchg_op_program_free(g);
     xchg_sched_free(s);
     /* so does the ring's, going round past the highest rank */
     check_order("ring:5", "reduce-scatter-ring", 0, 3);
-    /* reduce-mesh undoes bcast-mesh's rows-then-columns: it sums columns
-     * first, and node ids are row-major: on 2 x 3 the root 0 holds {0, 3}
-     * after step 0 and receives {1, 4}. Only the root's product is wrong. */
-    check_order("mesh:2x3", "reduce-mesh", 0, 1);
+    /* reduce-mesh sums along the rows first (node ids are row-major, so a
+     * row's partial is an interval), then along the root's column. On
+     * 2 x 3 from root 4 (row 1, column 1): the root takes {3} (received
+     * first), then {5}, then row 0's {0..2} (received first). Summing
+     * columns first, the root 0 would hold {0, 3} and receive {1, 4}. */
+    check_order("mesh:2x3", "reduce-mesh", 1, 0);
+    check_order("mesh:2x3", "reduce-mesh:root=4", 1, 0);
     check_order("mesh:2x3", "reduce-ring", 1, 0);
+    g = program_of("mesh:2x3", "reduce-mesh:root=4", 4, &s);
+    if (g) {
+        int want_rf[3] = {1, 0, 1};
+        uint32_t want_from[3] = {3, 5, 1}, want_lo[3] = {3, 5, 0}, want_hi[3] = {3, 5, 2};
+        for (size_t k = 0; k < 3; k++) {
+            xchg_op_step a;
+            xchg_op_program_step(g, k, &a);
+            CHECK(a.send_to == XCHG_NONE && a.recv_from == want_from[k] && a.nrecv == 1 &&
+                      a.recv[0].lo == want_lo[k] && a.recv[0].hi == want_hi[k] &&
+                      a.recv[0].contiguous && a.ncombine == 1 &&
+                      a.combine[0].recv_first == want_rf[k] && a.combine[0].order_ok,
+                  "reduce-mesh:root=4 on 2 x 3, root's step %zu: from %u, [%u, %u]", k, a.recv_from,
+                  a.nrecv ? a.recv[0].lo : 0, a.nrecv ? a.recv[0].hi : 0);
+        }
+    }
+    xchg_op_program_free(g);
+    xchg_sched_free(s);
+    /* reduce-scatter-mesh goes along the rows first too, but each phase is
+     * a ring reduce-scatter: on 2 x 3 the partials for column 1 go round
+     * their row 2, 0, 1, and {1} meets {0, 2} at dests 1 and 4. With two
+     * nodes a line (2 x 2) nothing wraps past another rank. */
+    check_order("mesh:2x3", "reduce-scatter-mesh", 0, 2);
+    check_order("mesh:2x2", "reduce-scatter-mesh", 1, 0);
+    check_order("torus:2x2", "reduce-split:root=3", 1, 0);
 
     /* scan-hc, rank 4: its result {4} and its message {4, 5} part after
      * step 0, as PREFIX_SUMS_HCUBE keeps two buffers; at step 1 it sends
@@ -630,7 +770,7 @@ int main(void)
         "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "ring:1",     "ring:2",
         "ring:3",      "ring:4",      "ring:5",      "ring:6",      "ring:7",     "ring:8",
         "ring:9",      "array:5",     "mesh:3x4",    "torus:4x4",   "complete:6", "array:8",
-        "mesh:2x3",    "torus:3x3",   "hypercube:5"};
+        "mesh:2x3",    "torus:3x3",   "hypercube:5", "mesh:2x2",    "complete:8", "torus:2x2x2"};
     test_worked();
     test_errors();
     tally t;
@@ -640,5 +780,18 @@ int main(void)
     printf("opprog: %d schedules run; rank order kept by %d, broken by %d, by:%s\n", t.schedules,
            t.order_kept, t.order_broken, t.broken);
     CHECK(t.schedules > 300, "the walk ran %d schedules", t.schedules);
+    /* every operation's algorithm has a row, and every row ran, on both
+     * sides of its condition where it has one */
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        CHECK(a->op == XCHG_OP_ALLTOALL || order_row_of(a->name),
+              "%s: no row in the rank-order table", a->name);
+    }
+    for (size_t i = 0; i < ORDER_ROWS; i++) {
+        const struct order_row *r = &order_table[i];
+        CHECK(r->kept > 0, "%s: the walk ran it nowhere keeping rank order", r->name);
+        CHECK(r->keeps == everywhere || r->broken > 0,
+              "%s: the walk ran it nowhere breaking rank order", r->name);
+    }
     return check_finish("test_opprog");
 }

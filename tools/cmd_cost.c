@@ -180,8 +180,9 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
                "              'xchg verify' measures the congestion-scaled link volume,\n"
                "              and 'xchg plan' and 'xchg compare' charge it\n");
     printf("lower bounds (one-port, full-duplex links):\n");
-    printf("  start-ups   %llu (ceil(log2 p)); schedule has %llu\n",
-           (unsigned long long)c->lb_startups, (unsigned long long)c->startups);
+    printf("  start-ups   %llu (%s); schedule has %llu\n", (unsigned long long)c->lb_startups,
+           op.kind == XCHG_OP_SHIFT ? "one message each" : "ceil(log2 p)",
+           (unsigned long long)c->startups);
     printf("  injection   %llu blocks (%s)\n", (unsigned long long)c->lb_injection_blocks,
            op.kind == XCHG_OP_ALLTOALL ? "p-1 through one port"
                                        : "what one port must carry: docs/operations.md");

@@ -190,12 +190,19 @@ static int halving_select(const void *ctx, size_t step, uint32_t node, uint32_t 
     return dest / c->cols >= sent.lo && dest / c->cols < sent.hi;
 }
 
-/* Append the step of level k of plan h: along the root's row (row 1) or
- * along every column (row 0), down or up. */
-static int halving_step(xchg_sched *s, const halving_plan *h, int k, int row, uint32_t rows,
-                        uint32_t cols, int down, int per_token, xchg_err *err)
+/* Append the step of level k of plan h, down or up, along one line or
+ * every line at once: along the root's row or every row (positions are
+ * columns; along_row 1), or along the root's column or every column
+ * (positions are rows). A message per token carries its half's tokens of
+ * every line it stands for (the whole columns or rows when one line does
+ * the work of all). */
+static int halving_step(xchg_sched *s, const halving_plan *h, int k, int along_row, int every,
+                        uint32_t rows, uint32_t cols, int down, int per_token, xchg_err *err)
 {
-    uint32_t p = s->topo.nodes, rr = s->op.root / cols;
+    uint32_t p = s->topo.nodes, root = s->op.root;
+    uint32_t line0 = along_row ? root / cols : root % cols;
+    uint32_t lines = every ? (along_row ? rows : cols) : 1;
+    uint32_t width = every ? 1 : along_row ? rows : cols;
     uint32_t *part = malloc((size_t)p * sizeof *part);
     uint32_t *size = per_token ? calloc(p, sizeof *size) : NULL;
     if (!part || (per_token && !size)) {
@@ -208,9 +215,10 @@ static int halving_step(xchg_sched *s, const halving_plan *h, int k, int row, ui
         part[n] = XCHG_NONE;
     for (size_t i = h->first[k]; i < h->first[k + 1]; i++) {
         const halving_send *m = &h->sends[i];
-        for (uint32_t line = 0; line < (row ? 1 : cols); line++) {
-            uint32_t from = row ? rr * cols + m->from : m->from * cols + line;
-            uint32_t to = row ? rr * cols + m->to : m->to * cols + line;
+        for (uint32_t l = 0; l < lines; l++) {
+            uint32_t line = every ? l : line0;
+            uint32_t from = along_row ? line * cols + m->from : m->from * cols + line;
+            uint32_t to = along_row ? line * cols + m->to : m->to * cols + line;
             if (!down) {
                 uint32_t x = from;
                 from = to;
@@ -218,12 +226,13 @@ static int halving_step(xchg_sched *s, const halving_plan *h, int k, int row, ui
             }
             part[from] = to;
             if (size)
-                size[from] = m->count * (row ? rows : 1);
+                size[from] = m->count * width;
         }
     }
     xchg_rule rule = down ? xchg_rule_fn(halving_select) : xchg_rule_dest_mask_to(0);
     xchg_step st = xchg_ops_table_step(part, rule, 1);
     st.blocks_table = size;
+    st.group_arg = along_row ? XCHG_OPS_GROUP_ROW : XCHG_OPS_GROUP_COLUMN;
     return xchg_alg_add(s, &st, err);
 }
 
@@ -252,13 +261,20 @@ int xchg_ops_halving_generate(const xchg_alg *a, const xchg_topo *t, const xchg_
         free(hr.first), free(hr.sends);
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     }
-    /* down: the row's levels, then the columns'; up: the reverse */
-    int nr = hr.levels, nc = hc.levels;
+    /* down: the root's row's levels, then every column's; gather: those
+     * steps reversed; reduce: every row's levels reversed, then the root's
+     * column's, so that each partial is an interval of ids (rank order) */
+    int nr = hr.levels, nc = hc.levels, reduce = !down && !per_token;
     for (int i = 0; i < nr + nc && rc == XCHG_OK; i++) {
-        int j = down ? i : nr + nc - 1 - i;
-        int row = j < nr;
-        rc = halving_step(s, row ? &hr : &hc, row ? j : j - nr, row, rows, cols, down, per_token,
-                          err);
+        int row = down || reduce ? i < nr : i >= nc, k;
+        if (down)
+            k = row ? i : i - nr;
+        else if (reduce)
+            k = row ? nr - 1 - i : nc - 1 - (i - nr);
+        else
+            k = row ? nr - 1 - (i - nc) : nc - 1 - i;
+        rc = halving_step(s, row ? &hr : &hc, k, row, reduce ? row : !row, rows, cols, down,
+                          per_token, err);
     }
     free(hr.first), free(hr.sends);
     free(hc.first), free(hc.sends);
@@ -292,6 +308,7 @@ int xchg_ops_shift_steps(xchg_sched *s, int dim, uint32_t by, xchg_err *err)
     uint32_t k = by <= n - by ? by : n - by;
     for (uint32_t i = 0; i < k; i++) {
         xchg_step st = xchg_step_shift(dim, by <= n - by ? 1 : -1, xchg_rule_dest_mask_to(0), 1);
+        st.group_arg = dim == 0 ? XCHG_OPS_GROUP_COLUMN : XCHG_OPS_GROUP_ROW;
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;

@@ -66,6 +66,12 @@
         .estimate = est,                                                                           \
     }
 
+/* The group_arg of a mesh step (ops_mesh.c names the sender groups):
+ * along a row, along a column, or the shift's compensation step. The
+ * halving and the neighbour steps set them on a line of ids too, where
+ * no group_fn reads them. */
+enum { XCHG_OPS_GROUP_ROW = 0, XCHG_OPS_GROUP_COLUMN = 1, XCHG_OPS_GROUP_COMPENSATION = 2 };
+
 /* Parse "", "root=R" or "q=Q" into opts->root / opts->shift. EINVAL with
  * what is accepted otherwise. q defaults to 1. */
 XCHG_INTERNAL int xchg_ops_parse(const char *args, xchg_opts *opts, xchg_err *err);
@@ -85,8 +91,9 @@ XCHG_INTERNAL xchg_sched *xchg_ops_new(const xchg_alg *a, const xchg_topo *t,
 
 /* Neighbour steps moving every token by `by` along dimension dim (along
  * the ids mod p when dim is -1), the shorter way round: min(by, n-by)
- * steps of one block, every node passing on the one token it holds. 0, or
- * ENOMEM with s freed (xchg_alg_add). */
+ * steps of one block, every node passing on the one token it holds; on a
+ * 2-D grid dim 1 runs along the rows and 0 along the columns (their
+ * group_arg, XCHG_OPS_GROUP_*). 0, or ENOMEM with s freed (xchg_alg_add). */
 XCHG_INTERNAL int xchg_ops_shift_steps(xchg_sched *s, int dim, uint32_t by, xchg_err *err);
 
 /* A zeroed step whose partners are part (p entries, XCHG_NONE idle; taken
@@ -125,11 +132,17 @@ XCHG_INTERNAL int xchg_ops_halving_sends(uint32_t n, uint32_t h0, int k, uint32_
  * and Reduction on a Mesh" says; a line of ids is the grid 1 x p.
  *   down: bcast (per_token 0) or scatter (1): each message carries the
  *         tokens bound for the half it sends (a block, or a token each);
- *   up:   reduce (0) or gather (1): the same messages reversed, each
- *         carrying everything its sender holds.
+ *   up:   gather (per_token 1): the scatter's messages reversed, each
+ *         carrying everything its sender holds; reduce (0): the transposed
+ *         broadcast reversed, along every row at once to the root's column,
+ *         then along that column to the root, one block each. Rows first
+ *         keep each partial an interval of ids (a segment of a row, then
+ *         a run of whole rows), so every combination joins two adjacent
+ *         intervals: MPI's rank order. The counts are the same either way.
  * The down schedules select with a callback on a small context (root and
  * grid), so they must be a schedule's first phase (the callback reads the
- * step index). Steps: ceil(log2 cols) + ceil(log2 rows); memory: a partner
+ * step index). Each step's group_arg says whether it runs along a row or
+ * a column (XCHG_OPS_GROUP_*). Steps: ceil(log2 cols) + ceil(log2 rows); memory: a partner
  * table a step and, per token, a size table a step. ENOMEM on no memory.
  */
 XCHG_INTERNAL int xchg_ops_halving_generate(const xchg_alg *a, const xchg_topo *t,

@@ -17,8 +17,15 @@
  *   allgather-hc  ALL_TO_ALL_BC_HCUBE: for i = 0 to d-1 every node sends to
  *               n XOR 2^i the tokens bound for the partner's half, of 2^i
  *               origins: t_s log p + t_w m (p-1), eq. (2).
- *   reduce-scatter-hc  its dual, i = d-1 downto 0, 2^i dests a message:
- *               t_s log p + t_w m (p-1).
+ *   reduce-scatter-hc  all-to-all reduction: for i = 0 to d-1 every node
+ *               sends to n XOR 2^i the partials bound for the partner's
+ *               half, p/2^(i+1) dests a message: t_s log p + t_w m (p-1).
+ *               The slides run it as the all-to-all broadcast reversed
+ *               (i = d-1 downto 0); crossing the low bit first instead
+ *               costs the same and makes every partial an aligned interval
+ *               of ids, 2^i of them before step i, so each combination
+ *               joins two adjacent intervals and MPI's rank order holds
+ *               for a non-commutative operator (docs/operations.md).
  *   allreduce-hc  the all-to-all broadcast pattern with messages that do
  *               not grow: every dest of a message holds the same origins,
  *               one block: (t_s + t_w m) log p.
@@ -38,13 +45,27 @@
  * Preconditions: p = 2^d nodes on any topology (contention-free on a
  * hypercube and a switch; the verifier holds every claim). Memory: a
  * partner table a step for the rooted ones, a size table for scan.
+ * Sender groups (xchg draw): every sender of a step of the rooted and
+ * pairwise patterns is in "dimension i", the bit it crosses; the shifts
+ * name none (a shift by 2^k carries into higher bits).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alg/ops.h"
 
 #define OPS_HC_NEEDS {.nodes_pow2 = 1}
 #define OPS_HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
+
+/* Sender groups (xchg_sched_group): every sender of a step crosses the
+ * step's dimension, its group_arg: "dimension I", index I. */
+static int dimension_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    (void)node;
+    int i = s->steps[step].group_arg;
+    snprintf(name, len, "dimension %d", i);
+    return i;
+}
 
 /* Steps of the rooted patterns: toward the leaves (bcast, scatter) or
  * toward the root (reduce, gather); each message carries one block or the
@@ -57,6 +78,7 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes, root = s->op.root;
     int d = xchg_alg_log2(p);
+    s->group_fn = dimension_group;
     for (int k = 0; k < d; k++) {
         int i = down ? d - 1 - k : k;
         uint32_t bit = 1u << i, low = bit - 1;
@@ -72,6 +94,7 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
         }
         xchg_rule rule = xchg_rule_dest_mask_to(down ? bit : 0);
         xchg_step st = xchg_ops_table_step(part, rule, per_token ? bit : 1);
+        st.group_arg = i;
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -80,21 +103,24 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
     return XCHG_OK;
 }
 
-/* Steps of the pairwise patterns: every node with n XOR 2^i, i up (or
- * down), the tokens bound for the partner's half; a message is 2^i blocks
- * (grow) or one (allreduce); scan sizes each node's message. */
-static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int up,
-                             int grow, xchg_sched **out, xchg_err *err)
+/* Steps of the pairwise patterns: every node with n XOR 2^i, i = 0 to d-1,
+ * the tokens bound for the partner's half; a message is 2^i blocks (size
+ * 1: doubling), p/2^(i+1) (size -1: halving, the reduce-scatter) or one
+ * (size 0: allreduce); scan sizes each node's message. */
+static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int size,
+                             xchg_sched **out, xchg_err *err)
 {
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t p = t->nodes;
     int d = xchg_alg_log2(p);
-    for (int k = 0; k < d; k++) {
-        int i = up ? k : d - 1 - k;
+    s->group_fn = dimension_group;
+    for (int i = 0; i < d; i++) {
         uint32_t bit = 1u << i;
-        xchg_step st = xchg_step_xor(bit, xchg_rule_dest_mask_to(bit), grow ? bit : 1);
+        uint64_t blocks = size > 0 ? bit : size < 0 ? p >> (i + 1) : 1;
+        xchg_step st = xchg_step_xor(bit, xchg_rule_dest_mask_to(bit), blocks);
+        st.group_arg = i;
         if (a->op == XCHG_OP_SCAN) {
             /* a node whose partner is higher always sends; one whose partner
              * is lower sends while a higher subcube is left above it */
@@ -142,10 +168,10 @@ GEN(bcast_gen, xchg_alg_bcast_hc, rooted_generate(a, t, o, 1, 0, out, err))
 GEN(scatter_gen, xchg_alg_scatter_hc, rooted_generate(a, t, o, 1, 1, out, err))
 GEN(reduce_gen, xchg_alg_reduce_hc, rooted_generate(a, t, o, 0, 0, out, err))
 GEN(gather_gen, xchg_alg_gather_hc, rooted_generate(a, t, o, 0, 1, out, err))
-GEN(allgather_gen, xchg_alg_allgather_hc, pairwise_generate(a, t, o, 1, 1, out, err))
-GEN(rscatter_gen, xchg_alg_reduce_scatter_hc, pairwise_generate(a, t, o, 0, 1, out, err))
-GEN(allreduce_gen, xchg_alg_allreduce_hc, pairwise_generate(a, t, o, 1, 0, out, err))
-GEN(scan_gen, xchg_alg_scan_hc, pairwise_generate(a, t, o, 1, 0, out, err))
+GEN(allgather_gen, xchg_alg_allgather_hc, pairwise_generate(a, t, o, 1, out, err))
+GEN(rscatter_gen, xchg_alg_reduce_scatter_hc, pairwise_generate(a, t, o, -1, out, err))
+GEN(allreduce_gen, xchg_alg_allreduce_hc, pairwise_generate(a, t, o, 0, out, err))
+GEN(scan_gen, xchg_alg_scan_hc, pairwise_generate(a, t, o, 0, out, err))
 GEN(shift_gen, xchg_alg_shift_hc, shift_generate(a, t, o, 1, out, err))
 GEN(ecube_gen, xchg_alg_shift_hc_ecube, shift_generate(a, t, o, 0, out, err))
 
@@ -255,7 +281,7 @@ ENTRY(xchg_alg_allgather_hc, "allgather-hc", XCHG_OP_ALLGATHER,
       "ALL_TO_ALL_BC_HCUBE, eq. (2)", "", NULL, NULL, allgather_gen, allgather_formula,
       allgather_estimate);
 ENTRY(xchg_alg_reduce_scatter_hc, "reduce-scatter-hc", XCHG_OP_REDUCE_SCATTER,
-      "all-to-all reduction: the all-to-all broadcast reversed, messages halving",
+      "all-to-all reduction: log p exchanges across one bit each, low bit first, messages halving",
       "All-to-all Reduction, eq. (2)", "", NULL, NULL, rscatter_gen, rscatter_formula,
       rscatter_estimate);
 ENTRY(xchg_alg_allreduce_hc, "allreduce-hc", XCHG_OP_ALLREDUCE,

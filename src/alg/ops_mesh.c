@@ -12,8 +12,12 @@
  *                column at once: ceil(log2 C) + ceil(log2 R) steps of one
  *                block, (t_s + t_w m) log p when R and C are powers of two;
  *                any root.
- *   reduce-mesh  its reverse: every column to the root's row, then that row
- *                to the root; the same counts.
+ *   reduce-mesh  a reduction along the rows first: every row at once to
+ *                the root's column (the line halving reversed), then that
+ *                column to the root; the same counts. The slides reverse
+ *                the broadcast (columns first); with row-major ids rows
+ *                first keep every partial an interval of ids, so the
+ *                combinations keep MPI's rank order (docs/operations.md).
  *   scatter-mesh the broadcast's pattern, a message carrying the tokens of
  *                the nodes it sends to: R per column along the root's row (R
  *                (C-1) in all), one per node along the columns (R-1):
@@ -29,10 +33,17 @@
  *                tokens: along a row a node forwards the tokens whose dest
  *                column is not its own, along a column those whose dest row
  *                is not its own.
- *   reduce-scatter-mesh  its dual: R-1 steps down the columns, at step k
- *                node (r, c) passing the partials for the C dests of row
- *                r-k (C blocks), then C-1 steps along the rows passing the
- *                partial for dest (r, c-k) (one block): the same counts.
+ *   reduce-scatter-mesh  its dual, rows first: C-1 steps along the rows,
+ *                at step k node (r, c) passing the partials for the R dests
+ *                of column c-k (R blocks), then R-1 steps down the columns
+ *                passing the partial for dest (r-k, c) (one block): (C-1) +
+ *                (R-1) start-ups, volume R (C-1) + (R-1) = p-1 blocks, the
+ *                same counts as the exact reverse of the allgather (columns
+ *                first, C blocks). Rows first, a row's partial covers an
+ *                interval of ids; but each phase is a ring reduce-scatter,
+ *                whose partial for position j goes round j+1, ..., n-1, 0,
+ *                ..., j, so rank order holds only when no row or column has
+ *                more than two nodes, i.e. on 2 x 2 (docs/operations.md).
  *   shift-mesh   "Circular Shift on a Mesh": with q = a C + b, node i's
  *                token goes to i + q mod p. The rows shift by b (min(b, C-b)
  *                neighbour steps the shorter way round); the tokens whose
@@ -70,8 +81,11 @@
  * rooted operations' first messages, which cross half a row or column).
  * Preconditions: mesh:RxC or torus:RxC; root < p; 1 <= q < p. Memory: a
  * partner table a step for the rooted operations (a size table a step for
- * scatter and gather), one for the shift's compensation step.
+ * scatter and gather), one for the shift's compensation step. Sender
+ * groups (xchg draw): "row phase" for the steps along a row, "column
+ * phase" for those along a column, and the shift's "compensation step".
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alg/ops.h"
@@ -82,19 +96,46 @@
 #define ROWS(t) ((t)->size[0])
 #define COLS(t) ((t)->size[1])
 
+/* Sender groups (xchg_sched_group): a step's senders are all in its
+ * group_arg's group (XCHG_OPS_GROUP_*, the index). */
+static int mesh_group(const xchg_sched *s, size_t step, uint32_t node, char *name, size_t len)
+{
+    static const char *const names[] = {"row phase", "column phase", "compensation step"};
+    (void)node;
+    int g = s->steps[step].group_arg;
+    if (g < 0 || g > XCHG_OPS_GROUP_COMPENSATION)
+        return -1;
+    snprintf(name, len, "%s", names[g]);
+    return g;
+}
+
+/* The rooted operations: the halving of ops.c on the R x C grid, with the
+ * mesh's groups. */
+static int halving_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int down,
+                            int per_token, xchg_sched **out, xchg_err *err)
+{
+    int rc = xchg_ops_halving_generate(a, t, opts, ROWS(t), COLS(t), down, per_token, out, err);
+    if (rc == XCHG_OK)
+        (*out)->group_fn = mesh_group;
+    return rc;
+}
+
 /* All-to-all broadcast (rows, then columns with C blocks) or all-to-all
- * reduction (columns with C blocks, then rows). */
+ * reduction (rows with R blocks, then columns). */
 static int two_phase_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
                               int reduce, xchg_sched **out, xchg_err *err)
 {
     xchg_sched *s = xchg_ops_new(a, t, opts);
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
+    s->group_fn = mesh_group;
     for (int ph = 0; ph < 2; ph++) {
-        int dim = reduce ? ph : 1 - ph; /* 1: along the rows, 0: along the columns */
+        int dim = 1 - ph; /* 1: along the rows, 0: along the columns */
+        uint64_t blocks = reduce ? (dim == 1 ? ROWS(t) : 1) : (dim == 0 ? COLS(t) : 1);
         for (uint32_t k = 1; k < t->size[dim]; k++) {
             xchg_rule rule = reduce ? xchg_rule_coord_dist(dim, -1, k, k) : xchg_rule_coord_ne(dim);
-            xchg_step st = xchg_step_shift(dim, 1, rule, dim == 0 ? COLS(t) : 1);
+            xchg_step st = xchg_step_shift(dim, 1, rule, blocks);
+            st.group_arg = dim == 1 ? XCHG_OPS_GROUP_ROW : XCHG_OPS_GROUP_COLUMN;
             int rc = xchg_alg_add(s, &st, err);
             if (rc)
                 return rc;
@@ -113,6 +154,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
     uint32_t q = s->op.shift, R = ROWS(t), C = COLS(t), p = t->nodes;
     uint32_t qa = q / C, qb = q % C;
+    s->group_fn = mesh_group;
     int rc = qb ? xchg_ops_shift_steps(s, 1, qb, err) : XCHG_OK;
     if (rc)
         return rc;
@@ -126,6 +168,7 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         for (uint32_t n = 0; n < p; n++)
             part[n] = n % C < qb ? xchg_shift_node(t, 0, 1, n) : XCHG_NONE;
         xchg_step st = xchg_ops_table_step(part, xchg_rule_dest_mask_to(0), 1);
+        st.group_arg = XCHG_OPS_GROUP_COMPENSATION;
         rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -140,14 +183,10 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
 
 #define GEN XCHG_OPS_GEN
 
-GEN(bcast_gen, xchg_alg_bcast_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 1, 0, out, err))
-GEN(scatter_gen, xchg_alg_scatter_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 1, 1, out, err))
-GEN(reduce_gen, xchg_alg_reduce_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 0, 0, out, err))
-GEN(gather_gen, xchg_alg_gather_mesh,
-    xchg_ops_halving_generate(a, t, o, ROWS(t), COLS(t), 0, 1, out, err))
+GEN(bcast_gen, xchg_alg_bcast_mesh, halving_generate(a, t, o, 1, 0, out, err))
+GEN(scatter_gen, xchg_alg_scatter_mesh, halving_generate(a, t, o, 1, 1, out, err))
+GEN(reduce_gen, xchg_alg_reduce_mesh, halving_generate(a, t, o, 0, 0, out, err))
+GEN(gather_gen, xchg_alg_gather_mesh, halving_generate(a, t, o, 0, 1, out, err))
 GEN(allgather_gen, xchg_alg_allgather_mesh, two_phase_generate(a, t, o, 0, out, err))
 GEN(rscatter_gen, xchg_alg_reduce_scatter_mesh, two_phase_generate(a, t, o, 1, out, err))
 GEN(shift_gen, xchg_alg_shift_mesh, shift_generate(a, t, o, out, err))
@@ -249,7 +288,7 @@ ENTRY(xchg_alg_bcast_mesh, "bcast-mesh", XCHG_OP_BCAST,
       "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies,
       bcast_gen, bcast_formula, bcast_estimate);
 ENTRY(xchg_alg_reduce_mesh, "reduce-mesh", XCHG_OP_REDUCE,
-      "all-to-one reduction: every column to the root's row, then that row",
+      "all-to-one reduction: every row to the root's column, then that column",
       "Broadcast and Reduction on a Mesh", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies,
       reduce_gen, reduce_formula, reduce_estimate);
 ENTRY(xchg_alg_scatter_mesh, "scatter-mesh", XCHG_OP_SCATTER,
@@ -265,7 +304,7 @@ ENTRY(xchg_alg_allgather_mesh, "allgather-mesh", XCHG_OP_ALLGATHER,
       "ALL_TO_ALL_BC_MESH, 2 t_s (sqrt(p)-1) + t_w m (p-1)", "", NULL, NULL, allgather_gen,
       allgather_formula, allgather_estimate);
 ENTRY(xchg_alg_reduce_scatter_mesh, "reduce-scatter-mesh", XCHG_OP_REDUCE_SCATTER,
-      "all-to-all reduction: a ring reduce-scatter along the columns, then the rows",
+      "all-to-all reduction: a ring reduce-scatter along the rows, then the columns",
       "All-to-all Reduction (dual of ALL_TO_ALL_BC_MESH)", "", NULL, NULL, rscatter_gen,
       rscatter_formula, rscatter_estimate);
 ENTRY(xchg_alg_shift_mesh, "shift-mesh", XCHG_OP_SHIFT,

@@ -34,6 +34,10 @@
  *                (1..p-1) node n sends to n+1 the partial result for dest
  *                n-k mod p (its own contribution combined with what it
  *                received for that dest), one block: (t_s + t_w m)(p-1).
+ *                The partial for dest d goes round d+1, ..., p-1, 0, ...,
+ *                d (forced: p-1 steps of one block leave each node one
+ *                send per dest), so for p >= 3 it breaks MPI's rank order
+ *                for a non-commutative operator (docs/operations.md).
  *   shift-ring   "Circular Shift": min(q, p-q) neighbour steps, every node
  *                passing its token to n+1 when q <= p/2, to n-1 otherwise:
  *                (t_s + t_w m) min(q, p-q).

@@ -17,6 +17,11 @@
  * nodes would take the hypercube's parts, which are not. Counts: the sum
  * of the parts', in blocks of m/p (xchg_op.pieces = p). What phase 1 leaves
  * at node j (block j, complete) is what phase 2 starts with at origin j.
+ * Only the reduce_scatter part combines, so reduce-split and
+ * allreduce-split keep MPI's rank order where it does: always with the
+ * hypercube's (low bit first), on a ring or array only for p <= 2, on a
+ * 2-D mesh or torus only on 2 x 2
+ * (docs/operations.md, tests/test_opprog.c).
  */
 #include <stdio.h>
 #include <string.h>

@@ -69,7 +69,7 @@ static int read_shared(xchg_mpi_plan *pl, const char *path, size_t max, char **b
             head[1] = (long long)strlen(why) + 1;
         }
     }
-    *mpi_rc = MPI_Bcast(head, 2, MPI_LONG_LONG, 0, pl->comm);
+    *mpi_rc = PMPI_Bcast(head, 2, MPI_LONG_LONG, 0, pl->comm);
     if (*mpi_rc != MPI_SUCCESS || head[0] == 0) {
         free(b);
         return 0;
@@ -85,7 +85,7 @@ static int read_shared(xchg_mpi_plan *pl, const char *path, size_t max, char **b
     char sink[1];
     if (!target)
         target = sink; /* only with a zero-length broadcast below */
-    *mpi_rc = MPI_Bcast(target, b || head[0] == 2 ? (int)head[1] : 0, MPI_BYTE, 0, pl->comm);
+    *mpi_rc = PMPI_Bcast(target, b || head[0] == 2 ? (int)head[1] : 0, MPI_BYTE, 0, pl->comm);
     if (*mpi_rc != MPI_SUCCESS || head[0] == 2 || !b) {
         free(b);
         return -1;

@@ -3,7 +3,8 @@
  * unmodified MPI program and its MPI_Alltoall runs through xchg (PMPI
  * interposition; docs/mpi.md).
  *
- * This file defines MPI_Alltoall and MPI_Finalize. It holds no algorithm
+ * This file defines MPI_Alltoall and MPI_Finalize (dropin_ops.c the other
+ * operations' calls, through xchg_dropin_enter). It holds no algorithm
  * knowledge: it reads the environment once, then hands each call to
  * xchg_mpi_alltoall, which picks the algorithm and sends whatever it does not
  * handle to PMPI_Alltoall itself. The drop-in calls PMPI_Alltoall only when
@@ -22,6 +23,10 @@
  * XCHG_VERBOSE=1: the executor says once per communicator what it chose and
  * why; at MPI_Finalize rank 0 writes the totals over all ranks:
  *   xchg: at MPI_Finalize: N MPI_Alltoall calls carried by xchg, M passed to the MPI library
+ * and, when the program made any, a second line for the other operations
+ * (MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block,
+ * MPI_Scan, MPI_Allgather, MPI_Gather, MPI_Scatter):
+ *   xchg: at MPI_Finalize, the other operations: N calls carried by xchg, M passed to ...
  *
  * Fortran: MPICH's bindings (mpif.h, use mpi, use mpi_f08) call the C
  * MPI_Alltoall and MPI_Finalize, so this file carries them; Open MPI's call
@@ -47,6 +52,8 @@ XCHG_DROPIN_API int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcoun
                                          MPI_Count recvcount, MPI_Datatype recvtype,
                                          MPI_Comm comm);
 XCHG_DROPIN_API int xchg_dropin_finalize(void);
+XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
+XCHG_DROPIN_API void xchg_dropin_leave(void);
 
 /* What the environment said, fixed on first use. */
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
@@ -54,7 +61,7 @@ static int use_xchg;          /* 0: every call goes to PMPI_Alltoall */
 static int report_totals;     /* XCHG_VERBOSE=1: the line at MPI_Finalize */
 static xchg_mpi_opts env_opts;
 /* Calls this file passed to the MPI library itself (the executor counts its own). */
-static atomic_uint_fast64_t passed_here;
+static atomic_uint_fast64_t passed_here, ops_passed_here;
 /* Set while this thread is inside xchg_mpi_alltoall: an MPI_Alltoall made
  * from there (the executor should only call PMPI_Alltoall) goes straight to
  * the MPI library instead of recursing. */
@@ -132,13 +139,36 @@ int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 }
 
 /*
+ * For dropin_ops.c's calls (MPI_Bcast and the other operations): the
+ * environment's options when this call goes through xchg (then the caller
+ * calls xchg_dropin_leave after it), or NULL when it goes to the MPI
+ * library (xchg off, a bad environment, or a call made from inside xchg),
+ * counted as passed.
+ */
+const xchg_mpi_opts *xchg_dropin_enter(void)
+{
+    pthread_once(&env_once, read_env);
+    if (!use_xchg || inside_xchg) {
+        atomic_fetch_add(&ops_passed_here, 1);
+        return NULL;
+    }
+    inside_xchg = 1;
+    return &env_opts;
+}
+
+void xchg_dropin_leave(void)
+{
+    inside_xchg = 0;
+}
+
+/*
  * MPI_Finalize's work before PMPI_Finalize: with XCHG_VERBOSE=1, sum the
  * carried and passed counts of all ranks on rank 0 of MPI_COMM_WORLD and
  * print them. Returns PMPI_Finalize's code.
  */
 int xchg_dropin_finalize(void)
 {
-    uint64_t mine[2] = {0, 0}, sum[2] = {0, 0};
+    uint64_t mine[4] = {0, 0, 0, 0}, sum[4] = {0, 0, 0, 0};
     int init = 0, fin = 0, rank = 0;
 
     pthread_once(&env_once, read_env);
@@ -147,14 +177,21 @@ int xchg_dropin_finalize(void)
     if (report_totals && init && !fin) {
         xchg_mpi_call_counts(&mine[0], &mine[1]);
         mine[1] += (uint64_t)atomic_load(&passed_here);
+        xchg_mpi_op_call_counts(&mine[2], &mine[3]);
+        mine[3] += (uint64_t)atomic_load(&ops_passed_here);
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (PMPI_Reduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) ==
+        if (PMPI_Reduce(mine, sum, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) ==
                 MPI_SUCCESS &&
             rank == 0) {
             fprintf(stderr,
                     "xchg: at MPI_Finalize: %" PRIu64 " MPI_Alltoall calls carried by xchg, "
                     "%" PRIu64 " passed to the MPI library\n",
                     sum[0], sum[1]);
+            if (sum[2] + sum[3] > 0)
+                fprintf(stderr,
+                        "xchg: at MPI_Finalize, the other operations: %" PRIu64
+                        " calls carried by xchg, %" PRIu64 " passed to the MPI library\n",
+                        sum[2], sum[3]);
             fflush(stderr);
         }
     }

@@ -386,8 +386,11 @@ int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
         return raise_on(comm, rc);
     if (root < 0 || root >= p)
         return raise_on(comm, MPI_ERR_ROOT);
-    xchg_mpi_opcall call = {.kind = XCHG_OP_BCAST, .root = (uint32_t)root,
-                            .nelems = (size_t)count, .esize = esize};
+    /* bytes, not elements: ranks may describe the data with different
+     * types of one signature, and every rank must cut it alike */
+    (void)esize;
+    xchg_mpi_opcall call = {.kind = XCHG_OP_BCAST, .root = (uint32_t)root, .nelems = bytes,
+                            .esize = 1};
     xchg_mpi_opbufs b = {.in = rank == root ? buf : NULL, .in_lay = &lay, .in_blocks = 1,
                          .out = rank == root ? NULL : buf, .out_lay = &lay, .out_blocks = 1};
     return raise_on(comm, finish(&a, &call, &b, opts));
@@ -572,8 +575,9 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     a.q = (int)(((long long)q % p + p) % p);
     if (a.q == 0)
         return raise_on(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
-    xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT, .shift = (uint32_t)a.q,
-                            .nelems = (size_t)count, .esize = esize};
+    xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT, .shift = (uint32_t)a.q, .nelems = bytes,
+                            .esize = 1}; /* bytes: as for a broadcast */
+    (void)esize;
     xchg_mpi_opbufs b = {.in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .in_lay = &lay,
                          .in_blocks = 1, .out = recvbuf, .out_lay = &lay, .out_blocks = 1};
     return raise_on(comm, finish(&a, &call, &b, opts));

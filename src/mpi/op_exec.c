@@ -12,8 +12,10 @@
  * program gives (so an operator that is not commutative sees rank order
  * where the program keeps it). The last phase's result pieces are copied
  * to the output, through staging and MPI_Unpack for a derived datatype.
- * The input is fully read before the output is written, so MPI_IN_PLACE
- * (input and output in one buffer) needs nothing more.
+ * Start pieces are read from the input and result pieces kept in the
+ * output where they lie (place_slots), so a broadcast copies nothing; the
+ * input is copied first when it shares bytes with the output
+ * (MPI_IN_PLACE).
  */
 #include "mpi/op_internal.h"
 #include "xchg.h"
@@ -23,10 +25,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slot i of the plan. */
+/* Slot i of the plan, where this run keeps it. */
 static unsigned char *slot(const xchg_mpi_opx *x, uint32_t i)
 {
-    return x->slots + (size_t)i * x->slot_bytes;
+    return x->at[i];
+}
+
+/* Nonzero when [a, a + na) and [b, b + nb) share a byte. */
+static int overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + nb && y < x + na;
+}
+
+/*
+ * Where this run keeps each slot. A slot holds one piece and is never
+ * reused, so a start piece of phase 0 can be read where the input has it
+ * (it is only ever read: combinations write new slots) and a result piece
+ * of the last phase can live where the output wants it (messages are
+ * received and combinations written straight there): for a broadcast the
+ * root sends from the caller's buffer and the others receive into theirs,
+ * with no copy. The input is not used in place when it shares bytes with
+ * the output (MPI_IN_PLACE): a result written early could overwrite a
+ * start piece not yet sent. A slot both start and result lives in the
+ * output.
+ */
+static void place_slots(xchg_mpi_opx *x, const unsigned char *in, size_t in_bytes,
+                        unsigned char *out, size_t out_bytes)
+{
+    for (size_t i = 0; i < x->nslots; i++)
+        x->at[i] = x->slots + i * x->slot_bytes;
+    if (in && !(out && overlap(in, in_bytes, out, out_bytes)))
+        for (size_t i = 0; i < x->nstart[0]; i++) {
+            const xchg_mpi_oppiece *pc = &x->pieces[x->start0[0] + i];
+            x->at[pc->slot] = (unsigned char *)(uintptr_t)in + xchg_mpi_seg_off(x, pc->seg);
+        }
+    size_t last = x->nphases - 1;
+    for (size_t i = 0; out && i < x->nres[last]; i++) {
+        const xchg_mpi_oppiece *pc = &x->pieces[x->res0[last] + i];
+        x->at[pc->slot] = out + xchg_mpi_seg_off(x, pc->seg);
+    }
 }
 
 /* Copy a message's pieces between their slots and a packed buffer. */
@@ -36,6 +74,8 @@ static void copy_pieces(const xchg_mpi_opx *x, size_t first, size_t n, unsigned 
     for (size_t i = 0; i < n; i++) {
         const xchg_mpi_oppiece *pc = &x->pieces[first + i];
         size_t len = xchg_mpi_seg_len(x, pc->seg);
+        if (len == 0) /* an empty piece (fewer elements than pieces); packed may be NULL */
+            continue;
         if (unpack)
             memcpy(slot(x, pc->slot), packed, len);
         else
@@ -136,9 +176,10 @@ static int start_phase(const xchg_mpi_opx *x, size_t k, const unsigned char *dat
     }
     for (size_t i = 0; i < x->nstart[k]; i++) {
         const xchg_mpi_oppiece *pc = &x->pieces[x->start0[k] + i];
-        size_t len = xchg_mpi_seg_len(x, pc->seg);
-        memcpy(slot(x, pc->slot), from ? slot(x, from->slot) : data + xchg_mpi_seg_off(x, pc->seg),
-               len);
+        const unsigned char *src =
+            from ? slot(x, from->slot) : data + xchg_mpi_seg_off(x, pc->seg);
+        if (slot(x, pc->slot) != src) /* not read in place (place_slots) */
+            memmove(slot(x, pc->slot), src, xchg_mpi_seg_len(x, pc->seg));
     }
     return MPI_SUCCESS;
 }
@@ -178,6 +219,8 @@ int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_opbufs *b)
                                   b->in_blocks, B, 0);
         in = stage;
     }
+    unsigned char *out = pack_out ? stage + in_bytes : b->out;
+    place_slots(x, in, in ? b->in_blocks * B : 0, out, out ? b->out_blocks * B : 0);
     size_t k = 0;
     for (size_t ph = 0; ph < x->nphases && rc == MPI_SUCCESS; ph++) {
         rc = start_phase(x, ph, in);
@@ -185,10 +228,11 @@ int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_opbufs *b)
             rc = run_step(pl, &x->steps[k], b->type, b->op);
     }
     size_t last = x->nphases - 1;
-    unsigned char *out = pack_out ? stage + in_bytes : b->out;
     for (size_t i = 0; out && rc == MPI_SUCCESS && i < x->nres[last]; i++) {
         const xchg_mpi_oppiece *pc = &x->pieces[x->res0[last] + i];
-        memcpy(out + xchg_mpi_seg_off(x, pc->seg), slot(x, pc->slot), xchg_mpi_seg_len(x, pc->seg));
+        unsigned char *dst = out + xchg_mpi_seg_off(x, pc->seg);
+        if (dst != slot(x, pc->slot)) /* a result that did not live in place */
+            memcpy(dst, slot(x, pc->slot), xchg_mpi_seg_len(x, pc->seg));
     }
     if (rc == MPI_SUCCESS && pack_out)
         rc = xchg_mpi_pack_blocks(pl->comm, b->out_lay, b->out, out, B, b->out_blocks, B, 1);

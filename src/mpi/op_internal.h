@@ -45,6 +45,8 @@ typedef struct xchg_mpi_opx {
     size_t slot_bytes;    /* the largest segment */
     size_t nslots;
     unsigned char *slots;
+    unsigned char **at;   /* where each slot is during a run: in slots, or
+                             in the caller's buffers (op_exec.c) */
     size_t nphases;
     xchg_op_kind phase_kind[XCHG_MPI_MAX_PHASES];
     size_t start0[XCHG_MPI_MAX_PHASES], nstart[XCHG_MPI_MAX_PHASES];

@@ -6,9 +6,8 @@
  * algorithm is opts->alg's for the operation (xchg_mpi_alg_for), or auto:
  * every algorithm of the operation that applies to the topology, with the
  * planner's lines (xchg_plan_sweep, the operation's root or shift),
- * predicted as the executor runs them (auto.c's time, on blocks of
- * m/pieces, plus one local pass over every block received for a
- * reduction's combinations), fastest first. This rank's program comes from
+ * predicted as the executor runs them (predict, below, with auto.c's
+ * machine), fastest first. This rank's program comes from
  * xchg_op_program_new (p*p*steps work, refused above
  * XCHG_OP_PROGRAM_MAX_WORK) and is turned into pieces (slot, segment),
  * steps and combinations; then the buffers are allocated.
@@ -52,6 +51,7 @@ void xchg_mpi_opx_free(xchg_mpi_opx *x)
     if (!x)
         return;
     free(x->slots);
+    free(x->at);
     free(x->pieces);
     free(x->combs);
     free(x->steps);
@@ -209,11 +209,12 @@ static int allocate(xchg_mpi_plan *pl, xchg_mpi_opx *x, char *why, size_t whylen
         return -1;
     }
     x->slots = malloc(slots ? slots : 1);
+    x->at = malloc((x->nslots ? x->nslots : 1) * sizeof *x->at);
     x->send_pack = pack_send ? malloc(pack_send) : NULL;
     x->recv_pack = pack_recv ? malloc(pack_recv) : NULL;
     x->reqs = malloc(nreq * sizeof *x->reqs);
     x->statuses = malloc(nreq * sizeof *x->statuses);
-    if (!x->slots || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) || !x->reqs ||
+    if (!x->slots || !x->at || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) || !x->reqs ||
         !x->statuses) {
         snprintf(why, whylen, "could not allocate %zu bytes of scratch",
                  slots + pack_send + pack_recv);
@@ -287,16 +288,29 @@ static int build(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec,
     return 0;
 }
 
-/* The executor's predicted time of a candidate's line for the call. */
+/*
+ * The executor's predicted time of a candidate's line for the call, on
+ * blocks of b = m/pieces: S start-ups and V*b bytes at the machine's
+ * start-up and per-byte time for the typical message (V/S blocks; the
+ * eager figures below the machine's eager size), plus local copies at t_r:
+ * none for messages of one piece (sent from and received into their slots,
+ * which lie in the caller's buffers where they can), a pack and an unpack
+ * of every block when messages carry several pieces (V > S), and one pass
+ * over every block received for a reduction's combinations. Unlike the
+ * exchange's (auto.c), no step is taken as independent of the others: an
+ * operation's steps wait for the data the step before brought.
+ */
 static double predict(const xchg_plan_entry *e, const xchg_machine *mach,
                       const xchg_mpi_opcall *call)
 {
     double m = (double)(call->nelems * call->esize);
     double b = m / (e->line.pieces > 1 ? e->line.pieces : 1);
-    double time = xchg_mpi_predict(&e->line, mach, b);
-    if (call->reduction) /* each block received is combined once */
-        time += (double)e->line.volume_blocks * b * mach->tr;
-    return time;
+    double S = (double)e->line.startups, V = (double)e->line.volume_blocks;
+    double msg = S > 0 ? V / S * b : 0;
+    int eager = msg < mach->eager_bytes;
+    double ts = eager ? mach->ts_eager : mach->ts, tw = eager ? mach->tw_eager : mach->tw;
+    double copies = (V > S ? 2 * V : 0) + (call->reduction ? V : 0);
+    return S * ts + V * b * tw + copies * b * mach->tr;
 }
 
 /* Auto's candidates on t for the call, fastest first, into specs (at most
@@ -370,7 +384,7 @@ static int take_first(xchg_mpi_plan *pl, const xchg_topo *t, xchg_spec *specs, i
                      specs[i]);
         }
         int all = 0;
-        int rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
+        int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
         if (rc != MPI_SUCCESS)
             return rc;
         if (all) {
@@ -458,7 +472,7 @@ int xchg_mpi_op_plan_make(const xchg_mpi_opcall *call, MPI_Comm comm, const xchg
     pl->info.plan_seconds = MPI_Wtime() - t0;
     /* agree: one rank's fallback (a topology it could not map) is everyone's */
     int mine = pl->fallback, any = 0;
-    rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
+    rc = PMPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
     if (rc != MPI_SUCCESS) {
         xchg_mpi_plan_free(pl);
         return rc;

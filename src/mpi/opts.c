@@ -27,6 +27,33 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
     opts->topology = "auto";
 }
 
+/* Nonzero when text starts with an algorithm's name (a registry name or
+ * shm) followed by ':', ',' or the end: where a list's next item begins.
+ * A spec's own options may hold commas ("multiphase:1,1,2"), so a list is
+ * split only at commas followed by a name. */
+static int starts_item(const char *text)
+{
+    size_t n = strcspn(text, ":,");
+    if (n == 3 && !strncmp(text, "shm", 3))
+        return 1;
+    for (size_t i = 0; i < xchg_alg_count(); i++) {
+        const char *name = xchg_alg_at(i)->name;
+        if (strlen(name) == n && !strncmp(text, name, n))
+            return 1;
+    }
+    return 0;
+}
+
+/* The end of the list item that starts at at: the next comma followed by a
+ * name, or the end of the string. */
+static const char *item_end(const char *at)
+{
+    for (const char *c = strchr(at, ','); c; c = strchr(c + 1, ','))
+        if (starts_item(c + 1))
+            return c;
+    return NULL;
+}
+
 /*
  * Check one item of a list: a registry spec without root or q (a call gives
  * those) or shm; its operation into *kind. XCHG_OK, or XCHG_EINVAL with a
@@ -82,7 +109,7 @@ int xchg_mpi_alg_check(const char *alg, xchg_err *err)
         return XCHG_OK;
     int seen[XCHG_OP_COUNT] = {0};
     for (const char *at = alg;;) {
-        const char *end = strchr(at, ',');
+        const char *end = item_end(at);
         size_t len = end ? (size_t)(end - at) : strlen(at);
         xchg_op_kind kind;
         if (check_item(at, len, &kind, err))
@@ -108,7 +135,7 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
-    if (alg && !strchr(alg, ',') && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
+    if (alg && !item_end(alg) && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
         if (a->op == kind)
             return XCHG_OK;
         if (err)
@@ -124,7 +151,7 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
         snprintf(err->msg, sizeof err->msg,
                  "%.300s; also accepted: auto (pick by block size),%s mpi (the MPI library's "
                  "own call)",
-                 !alg ? "no algorithm given" : strchr(alg, ',') ? "one algorithm, not a list"
+                 !alg ? "no algorithm given" : item_end(alg) ? "one algorithm, not a list"
                                                                  : why.msg,
                  kind == XCHG_OP_ALLTOALL ? " shm (through shared memory, one node)," : "");
     return XCHG_EINVAL;
@@ -135,7 +162,7 @@ void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len)
     snprintf(out, len, "auto");
     if (!alg || !strcmp(alg, "auto"))
         return;
-    if (!strchr(alg, ',')) {
+    if (!item_end(alg)) {
         /* one value: another operation's algorithm leaves this one to auto;
          * anything else is this operation's to run or refuse */
         xchg_op_kind k;
@@ -144,7 +171,7 @@ void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len)
         return;
     }
     for (const char *at = alg;;) {
-        const char *end = strchr(at, ',');
+        const char *end = item_end(at);
         size_t n = end ? (size_t)(end - at) : strlen(at);
         xchg_op_kind k;
         if (check_item(at, n, &k, NULL) == XCHG_OK && k == kind && n < len) {

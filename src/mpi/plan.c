@@ -547,7 +547,7 @@ int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl)
     pl->one_node = local == pl->p;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     double mine = (double)local / (double)(cores > 0 ? cores : 1);
-    return MPI_Allreduce(&mine, &pl->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, pl->comm);
+    return PMPI_Allreduce(&mine, &pl->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, pl->comm);
 }
 
 /*
@@ -560,7 +560,7 @@ int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl)
 static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
 {
     int all = 0;
-    int rc = MPI_Allreduce(&wish, &all, 1, MPI_INT, MPI_MIN, pl->comm);
+    int rc = PMPI_Allreduce(&wish, &all, 1, MPI_INT, MPI_MIN, pl->comm);
     if (rc != MPI_SUCCESS || !wish)
         return rc;
     char why[256] = "shm: another rank cannot take part";
@@ -661,7 +661,7 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
 
     /* agree: one rank's fallback is everyone's */
     int mine = pl->fallback, any = 0;
-    rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
+    rc = PMPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, pl->comm);
     if (rc != MPI_SUCCESS) {
         xchg_mpi_plan_free(pl);
         return rc;

@@ -155,7 +155,7 @@ int xchg_mpi_shm_open(xchg_mpi_plan *pl, char *why, size_t len)
     if (pl->rank == 0)
         fd = create_object(name, sizeof name, bytes, why, len);
     /* everyone learns the name, or that there is none ("") */
-    int rc = MPI_Bcast(name, sizeof name, MPI_CHAR, 0, pl->comm);
+    int rc = PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, pl->comm);
     if (rc != MPI_SUCCESS) {
         if (fd >= 0) {
             close(fd);
@@ -171,7 +171,7 @@ int xchg_mpi_shm_open(xchg_mpi_plan *pl, char *why, size_t len)
     unsigned char *seg = fd >= 0 ? map_object(fd, bytes, why, len) : NULL;
     ok = seg != NULL;
     int all = 0;
-    rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
+    rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, pl->comm);
     if (pl->rank == 0 && name[0])
         shm_unlink(name); /* mapped everywhere or given up: the name can go */
     if (rc != MPI_SUCCESS || !all) {

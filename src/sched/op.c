@@ -148,6 +148,8 @@ int xchg_sched_append(xchg_sched *dst, xchg_sched *src, const xchg_op *phase_op)
         memcpy(dst->steps + dst->nsteps, src->steps, src->nsteps * sizeof *src->steps);
     dst->nsteps += src->nsteps;
     src->nsteps = 0; /* the tables are dst's now */
+    if (dst->group_fn != src->group_fn) /* one callback reads every step's group_arg */
+        dst->group_fn = NULL;
     if (src->ctx) {
         dst->ctx = src->ctx;
         dst->ctx_free = src->ctx_free;

@@ -172,9 +172,11 @@ XCHG_INTERNAL int xchg_sched_add(xchg_sched *s, const xchg_step *step);
 /*
  * Append src's steps to dst as a new phase performing phase_op, and free
  * src (its steps' tables move to dst; dst takes src's ctx when dst has
- * none). A dst without phases first becomes one phase of its own op over
- * its steps. Returns 0; EINVAL (src freed, dst unchanged) when both have a
- * ctx, the phases are full, or the topologies differ; ENOMEM likewise.
+ * none; dst keeps its group_fn only when src has the same one, since one
+ * callback reads every step's group_arg). A dst without phases first
+ * becomes one phase of its own op over its steps. Returns 0; EINVAL (src
+ * freed, dst unchanged) when both have a ctx, the phases are full, or the
+ * topologies differ; ENOMEM likewise.
  */
 XCHG_INTERNAL int xchg_sched_append(xchg_sched *dst, xchg_sched *src, const xchg_op *phase_op);
 

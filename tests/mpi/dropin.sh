@@ -5,18 +5,20 @@
 # clear message and the MPI library's own call (the program still succeeds),
 # and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
 #
-# Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER
+# Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG]
 #   LIB.so    libxchg_mpi.so
 #   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
 #   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
 #   LAUNCHER  the MPI's mpirun (tests/mpi/lib_mpi.sh)
+#   OPS_PROG  tests/mpi/dropin_ops_prog.c built (MPI_Bcast ... MPI_Scatter,
+#             checked against their definitions): the other operations
 # Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
 set -u
-if [ $# -ne 4 ]; then
-    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER" >&2
+if [ $# -ne 4 ] && [ $# -ne 5 ]; then
+    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG]" >&2
     exit 2
 fi
-lib=$1 cprog=$2 fprog=$3 launcher=$4
+lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-}
 # shellcheck source=lib_mpi.sh
 source "$(dirname "$0")/lib_mpi.sh" "$launcher"
 
@@ -122,11 +124,62 @@ run badspec 4 "$cprog" XCHG_TOPOLOGY=torus:3y XCHG_VERBOSE=1
 expect badspec "XCHG_TOPOLOGY=torus:3y: message, every call passed" "dropin_prog: OK" 120 passed $? \
     "^xchg: .*XCHG_TOPOLOGY" "torus:3y"
 
+# The other operations: OPS_PROG makes 3 * (4 + 4p) calls per rank, all
+# carried at p = 4 and 8 (every operation has a hypercube algorithm), the
+# ones without an algorithm for p = 3 passed (results checked either way);
+# XCHG_ALG=mpi and XCHG_DISABLE=1 pass every one; XCHG_ALG names one per
+# operation.
+# ops_totals NAME: "N M" from the other operations' Finalize line.
+ops_totals() {
+    sed -n 's/^xchg: at MPI_Finalize, the other operations: \([0-9][0-9]*\) calls carried by xchg, \([0-9][0-9]*\) passed to the MPI library$/\1 \2/p' \
+        "$tmp/$1.err" | head -1
+}
+# ops_expect NAME WHAT NP CARRIED: the program's OK line, and the totals
+# line with CARRIED calls carried ("all", "none" or "some") of 3*(4+4p)*p.
+ops_expect() {
+    local name=$1 what=$2 np=$3 want=$4 rc=$5 n m
+    local calls=$((3 * (4 + 4 * np) * np))
+    read -r n m <<<"$(ops_totals "$name")"
+    if [ "$rc" -ne 0 ] || ! grep -qx "dropin_ops_prog: OK" "$tmp/$name.out"; then
+        fail "$what: the program failed (exit $rc)"
+    elif [ -z "${n:-}" ] || [ $((n + m)) -ne $calls ]; then
+        fail "$what: totals '${n:-?} ${m:-?}', want $calls calls in all"
+    elif { [ "$want" = all ] && [ "$m" -ne 0 ]; } || { [ "$want" = none ] && [ "$n" -ne 0 ]; } ||
+        { [ "$want" = some ] && { [ "$n" -eq 0 ] || [ "$m" -eq 0 ]; }; }; then
+        fail "$what: $n carried, $m passed; want $want carried"
+    else
+        pass "$what ($n carried, $m passed)"
+        return
+    fi
+    sed 's/^/    | /' "$tmp/$name.out" "$tmp/$name.err" | head -20
+}
+if [ -n "$opsprog" ]; then
+    for np in 4 8; do
+        run "ops$np" $np "$opsprog" XCHG_VERBOSE=1
+        ops_expect "ops$np" "other operations, p=$np: every call carried" $np all $?
+    done
+    run ops3 3 "$opsprog" XCHG_VERBOSE=1
+    ops_expect ops3 "other operations, p=3: carried where an algorithm applies" 3 some $?
+    run opsmpi 4 "$opsprog" XCHG_ALG=mpi XCHG_VERBOSE=1
+    ops_expect opsmpi "other operations, XCHG_ALG=mpi: every call passed" 4 none $?
+    run opsoff 4 "$opsprog" XCHG_DISABLE=1 XCHG_VERBOSE=1
+    ops_expect opsoff "other operations, XCHG_DISABLE=1: every call passed" 4 none $?
+    run opslist 4 "$opsprog" XCHG_ALG=hc-standard,bcast-ring,allreduce-split XCHG_VERBOSE=1
+    ops_expect opslist "other operations, XCHG_ALG lists bcast-ring and allreduce-split" 4 all $?
+    if grep -q "^xchg: bcast, 4 ranks, .*: bcast-ring on" "$tmp/opslist.err" &&
+        grep -q "^xchg: allreduce, 4 ranks, .*: allreduce-split on" "$tmp/opslist.err"; then
+        pass "XCHG_ALG's list: each operation runs its own"
+    else
+        fail "XCHG_ALG's list: no 'bcast-ring' and 'allreduce-split' lines"
+        sed 's/^/    | /' "$tmp/opslist.err" | head -10
+    fi
+fi
+
 # Exactly one Finalize line, from one rank; the executor's lines saying what
 # it chose; nothing without XCHG_VERBOSE.
-lines=$(grep -c '^xchg: at MPI_Finalize:' "$tmp/c4.err")
+lines=$(grep -c '^xchg: at MPI_Finalize: .* MPI_Alltoall calls' "$tmp/c4.err")
 if [ "$lines" -eq 1 ]; then pass "one Finalize line at p=4"; else fail "$lines Finalize lines at p=4, want 1"; fi
-if grep -v '^xchg: at MPI_Finalize:' "$tmp/c4.err" | grep -q '^xchg: '; then
+if grep -v '^xchg: at MPI_Finalize' "$tmp/c4.err" | grep -q '^xchg: '; then
     pass "XCHG_VERBOSE=1: the executor says what it chose"
 else
     fail "XCHG_VERBOSE=1: no line from the executor saying what it chose"

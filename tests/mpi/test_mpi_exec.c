@@ -333,25 +333,41 @@ static void persistent(void)
           "a fallback plan still exchanges%s%s%ld%ld", "", "", 0, 0);
     xchg_mpi_plan_free(pl);
 
-    /* another operation's algorithm is never run as an exchange: XCHG_ALG
-     * refuses it, and a plan asked for it falls back (by its operation
-     * where it applies: p = 2^D) and still exchanges */
+    /* another operation's algorithm is never run as an exchange: named
+     * alone it is that operation's choice and leaves the exchange to auto
+     * (which exchanges); with a root, XCHG_ALG refuses it (the call gives
+     * the root); for the exchange alone (xchg_mpi_alg_check_op) it is
+     * refused by its operation */
     xchg_err aerr = {{0}};
     check(xchg_mpi_alg_check("bcast-hc:root=1", &aerr) == XCHG_EINVAL &&
+              strstr(aerr.msg, "the call gives the root"),
+          "XCHG_ALG=bcast-hc:root=1 is refused: %s%s%ld%ld", aerr.msg, "", 0, 0);
+    check(xchg_mpi_alg_check("hc-standard,bcast-hc", &aerr) == XCHG_OK &&
+              xchg_mpi_alg_check("bruck,hc-standard", &aerr) == XCHG_EINVAL &&
+              strstr(aerr.msg, "two algorithms of alltoall"),
+          "XCHG_ALG lists one algorithm per operation: %s%s%ld%ld", aerr.msg, "", 0, 0);
+    /* a spec's options may hold commas: the list splits before names only */
+    char for_op[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for("multiphase:1,1,2,bcast-hc", XCHG_OP_ALLTOALL, for_op, sizeof for_op);
+    check(xchg_mpi_alg_check("multiphase:1,1,2,bcast-hc", &aerr) == XCHG_OK &&
+              !strcmp(for_op, "multiphase:1,1,2"),
+          "a list holding multiphase:1,1,2: %s, alltoall's is %s%ld%ld", aerr.msg, for_op, 0, 0);
+    xchg_mpi_alg_for("multiphase:1,1,2", XCHG_OP_ALLTOALL, for_op, sizeof for_op);
+    check(!strcmp(for_op, "multiphase:1,1,2"), "multiphase:1,1,2 alone is one spec: %s%s%ld%ld",
+          for_op, "", 0, 0);
+    check(xchg_mpi_alg_check_op("bcast-hc", XCHG_OP_ALLTOALL, &aerr) == XCHG_EINVAL &&
               strstr(aerr.msg, "bcast-hc performs bcast, not the complete exchange"),
-          "XCHG_ALG=bcast-hc is refused: %s%s%ld%ld", aerr.msg, "", 0, 0);
+          "bcast-hc is not an exchange: %s%s%ld%ld", aerr.msg, "", 0, 0);
     o.topology = "auto";
     o.alg = "bcast-hc";
     xchg_mpi_plan_create(n, MPI_BYTE, n, MPI_BYTE, 0, MPI_COMM_WORLD, &o, &pl);
     xchg_mpi_plan_info_get(pl, &info);
-    int pow2 = (nranks & (nranks - 1)) == 0;
-    check(info.fallback &&
-              (!pow2 || strstr(info.why, "performs bcast, not the complete exchange")),
-          "bcast-hc falls back and says why: %s%s%ld%ld", info.why, "", 0, 0);
+    check(strcmp(info.alg, "bcast-hc") != 0 && strstr(info.why, "asked for") == NULL,
+          "bcast-hc leaves the exchange to auto: %s (%s)%ld%ld", info.alg, info.why, 0, 0);
     memset(a, 0, (size_t)n * nranks);
     rc = xchg_mpi_plan_run(pl, s, a);
     check(rc == MPI_SUCCESS && !memcmp(a, b, (size_t)n * nranks),
-          "bcast-hc's fallback plan still exchanges%s%s%ld%ld", "", "", 0, 0);
+          "with bcast-hc named, the exchange still exchanges%s%s%ld%ld", "", "", 0, 0);
     xchg_mpi_plan_free(pl);
     o.alg = "auto";
     free(s);

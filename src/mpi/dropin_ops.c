@@ -1,0 +1,119 @@
+/*
+ * dropin_ops.c - the drop-in for the other operations: with
+ * LD_PRELOAD=libxchg_mpi.so an unmodified program's MPI_Bcast, MPI_Reduce,
+ * MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan, MPI_Allgather,
+ * MPI_Gather and MPI_Scatter run through xchg's executor (docs/mpi-ops.md),
+ * with the same environment as MPI_Alltoall (dropin.c: XCHG_DISABLE,
+ * XCHG_ALG, which may name one algorithm per operation, XCHG_TOPOLOGY,
+ * XCHG_VERBOSE, XCHG_MACHINE_FILE).
+ *
+ * Each function hands its arguments to the executor's call, which picks
+ * the algorithm and passes anything it does not handle to the MPI
+ * library's own (PMPI_) call; when xchg is off, or for a call made from
+ * inside xchg, the function calls PMPI_ itself. No algorithm knowledge
+ * lives here. A shift has no MPI collective to stand in for (MPI_Sendrecv
+ * is point-to-point), so it is the library's xchg_mpi_shift only. Fortran
+ * callers under Open MPI reach PMPI_ directly and are not intercepted for
+ * these calls (dropin_fortran.c carries MPI_Alltoall only).
+ */
+#include <mpi.h>
+
+#include "xchg_mpi.h"
+
+#define XCHG_DROPIN_API __attribute__((visibility("hidden")))
+
+/* In dropin.c. */
+XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
+XCHG_DROPIN_API void xchg_dropin_leave(void);
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Bcast(buf, count, type, root, comm);
+    int rc = xchg_mpi_bcast(buf, count, type, root, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    int rc = xchg_mpi_reduce(sendbuf, recvbuf, count, type, op, root, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+    int rc = xchg_mpi_allreduce(sendbuf, recvbuf, count, type, op, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+    int rc = xchg_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+    int rc = xchg_mpi_scan(sendbuf, recvbuf, count, type, op, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    int rc =
+        xchg_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                           comm);
+    int rc = xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const xchg_mpi_opts *o = xchg_dropin_enter();
+    if (!o)
+        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm);
+    int rc = xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, o);
+    xchg_dropin_leave();
+    return rc;
+}
