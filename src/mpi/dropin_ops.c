@@ -58,8 +58,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
     return rc;
 }
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm)
 {
     const xchg_mpi_opts *o = xchg_dropin_enter();
     if (!o)
@@ -97,10 +97,9 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 {
     const xchg_mpi_opts *o = xchg_dropin_enter();
     if (!o)
-        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                           comm);
-    int rc = xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                             comm, o);
+        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    int rc =
+        xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
     xchg_dropin_leave();
     return rc;
 }
@@ -110,10 +109,9 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     const xchg_mpi_opts *o = xchg_dropin_enter();
     if (!o)
-        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                            comm);
-    int rc = xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                              comm, o);
+        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    int rc =
+        xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
     xchg_dropin_leave();
     return rc;
 }

@@ -95,16 +95,26 @@ static void remember(const xchg_mpi_plan *pl, const char *why)
 static const char *mpi_name(xchg_op_kind k)
 {
     switch (k) {
-    case XCHG_OP_BCAST: return "MPI_Bcast";
-    case XCHG_OP_REDUCE: return "MPI_Reduce";
-    case XCHG_OP_ALLREDUCE: return "MPI_Allreduce";
-    case XCHG_OP_REDUCE_SCATTER: return "MPI_Reduce_scatter_block";
-    case XCHG_OP_SCAN: return "MPI_Scan";
-    case XCHG_OP_ALLGATHER: return "MPI_Allgather";
-    case XCHG_OP_GATHER: return "MPI_Gather";
-    case XCHG_OP_SCATTER: return "MPI_Scatter";
-    case XCHG_OP_SHIFT: return "MPI_Sendrecv";
-    default: return "MPI_Alltoall";
+    case XCHG_OP_BCAST:
+        return "MPI_Bcast";
+    case XCHG_OP_REDUCE:
+        return "MPI_Reduce";
+    case XCHG_OP_ALLREDUCE:
+        return "MPI_Allreduce";
+    case XCHG_OP_REDUCE_SCATTER:
+        return "MPI_Reduce_scatter_block";
+    case XCHG_OP_SCAN:
+        return "MPI_Scan";
+    case XCHG_OP_ALLGATHER:
+        return "MPI_Allgather";
+    case XCHG_OP_GATHER:
+        return "MPI_Gather";
+    case XCHG_OP_SCATTER:
+        return "MPI_Scatter";
+    case XCHG_OP_SHIFT:
+        return "MPI_Sendrecv";
+    default:
+        return "MPI_Alltoall";
     }
 }
 
@@ -140,8 +150,7 @@ static int pass_on(const op_args *a, MPI_Comm shift_comm)
     case XCHG_OP_GATHER:
         return PMPI_Gather(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root, a->comm);
     case XCHG_OP_SCATTER:
-        return PMPI_Scatter(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root,
-                            a->comm);
+        return PMPI_Scatter(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root, a->comm);
     case XCHG_OP_SHIFT: {
         int p, r;
         PMPI_Comm_size(shift_comm, &p);
@@ -295,8 +304,8 @@ static int run_call(const op_args *a, const xchg_mpi_opcall *call, const xchg_mp
 /* Checks every call makes, and the cases that go straight to the MPI
  * library: an intercommunicator, alg "mpi". *done: the call was passed on
  * (its code in the return value). */
-static int common_checks(const op_args *a, const xchg_mpi_opts **opts, xchg_mpi_opts *buf,
-                         int *p, int *rank, int *done)
+static int common_checks(const op_args *a, const xchg_mpi_opts **opts, xchg_mpi_opts *buf, int *p,
+                         int *rank, int *done)
 {
     *done = 0;
     if (a->comm == MPI_COMM_NULL)
@@ -373,8 +382,12 @@ static int finish(const op_args *a, xchg_mpi_opcall *call, const xchg_mpi_opbufs
 int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
                    const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = XCHG_OP_BCAST, .recvbuf = buf, .rcount = count, .rtype = type,
-                 .root = root, .comm = comm};
+    op_args a = {.kind = XCHG_OP_BCAST,
+                 .recvbuf = buf,
+                 .rcount = count,
+                 .rtype = type,
+                 .root = root,
+                 .comm = comm};
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
@@ -389,10 +402,14 @@ int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
     /* bytes, not elements: ranks may describe the data with different
      * types of one signature, and every rank must cut it alike */
     (void)esize;
-    xchg_mpi_opcall call = {.kind = XCHG_OP_BCAST, .root = (uint32_t)root, .nelems = bytes,
-                            .esize = 1};
-    xchg_mpi_opbufs b = {.in = rank == root ? buf : NULL, .in_lay = &lay, .in_blocks = 1,
-                         .out = rank == root ? NULL : buf, .out_lay = &lay, .out_blocks = 1};
+    xchg_mpi_opcall call = {
+        .kind = XCHG_OP_BCAST, .root = (uint32_t)root, .nelems = bytes, .esize = 1};
+    xchg_mpi_opbufs b = {.in = rank == root ? buf : NULL,
+                         .in_lay = &lay,
+                         .in_blocks = 1,
+                         .out = rank == root ? NULL : buf,
+                         .out_lay = &lay,
+                         .out_blocks = 1};
     return raise_on(comm, finish(&a, &call, &b, opts));
 }
 
@@ -401,8 +418,14 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
                      MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                      const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf, .rcount = count,
-                 .rtype = type, .op = op, .root = root, .comm = comm};
+    op_args a = {.kind = kind,
+                 .sendbuf = sendbuf,
+                 .recvbuf = recvbuf,
+                 .rcount = count,
+                 .rtype = type,
+                 .op = op,
+                 .root = root,
+                 .comm = comm};
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
@@ -421,8 +444,13 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
     if (rc != MPI_SUCCESS)
         return raise_on(comm, rc);
     call.root = kind == XCHG_OP_REDUCE ? (uint32_t)root : 0;
-    xchg_mpi_opbufs b = {.in = in_place ? recvbuf : sendbuf, .in_lay = &lay, .in_blocks = 1,
-                         .out = recvbuf, .out_lay = &lay, .out_blocks = 1, .type = type,
+    xchg_mpi_opbufs b = {.in = in_place ? recvbuf : sendbuf,
+                         .in_lay = &lay,
+                         .in_blocks = 1,
+                         .out = recvbuf,
+                         .out_lay = &lay,
+                         .out_blocks = 1,
+                         .type = type,
                          .op = op};
     if (kind == XCHG_OP_REDUCE && rank != root)
         b.out = NULL;
@@ -447,12 +475,11 @@ int xchg_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count 
                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                   const xchg_mpi_opts *opts)
 {
-    return reduction(XCHG_OP_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, type, op, 0, comm,
-                     opts);
+    return reduction(XCHG_OP_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, type, op, 0, comm, opts);
 }
 
-int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
-                  MPI_Op op, MPI_Comm comm, const xchg_mpi_opts *opts)
+int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm, const xchg_mpi_opts *opts)
 {
     return reduction(XCHG_OP_SCAN, sendbuf, recvbuf, count, type, op, 0, comm, opts);
 }
@@ -464,8 +491,15 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
                   void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                   const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf, .scount = scount,
-                 .rcount = rcount, .stype = stype, .rtype = rtype, .root = root, .comm = comm};
+    op_args a = {.kind = kind,
+                 .sendbuf = sendbuf,
+                 .recvbuf = recvbuf,
+                 .scount = scount,
+                 .rcount = rcount,
+                 .stype = stype,
+                 .rtype = rtype,
+                 .root = root,
+                 .comm = comm};
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
@@ -490,8 +524,10 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
     if (uses_send && uses_recv && sbytes != rbytes)
         return raise_on(comm, sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_ARG);
     size_t B = uses_send ? sbytes : rbytes;
-    xchg_mpi_opcall call = {.kind = kind, .root = kind == XCHG_OP_ALLGATHER ? 0 : (uint32_t)root,
-                            .nelems = B, .esize = 1};
+    xchg_mpi_opcall call = {.kind = kind,
+                            .root = kind == XCHG_OP_ALLGATHER ? 0 : (uint32_t)root,
+                            .nelems = B,
+                            .esize = 1};
     xchg_mpi_opbufs b = {.in_lay = &slay, .in_blocks = 1, .out_lay = &rlay, .out_blocks = 1};
     if (kind == XCHG_OP_SCATTER) {
         if (at_root)
@@ -512,24 +548,24 @@ int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                        const xchg_mpi_opts *opts)
 {
-    return blocks(XCHG_OP_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  0, comm, opts);
+    return blocks(XCHG_OP_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                  comm, opts);
 }
 
-int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, const xchg_mpi_opts *opts)
+int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const xchg_mpi_opts *opts)
 {
-    return blocks(XCHG_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  root, comm, opts);
+    return blocks(XCHG_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
 }
 
-int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                     MPI_Comm comm, const xchg_mpi_opts *opts)
+int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const xchg_mpi_opts *opts)
 {
-    return blocks(XCHG_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  root, comm, opts);
+    return blocks(XCHG_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
 }
 
 /* A shift by a multiple of p: this rank's data to itself, with its type. */
@@ -558,11 +594,15 @@ static int shift_home(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     return rc;
 }
 
-int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
-                   int q, MPI_Comm comm, const xchg_mpi_opts *opts)
+int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, int q,
+                   MPI_Comm comm, const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = XCHG_OP_SHIFT, .sendbuf = sendbuf, .recvbuf = recvbuf, .rcount = count,
-                 .rtype = type, .comm = comm};
+    op_args a = {.kind = XCHG_OP_SHIFT,
+                 .sendbuf = sendbuf,
+                 .recvbuf = recvbuf,
+                 .rcount = count,
+                 .rtype = type,
+                 .comm = comm};
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
@@ -573,11 +613,17 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) != MPI_SUCCESS)
         return raise_on(comm, rc);
     a.q = (int)(((long long)q % p + p) % p);
-    xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT, .shift = (uint32_t)a.q, .nelems = bytes,
+    xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT,
+                            .shift = (uint32_t)a.q,
+                            .nelems = bytes,
                             .esize = 1}; /* bytes: as for a broadcast */
     (void)esize;
-    xchg_mpi_opbufs b = {.in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .in_lay = &lay,
-                         .in_blocks = 1, .out = recvbuf, .out_lay = &lay, .out_blocks = 1};
+    xchg_mpi_opbufs b = {.in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                         .in_lay = &lay,
+                         .in_blocks = 1,
+                         .out = recvbuf,
+                         .out_lay = &lay,
+                         .out_blocks = 1};
     char asked[XCHG_SPEC_MAX];
     xchg_mpi_alg_for(opts->alg, XCHG_OP_SHIFT, asked, sizeof asked);
     if (!strcmp(asked, "mpi")) /* every shift to the MPI library, through the

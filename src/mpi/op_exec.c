@@ -17,9 +17,9 @@
  * input is copied first when it shares bytes with the output
  * (MPI_IN_PLACE).
  */
-#include "mpi/op_internal.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
+#include "mpi/op_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -176,8 +176,7 @@ static int start_phase(const xchg_mpi_opx *x, size_t k, const unsigned char *dat
     }
     for (size_t i = 0; i < x->nstart[k]; i++) {
         const xchg_mpi_oppiece *pc = &x->pieces[x->start0[k] + i];
-        const unsigned char *src =
-            from ? slot(x, from->slot) : data + xchg_mpi_seg_off(x, pc->seg);
+        const unsigned char *src = from ? slot(x, from->slot) : data + xchg_mpi_seg_off(x, pc->seg);
         if (slot(x, pc->slot) != src) /* not read in place (place_slots) */
             memmove(slot(x, pc->slot), src, xchg_mpi_seg_len(x, pc->seg));
     }

@@ -18,9 +18,9 @@
  * algorithm falls back. The ranks agree on each candidate with one
  * MPI_Allreduce, so no rank runs a program another rank refused.
  */
-#include "mpi/op_internal.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
+#include "mpi/op_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -214,8 +214,8 @@ static int allocate(xchg_mpi_plan *pl, xchg_mpi_opx *x, char *why, size_t whylen
     x->recv_pack = pack_recv ? malloc(pack_recv) : NULL;
     x->reqs = malloc(nreq * sizeof *x->reqs);
     x->statuses = malloc(nreq * sizeof *x->statuses);
-    if (!x->slots || !x->at || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) || !x->reqs ||
-        !x->statuses) {
+    if (!x->slots || !x->at || (pack_send && !x->send_pack) || (pack_recv && !x->recv_pack) ||
+        !x->reqs || !x->statuses) {
         snprintf(why, whylen, "could not allocate %zu bytes of scratch",
                  slots + pack_send + pack_recv);
         return -1;
