@@ -70,14 +70,6 @@ static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-/* Raise rc on comm's error handler (unless success) and return it. */
-static int raise_on(MPI_Comm comm, int rc)
-{
-    if (rc != MPI_SUCCESS)
-        MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
-    return rc;
-}
-
 /* Rank 0 says what a new plan chose (verbose), or why a value it was given
  * could not be honoured (always); on a cached communicator only when the
  * choice differs from what it said last (said: NULL for a persistent plan,
@@ -134,50 +126,26 @@ static int check_args(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
     return MPI_SUCCESS;
 }
 
-/* opts, or the defaults with the environment over them; a bad variable is
- * reported once and turns xchg off for this process. */
-static const xchg_mpi_opts *effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
-{
-    static int env_read;
-    static xchg_mpi_opts env;
-    if (opts)
-        return opts;
-    if (!env_read) {
-        xchg_err err;
-        xchg_mpi_opts_default(&env);
-        env_read = 1;
-        if (xchg_mpi_opts_from_env(&env, &err)) {
-            int rank = 0;
-            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-            if (rank == 0)
-                fprintf(stderr, "xchg: %s; using the MPI library's MPI_Alltoall\n", err.msg);
-            env.alg = "mpi";
-        }
-    }
-    *buf = env;
-    return buf;
-}
-
 int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count recvcount,
                          MPI_Datatype recvtype, int in_place, MPI_Comm comm,
                          const xchg_mpi_opts *opts, xchg_mpi_plan **out)
 {
     if (!out)
-        return raise_on(comm, MPI_ERR_ARG);
+        return xchg_mpi_raise(comm, MPI_ERR_ARG);
     *out = NULL;
     int rc = check_args(in_place ? MPI_IN_PLACE : NULL, sendcount, sendtype, recvcount,
                         recvtype, comm);
     if (rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     xchg_mpi_opts buf;
-    opts = effective(opts, &buf);
+    opts = xchg_mpi_opts_effective(opts, &buf);
     int inter = 0;
     MPI_Comm_test_inter(comm, &inter);
     if (inter)
-        return raise_on(comm, MPI_ERR_COMM); /* a plan needs an intracommunicator */
+        return xchg_mpi_raise(comm, MPI_ERR_COMM); /* a plan needs an intracommunicator */
     rc = xchg_mpi_plan_make(sendcount, sendtype, recvcount, recvtype, in_place, comm, opts, out);
     if (rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     say(*out, opts->verbose, NULL, 0);
     return MPI_SUCCESS;
 }
@@ -196,10 +164,10 @@ static int run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
 int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf)
 {
     if (!plan)
-        return raise_on(MPI_COMM_WORLD, MPI_ERR_ARG);
+        return xchg_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
     if ((sendbuf == MPI_IN_PLACE) != (plan->in_place != 0))
-        return raise_on(plan->user_comm, MPI_ERR_ARG);
-    return raise_on(plan->user_comm,
+        return xchg_mpi_raise(plan->user_comm, MPI_ERR_ARG);
+    return xchg_mpi_raise(plan->user_comm,
                     run(plan, sendbuf, recvbuf, &plan->send_layout, &plan->recv_layout));
 }
 
@@ -271,14 +239,14 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 {
     int rc = check_args(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
     if (rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     int in_place = sendbuf == MPI_IN_PLACE;
     xchg_mpi_opts buf;
-    opts = effective(opts, &buf);
+    opts = xchg_mpi_opts_effective(opts, &buf);
     int inter = 0;
     MPI_Comm_test_inter(comm, &inter);
     if (inter || (opts->alg && !strcmp(opts->alg, "mpi")))
-        return raise_on(comm, pass_on(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return xchg_mpi_raise(comm, pass_on(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                       recvtype, comm));
     xchg_mpi_layout slay, rlay;
     size_t sbytes = 0, rbytes = 0;
@@ -289,7 +257,7 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     if (rc == MPI_SUCCESS && sbytes != rbytes)
         rc = sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     if (rbytes == 0) {
         xchg_mpi_count_call(1); /* nothing to move */
         return MPI_SUCCESS;
@@ -299,5 +267,5 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                      slay.contiguous, rlay.contiguous, &pl);
     if (rc == MPI_SUCCESS)
         rc = run(pl, in_place ? MPI_IN_PLACE : sendbuf, recvbuf, &slay, &rlay);
-    return raise_on(comm, rc);
+    return xchg_mpi_raise(comm, rc);
 }

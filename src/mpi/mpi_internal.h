@@ -187,6 +187,14 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
 int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
 void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
 
+/* opts.c: the options a call runs with: opts, or (NULL) the defaults with
+ * the environment over them, read once per process; a bad variable is said
+ * once by rank 0 and sends every call to the MPI library (alg "mpi").
+ * xchg_mpi_raise: raise rc on comm's error handler (MPI_COMM_WORLD's for
+ * MPI_COMM_NULL) unless it is MPI_SUCCESS, and return it. */
+const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf);
+int xchg_mpi_raise(MPI_Comm comm, int rc);
+
 /* op_plan.c: free an operation's part of a plan (NULL is fine). */
 void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
 

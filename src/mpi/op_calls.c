@@ -118,13 +118,6 @@ static const char *mpi_name(xchg_op_kind k)
     }
 }
 
-static int raise_on(MPI_Comm comm, int rc)
-{
-    if (rc != MPI_SUCCESS)
-        MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
-    return rc;
-}
-
 /* The MPI library's own call with a's arguments (counts must fit int); a
  * shift is one MPI_Sendrecv on shift_comm (the plan's duplicate, so it
  * never meets the caller's messages). */
@@ -180,30 +173,6 @@ static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 static void make_keyval(void)
 {
     keyval_rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cache_delete, &cache_keyval, NULL);
-}
-
-/* opts, or the defaults with the environment over them (a bad variable is
- * said once by rank 0 and sends every call to the MPI library). */
-static const xchg_mpi_opts *effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
-{
-    static int env_read;
-    static xchg_mpi_opts env;
-    if (opts)
-        return opts;
-    if (!env_read) {
-        xchg_err err;
-        xchg_mpi_opts_default(&env);
-        env_read = 1;
-        if (xchg_mpi_opts_from_env(&env, &err)) {
-            int rank = 0;
-            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-            if (rank == 0)
-                fprintf(stderr, "xchg: %s; using the MPI library's calls\n", err.msg);
-            env.alg = "mpi";
-        }
-    }
-    *buf = env;
-    return buf;
 }
 
 /* Rank 0 says what a new plan chose (verbose, or always when a value it
@@ -319,7 +288,7 @@ static int common_checks(const op_args *a, const xchg_mpi_opts **opts, xchg_mpi_
         rc = MPI_Comm_rank(a->comm, rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    *opts = effective(*opts, buf);
+    *opts = xchg_mpi_opts_effective(*opts, buf);
     char asked[XCHG_SPEC_MAX];
     xchg_mpi_alg_for((*opts)->alg, a->kind, asked, sizeof asked);
     if (inter || (!strcmp(asked, "mpi") && a->kind != XCHG_OP_SHIFT)) {
@@ -392,13 +361,13 @@ int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
     size_t bytes, esize;
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     if (root < 0 || root >= p)
-        return raise_on(comm, MPI_ERR_ROOT);
+        return xchg_mpi_raise(comm, MPI_ERR_ROOT);
     /* bytes, not elements: ranks may describe the data with different
      * types of one signature, and every rank must cut it alike */
     (void)esize;
@@ -410,7 +379,7 @@ int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
                          .out = rank == root ? NULL : buf,
                          .out_lay = &lay,
                          .out_blocks = 1};
-    return raise_on(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
 }
 
 /* reduce, allreduce, scan and reduce_scatter_block: one path. */
@@ -430,7 +399,7 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
     size_t bytes, esize;
     xchg_mpi_opcall call = {.kind = kind};
@@ -442,7 +411,7 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
     if (rc == MPI_SUCCESS && in_place && kind == XCHG_OP_REDUCE && rank != root)
         rc = MPI_ERR_BUFFER; /* only the root may reduce in place */
     if (rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     call.root = kind == XCHG_OP_REDUCE ? (uint32_t)root : 0;
     xchg_mpi_opbufs b = {.in = in_place ? recvbuf : sendbuf,
                          .in_lay = &lay,
@@ -456,7 +425,7 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
         b.out = NULL;
     if (kind == XCHG_OP_REDUCE_SCATTER)
         b.in_blocks = (size_t)p;
-    return raise_on(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
 }
 
 int xchg_mpi_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
@@ -504,9 +473,9 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     if (kind != XCHG_OP_ALLGATHER && (root < 0 || root >= p))
-        return raise_on(comm, MPI_ERR_ROOT);
+        return xchg_mpi_raise(comm, MPI_ERR_ROOT);
     int at_root = kind == XCHG_OP_ALLGATHER || rank == root;
     /* which sides this rank uses, and which is in place */
     int send_in_place = sendbuf == MPI_IN_PLACE, recv_in_place = recvbuf == MPI_IN_PLACE;
@@ -514,15 +483,15 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
     int uses_recv = kind == XCHG_OP_GATHER ? at_root : !recv_in_place;
     if ((send_in_place && (kind == XCHG_OP_SCATTER || !at_root)) ||
         (recv_in_place && (kind != XCHG_OP_SCATTER || !at_root)))
-        return raise_on(comm, MPI_ERR_BUFFER);
+        return xchg_mpi_raise(comm, MPI_ERR_BUFFER);
     xchg_mpi_layout slay = {0}, rlay = {0};
     size_t sbytes = 0, rbytes = 0, es = 0, er = 0;
     if (uses_send && (rc = data_layout(scount, stype, &slay, &sbytes, &es)) != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     if (uses_recv && (rc = data_layout(rcount, rtype, &rlay, &rbytes, &er)) != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     if (uses_send && uses_recv && sbytes != rbytes)
-        return raise_on(comm, sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_ARG);
+        return xchg_mpi_raise(comm, sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_ARG);
     size_t B = uses_send ? sbytes : rbytes;
     xchg_mpi_opcall call = {.kind = kind,
                             .root = kind == XCHG_OP_ALLGATHER ? 0 : (uint32_t)root,
@@ -541,7 +510,7 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
         if (at_root)
             b.out = recvbuf, b.out_blocks = (size_t)p;
     }
-    return raise_on(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
 }
 
 int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -607,11 +576,11 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     int p = 0, rank = 0, done;
     int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
     size_t bytes, esize;
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) != MPI_SUCCESS)
-        return raise_on(comm, rc);
+        return xchg_mpi_raise(comm, rc);
     a.q = (int)(((long long)q % p + p) % p);
     xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT,
                             .shift = (uint32_t)a.q,
@@ -628,8 +597,8 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     xchg_mpi_alg_for(opts->alg, XCHG_OP_SHIFT, asked, sizeof asked);
     if (!strcmp(asked, "mpi")) /* every shift to the MPI library, through the
                                   plan's duplicate communicator */
-        return raise_on(comm, run_call(&a, &call, &b, opts));
+        return xchg_mpi_raise(comm, run_call(&a, &call, &b, opts));
     if (a.q == 0)
-        return raise_on(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
-    return raise_on(comm, finish(&a, &call, &b, opts));
+        return xchg_mpi_raise(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
+    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
 }
