@@ -277,7 +277,8 @@ static int choose_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm
     xchg_sweep *sw = NULL;
     xchg_err err;
     if (!list[0] || xchg_plan_sweep(t, &mach, m, m, &po, &sw, &err)) {
-        xchg_mpi_fall_back(pl, "no xchg algorithm applies: %.400s", list[0] ? err.msg : "no candidate");
+        xchg_mpi_fall_back(pl, "no xchg algorithm applies: %.400s",
+                           list[0] ? err.msg : "no candidate");
         return -1;
     }
     size_t best = XCHG_NO_WINNER;
