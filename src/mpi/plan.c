@@ -577,7 +577,8 @@ static int try_shm(xchg_mpi_plan *pl, int wish, int forced)
             pl->stage_recv = alloc_or_null(staging, &failed);
         if (failed) {
             release(pl);
-            xchg_mpi_fall_back(pl, "shm: could not allocate staging for a derived datatype%s", NULL);
+            xchg_mpi_fall_back(pl, "shm: could not allocate staging for a derived datatype%s",
+                               NULL);
             return MPI_SUCCESS;
         }
         snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
@@ -642,7 +643,8 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
         (!pl->recv_layout.contiguous && rcount > INT32_MAX) ||
         ((!pl->send_layout.contiguous || !pl->recv_layout.contiguous) &&
          pl->block_bytes > INT32_MAX))
-        xchg_mpi_fall_back(pl, "%s", "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
+        xchg_mpi_fall_back(pl, "%s",
+                           "a non-contiguous block of 2^31 bytes or more (MPI_Pack takes int)");
     else if (xchg_mpi_map_topology(pl, opts, &t) == 0 && choose(pl, opts, &t, spec, &shm) == 0) {
         xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
         snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
