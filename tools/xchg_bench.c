@@ -1,30 +1,48 @@
 /*
- * xchg_bench.c - xchg-bench: time MPI_Alltoall run by xchg's executor
- * against the MPI library's own, with the options and in the output layout
- * of the OSU micro-benchmarks' osu_alltoall, so the tables read the same.
+ * xchg_bench.c - xchg-bench: time MPI_Alltoall, or another collective
+ * operation (--op), run by xchg's executor against the MPI library's own,
+ * with the options and in the output layout of the OSU micro-benchmarks
+ * (osu_alltoall, osu_bcast, osu_allreduce, ...), so the tables read the same.
  *
  *   mpirun -np 16 xchg-bench [-m MIN:MAX] [-i N] [-x N] [-f] [-c] [-l]
+ *                            [--op NAME] [--root R] [--q Q]
  *                            [--alg SPEC|auto|shm|mpi] [--topo SPEC] [--json]
  *
- * What is timed, as osu_alltoall does it: for each block size m (bytes per
- * destination; MIN, 2*MIN, 4*MIN ... up to MAX) every rank runs WARMUP
- * untimed and ITERS timed exchanges, each timed call alone between
- * MPI_Wtime calls and followed by an MPI_Barrier outside the timed region.
- * A rank's latency is its mean time per call; the row prints the mean of
- * that over the ranks (Avg), and its minimum and maximum over the ranks.
- * Sizes above 8192 bytes use the large iteration and warm-up counts.
+ * What is timed, as the OSU benchmarks do it: for each size m (MIN, 2*MIN,
+ * 4*MIN ... up to MAX) every rank runs WARMUP untimed and ITERS timed
+ * calls, each timed call alone between MPI_Wtime calls and followed by an
+ * MPI_Barrier outside the timed region. A rank's latency is its mean time
+ * per call; the row prints the mean of that over the ranks (Avg), and its
+ * minimum and maximum over the ranks. Sizes above 8192 bytes use the large
+ * iteration and warm-up counts.
  *
- * xchg algorithms run through a persistent plan made per size before the
- * warm-up (xchg_mpi_plan_create), so deriving the plan's lists is outside
- * the timed loop, as MPI_Alltoall's own setup is outside it when a library
- * caches it per communicator. --alg mpi calls the MPI library's own call by
- * its profiling name, PMPI_Alltoall: this program links libxchg_mpi, whose
- * MPI_Alltoall is the drop-in (xchg itself).
+ * The size m is one rank's block, as OSU defines it per benchmark: the
+ * block per destination (alltoall), the message (bcast, shift), the vector
+ * reduced (reduce, allreduce, scan), the block each rank receives
+ * (reduce_scatter; OSU's osu_reduce_scatter counts the whole vector, p
+ * times this) and the block each rank contributes or receives (allgather,
+ * gather, scatter). Reductions sum MPI_INT with MPI_SUM: m / 4 elements,
+ * sizes below 4 bytes skipped and others rounded down to a multiple of 4
+ * (OSU's num_elements = size / type size); the other operations move
+ * MPI_BYTE.
  *
- * Validation (-c) fills every send block before every call with bytes that
- * encode (origin, destination, offset, size, iteration) through a hash and
- * checks every received byte afterwards, so a block from the wrong origin,
- * at the wrong offset or left over from an earlier call is caught.
+ * xchg's exchange runs through a persistent plan made per size before the
+ * warm-up (xchg_mpi_plan_create); the other operations through their call
+ * (xchg_mpi_bcast, ...), which caches its plan on the communicator, after
+ * one untimed call that makes it. So deriving a plan is outside the timed
+ * loop, as an MPI library's own setup is when it caches it per
+ * communicator. --alg mpi calls the MPI library's own call by its
+ * profiling name (PMPI_Alltoall, PMPI_Bcast, ...; shift: PMPI_Sendrecv to
+ * (r+q) mod p from (r-q) mod p on a duplicated communicator): this program
+ * links libxchg_mpi, whose MPI_Alltoall is the drop-in (xchg itself).
+ *
+ * Validation (-c) fills every input before every call and checks every
+ * output afterwards against a value computed locally from the inputs (the
+ * operation's definition): blocks are bytes that encode (origin,
+ * destination, offset, size, iteration) through a hash, so a block from
+ * the wrong origin, at the wrong offset or left over from an earlier call
+ * is caught; reductions sum small integers derived the same way, and each
+ * rank recomputes the sum (of ranks 0..r for scan) it must receive.
  *
  * Exit status: 0 ok, 1 a validation failed, 2 bad usage (every rank exits
  * 2 after MPI_Finalize; rank 0 says why on stderr), 3 an MPI call failed.
@@ -68,6 +86,8 @@ typedef struct bench_args {
     const char *topo; /* NULL or "auto" or a topology spec */
     const char *tuning, *machine; /* auto's files (NULL: XCHG_TUNING_FILE,
                                      XCHG_MACHINE_FILE, or none) */
+    xchg_op_kind op;              /* --op, default the exchange */
+    int root, q;                  /* --root (bcast, reduce, gather, scatter), --q (shift) */
 } bench_args;
 
 /* One row's figures. */
@@ -81,6 +101,92 @@ typedef struct bench_row {
 } bench_row;
 
 static int g_rank;
+
+/* ---- the operations ------------------------------------------------------- */
+
+/* Whether kind reduces (MPI_INT, MPI_SUM) and whether it has a root. */
+static int is_reduction(xchg_op_kind k)
+{
+    return k == XCHG_OP_REDUCE || k == XCHG_OP_ALLREDUCE || k == XCHG_OP_REDUCE_SCATTER ||
+           k == XCHG_OP_SCAN;
+}
+
+static int has_root(xchg_op_kind k)
+{
+    return k == XCHG_OP_BCAST || k == XCHG_OP_REDUCE || k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
+}
+
+/* The MPI call --alg mpi times, and the title of the OSU benchmark. */
+static const char *mpi_name(xchg_op_kind k)
+{
+    static const char *const names[XCHG_OP_COUNT] = {
+        [XCHG_OP_ALLTOALL] = "MPI_Alltoall",
+        [XCHG_OP_BCAST] = "MPI_Bcast",
+        [XCHG_OP_REDUCE] = "MPI_Reduce",
+        [XCHG_OP_ALLGATHER] = "MPI_Allgather",
+        [XCHG_OP_REDUCE_SCATTER] = "MPI_Reduce_scatter_block",
+        [XCHG_OP_ALLREDUCE] = "MPI_Allreduce",
+        [XCHG_OP_SCAN] = "MPI_Scan",
+        [XCHG_OP_SCATTER] = "MPI_Scatter",
+        [XCHG_OP_GATHER] = "MPI_Gather",
+        [XCHG_OP_SHIFT] = "MPI_Sendrecv",
+    };
+    return (unsigned)k < XCHG_OP_COUNT ? names[k] : "?";
+}
+
+static const char *op_title(xchg_op_kind k)
+{
+    static const char *const titles[XCHG_OP_COUNT] = {
+        [XCHG_OP_ALLTOALL] = "All-to-All Personalized Exchange",
+        [XCHG_OP_BCAST] = "Broadcast",
+        [XCHG_OP_REDUCE] = "Reduce",
+        [XCHG_OP_ALLGATHER] = "Allgather",
+        [XCHG_OP_REDUCE_SCATTER] = "Reduce_scatter_block",
+        [XCHG_OP_ALLREDUCE] = "Allreduce",
+        [XCHG_OP_SCAN] = "Scan",
+        [XCHG_OP_SCATTER] = "Scatter",
+        [XCHG_OP_GATHER] = "Gather",
+        [XCHG_OP_SHIFT] = "Circular Shift (Sendrecv)",
+    };
+    return (unsigned)k < XCHG_OP_COUNT ? titles[k] : "?";
+}
+
+/* How many m-byte blocks rank `rank` sends from and receives into (the
+ * buffers it needs; the root's are the larger ones). */
+static size_t send_blocks(xchg_op_kind k, int rank, int root, int p)
+{
+    switch (k) {
+    case XCHG_OP_ALLTOALL:
+    case XCHG_OP_REDUCE_SCATTER:
+        return (size_t)p;
+    case XCHG_OP_BCAST:
+        return 0;
+    case XCHG_OP_SCATTER:
+        return rank == root ? (size_t)p : 0;
+    default:
+        return 1;
+    }
+}
+
+static size_t recv_blocks(xchg_op_kind k, int rank, int root, int p)
+{
+    switch (k) {
+    case XCHG_OP_ALLTOALL:
+    case XCHG_OP_ALLGATHER:
+        return (size_t)p;
+    case XCHG_OP_GATHER:
+        return rank == root ? (size_t)p : 0;
+    default:
+        return 1;
+    }
+}
+
+/* The most blocks any rank's one buffer holds: what -M limits. */
+static size_t max_blocks(xchg_op_kind k, int p)
+{
+    size_t s = send_blocks(k, 0, 0, p), r = recv_blocks(k, 0, 0, p);
+    return s > r ? s : r;
+}
 
 /* Print "xchg-bench: <message>" on stderr from rank 0 only. */
 static void usage_error(const char *fmt, ...)
@@ -107,28 +213,43 @@ static void finish(int code)
 static void usage(FILE *f)
 {
     fprintf(f,
-            BENCH_NAME " " XCHG_VERSION " - time MPI_Alltoall through xchg's executor against the\n"
-            "MPI library's own, in the layout of the OSU micro-benchmarks' osu_alltoall.\n\n"
+            BENCH_NAME
+            " " XCHG_VERSION " - time MPI_Alltoall or another collective\n"
+            "operation through xchg's executor against the MPI library's own, in the layout\n"
+            "of the OSU micro-benchmarks (osu_alltoall, osu_bcast, osu_allreduce, ...).\n\n"
             "usage: mpirun -np P " BENCH_NAME " [OPTIONS]\n\n"
-            "options (osu_alltoall's):\n"
-            "  -m, --message-size [MIN:]MAX  block sizes in bytes per destination, MIN, 2*MIN,\n"
-            "                                4*MIN ... up to MAX (default 1:1048576); also\n"
-            "                                MIN: or :MAX; K, M, G suffixes are powers of 1024\n"
+            "options (the OSU benchmarks'):\n"
+            "  -m, --message-size [MIN:]MAX  sizes in bytes (below), MIN, 2*MIN, 4*MIN ... up\n"
+            "                                to MAX (default 1:1048576); also MIN: or :MAX;\n"
+            "                                K, M, G suffixes are powers of 1024\n"
             "  -i, --iterations N            timed calls per size (default %d, %d above %zu B)\n"
-            "  -x, --warmup N                untimed calls before them (default %d, %d above %zu B)\n"
+            "  -x, --warmup N                untimed calls first (default %d, %d above %zu B)\n"
             "  -f, --full                    also Min and Max latency over ranks and Iterations\n"
-            "  -c, --validation              check every byte of every received block (a hash\n"
-            "                                of origin, destination, offset and call); a\n"
-            "                                Validation column says Pass or Fail\n"
-            "  -l, --in-place                send from the receive buffer (MPI_IN_PLACE)\n"
-            "  -M, --mem-limit BYTES         largest send buffer per rank, P*MAX (default 512M);\n"
-            "                                MAX is lowered to fit, with a warning\n"
+            "  -c, --validation              check every output against the value computed\n"
+            "                                from the inputs (blocks: every byte, a hash of\n"
+            "                                origin, destination, offset and call; reductions:\n"
+            "                                every sum); a Validation column says Pass or Fail\n"
+            "  -l, --in-place                send from the receive buffer (MPI_IN_PLACE;\n"
+            "                                --op alltoall only)\n"
+            "  -M, --mem-limit BYTES         largest buffer per rank, P*MAX (alltoall,\n"
+            "                                reduce_scatter, allgather, gather, scatter) or MAX\n"
+            "                                (default 512M); MAX is lowered to fit, with a\n"
+            "                                warning\n"
             "  -h, --help                    this help\n"
             "  -v, --version                 the version\n"
             "xchg's:\n"
-            "  --alg SPEC|auto|shm|mpi       a registry spec (see 'xchg list'), auto (xchg picks\n"
-            "                                per size), shm (through shared memory, one node)\n"
-            "                                or mpi (the MPI library's MPI_Alltoall); default auto\n"
+            "  --op NAME                     the operation timed: alltoall (default), bcast,\n"
+            "                                reduce, allreduce, reduce_scatter, scan, allgather,\n"
+            "                                gather, scatter, shift\n"
+            "  --root R                      the root of bcast, reduce, gather, scatter\n"
+            "                                (0 to P-1, default 0)\n"
+            "  --q Q                         shift: rank r sends to (r+Q) mod P (an integer, not\n"
+            "                                a multiple of P; default 1)\n"
+            "  --alg SPEC|auto|shm|mpi       a registry spec of the operation (see 'xchg list\n"
+            "                                --op NAME'), auto (xchg picks per size), shm (the\n"
+            "                                exchange through shared memory, one node) or mpi\n"
+            "                                (the MPI library's own call: MPI_Alltoall,\n"
+            "                                MPI_Bcast, ...; shift: MPI_Sendrecv); default auto\n"
             "  --topo SPEC|auto              the topology the ranks are laid out on (its node\n"
             "                                count must be P), default auto (complete:P)\n"
             "  --iterations-large N          timed calls above %zu B (-i sets both)\n"
@@ -139,8 +260,19 @@ static void usage(FILE *f)
             "                                (xchg probe; default XCHG_MACHINE_FILE)\n"
             "  --json                        one JSON object per size instead of the table\n"
             "  --verbose                     the executor says what each plan chose (stderr)\n\n"
+            "Size (bytes, one rank's block, as the OSU benchmark of the operation counts it):\n"
+            "  alltoall        the block for each destination (sends and receives P of them)\n"
+            "  bcast, shift    the message\n"
+            "  reduce, allreduce, scan   the vector each rank contributes\n"
+            "  reduce_scatter  the block each rank receives (it sends P of them; OSU's\n"
+            "                  osu_reduce_scatter counts the whole vector, P times this)\n"
+            "  allgather, gather, scatter   the block of each rank (the root, or every rank\n"
+            "                  of allgather, holds P of them)\n"
+            "Reductions sum MPI_INT with MPI_SUM: size/4 elements; sizes below 4 B are skipped\n"
+            "and others rounded down to a multiple of 4 (OSU's size / type size). The other\n"
+            "operations move MPI_BYTE.\n\n"
             "Latency per size: each rank's mean time per call; Avg is its mean over ranks,\n"
-            "Min and Max its extremes over ranks (osu_alltoall's definition). xchg runs\n"
+            "Min and Max its extremes over ranks (the OSU benchmarks' definition). xchg runs\n"
             "through a plan made per size before the timed loop.\n"
             "exit status: 0 ok, 1 a validation failed, 2 bad usage, 3 an MPI call failed.\n",
             DEF_ITERS, DEF_ITERS_LARGE, LARGE_MESSAGE_SIZE, DEF_WARMUP, DEF_WARMUP_LARGE,
@@ -260,7 +392,10 @@ enum {
     OPT_ITERS_LARGE,
     OPT_WARMUP_LARGE,
     OPT_TUNING,
-    OPT_MACHINE
+    OPT_MACHINE,
+    OPT_OP,
+    OPT_ROOT,
+    OPT_Q
 };
 
 /*
@@ -288,11 +423,14 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         {"warmup-large", required_argument, 0, OPT_WARMUP_LARGE},
         {"tuning", required_argument, 0, OPT_TUNING},
         {"machine", required_argument, 0, OPT_MACHINE},
+        {"op", required_argument, 0, OPT_OP},
+        {"root", required_argument, 0, OPT_ROOT},
+        {"q", required_argument, 0, OPT_Q},
         {0, 0, 0, 0},
     };
     static const char accepted[] = "-m, -i, -x, -f, -c, -l, -M, -h, -v, --alg, --topo, "
                                    "--iterations-large, --warmup-large, --tuning, --machine, "
-                                   "--json, --verbose";
+                                   "--op, --root, --q, --json, --verbose";
     memset(a, 0, sizeof *a);
     a->min_size = DEF_MIN_SIZE;
     a->max_size = DEF_MAX_SIZE;
@@ -302,7 +440,10 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
     a->warmup_large = DEF_WARMUP_LARGE;
     a->mem_limit = DEF_MEM_LIMIT;
     a->alg = "auto";
+    a->op = XCHG_OP_ALLTOALL;
+    a->q = 1;
     long il = -1, wl = -1;
+    const char *op_s = NULL, *root_s = NULL, *q_s = NULL;
     opterr = 0; /* messages are ours, from rank 0 only */
     int c, help = 0, version = 0;
     while ((c = getopt_long(argc, argv, ":m:i:x:fclM:hv", longopts, NULL)) != -1) {
@@ -346,6 +487,15 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         case OPT_TOPO: a->topo = optarg; break;
         case OPT_TUNING: a->tuning = optarg; break;
         case OPT_MACHINE: a->machine = optarg; break;
+        case OPT_OP:
+            op_s = optarg;
+            break;
+        case OPT_ROOT:
+            root_s = optarg;
+            break;
+        case OPT_Q:
+            q_s = optarg;
+            break;
         case OPT_JSON: a->json = 1; break;
         case OPT_VERBOSE: a->verbose = 1; break;
         case ':':
@@ -378,10 +528,58 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
     if (wl >= 0)
         a->warmup_large = wl;
 
-    /* The algorithm and topology are checked against the registry here, so
-     * a typo is bad usage with the library's own message, not a failed run. */
+    /* The operation, its root or shift, the algorithm and the topology are
+     * checked here (the last two against the registry), so a typo is bad
+     * usage with the library's own message, not a failed run. */
     xchg_err err = {{0}};
-    if (xchg_mpi_alg_check(a->alg, &err) != 0) {
+    if (op_s && xchg_op_parse(op_s, &a->op, &err) != 0) {
+        usage_error("--op '%s': %s", op_s, err.msg);
+        return EXIT_USAGE;
+    }
+    const char *opname = xchg_op_name(a->op);
+    if (root_s && !has_root(a->op)) {
+        usage_error("--root applies to bcast, reduce, gather and scatter; --op %s has no root",
+                    opname);
+        return EXIT_USAGE;
+    }
+    long v;
+    if (root_s && parse_long(root_s, 0, (long)nprocs - 1, &v) != 0) {
+        usage_error("--root '%s' is not a rank of this job; accepted: 0 to %d", root_s, nprocs - 1);
+        return EXIT_USAGE;
+    }
+    if (root_s)
+        a->root = (int)v;
+    if (q_s && a->op != XCHG_OP_SHIFT) {
+        usage_error("--q applies to --op shift only, not --op %s", opname);
+        return EXIT_USAGE;
+    }
+    if (q_s) {
+        const char *d = q_s + (*q_s == '-' || *q_s == '+');
+        if (parse_long(d, 0, INT_MAX, &v) != 0) {
+            usage_error("--q '%s' is not an integer; accepted: a shift such as 1, 3 or -2, not "
+                        "a multiple of the %d ranks",
+                        q_s, nprocs);
+            return EXIT_USAGE;
+        }
+        a->q = *q_s == '-' ? -(int)v : (int)v;
+    }
+    if (a->op == XCHG_OP_SHIFT && nprocs > 0 && a->q % nprocs == 0) {
+        usage_error("--q %d is a multiple of the %d ranks (a shift that moves nothing); "
+                    "accepted: an integer that is not",
+                    a->q, nprocs);
+        return EXIT_USAGE;
+    }
+    if (a->in_place && a->op != XCHG_OP_ALLTOALL) {
+        usage_error("-l (in place) is for --op alltoall only, not --op %s", opname);
+        return EXIT_USAGE;
+    }
+    if (a->op != XCHG_OP_ALLTOALL && strcmp(a->alg, "shm") == 0) {
+        usage_error("--alg 'shm' runs the complete exchange only, not --op %s; accepted: an "
+                    "algorithm 'xchg list --op %s' lists, auto or mpi",
+                    opname, opname);
+        return EXIT_USAGE;
+    }
+    if (xchg_mpi_alg_check_op(a->alg, a->op, &err) != 0) {
         usage_error("--alg '%s': %s", a->alg, err.msg);
         return EXIT_USAGE;
     }
@@ -401,28 +599,40 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
             fprintf(stderr, BENCH_NAME ": note: --topo is ignored with --alg mpi\n");
     }
     if (nprocs < 2) {
-        usage_error("an all-to-all needs at least 2 ranks, the job has %d; start it with "
+        usage_error("%s needs at least 2 ranks, the job has %d; start it with "
                     "mpirun -np P (P >= 2)",
-                    nprocs);
+                    a->op == XCHG_OP_ALLTOALL ? "an all-to-all" : opname, nprocs);
         return EXIT_USAGE;
     }
-    /* osu_alltoall's memory limit: one buffer of P*MAX bytes must fit. */
-    size_t p = (size_t)nprocs;
+    if (is_reduction(a->op) && a->max_size < sizeof(int)) {
+        usage_error("-m MAX %zu is below one MPI_INT; accepted for --op %s: MAX >= %zu",
+                    a->max_size, opname, sizeof(int));
+        return EXIT_USAGE;
+    }
+    if (a->op != XCHG_OP_ALLTOALL && a->max_size > (size_t)INT_MAX) {
+        usage_error("-m MAX %zu exceeds %d bytes, the largest count of the MPI library's "
+                    "--op %s call; accepted: MAX <= %d",
+                    a->max_size, INT_MAX, opname, INT_MAX);
+        return EXIT_USAGE;
+    }
+    /* The OSU benchmarks' memory limit: the largest buffer (P*MAX bytes
+     * where a rank holds P blocks) must fit. */
+    size_t p = max_blocks(a->op, nprocs);
     if (a->max_size > a->mem_limit / p) {
         size_t fit = a->mem_limit / p, m = a->min_size;
         if (fit < a->min_size) {
-            usage_error("P*MIN = %d*%zu bytes exceeds the memory limit of %zu bytes per "
-                        "buffer; accepted: a smaller -m or a larger -M",
-                        nprocs, a->min_size, a->mem_limit);
+            usage_error("%s%zu bytes exceeds the memory limit of %zu bytes per buffer; "
+                        "accepted: a smaller -m or a larger -M",
+                        p > 1 ? "P*MIN = " : "MIN = ", p * a->min_size, a->mem_limit);
             return EXIT_USAGE;
         }
         while (m <= fit / 2)
             m *= 2;
         if (g_rank == 0)
             fprintf(stderr,
-                    BENCH_NAME ": warning: limiting the largest block to %zu bytes (%d ranks "
-                    "x MAX must fit -M %zu); raise -M for larger blocks\n",
-                    m, nprocs, a->mem_limit);
+                    BENCH_NAME ": warning: limiting the largest block to %zu bytes (%s"
+                               "MAX must fit -M %zu); raise -M for larger blocks\n",
+                    m, p > 1 ? "P x " : "", a->mem_limit);
         a->max_size = m;
     }
     return 0;
@@ -527,6 +737,141 @@ static long check_recv(const unsigned char *buf, int me, int p, size_t m, long c
     return bad;
 }
 
+/* A block every rank may hold (bcast, allgather, gather, shift): its
+ * destination in the seed is "any". */
+#define ANY_DEST (-1)
+
+/* Check one received block against origin o's block for dest; 0, or 1
+ * after describing the first bad byte on stderr when first is set. */
+static long check_one(const unsigned char *b, int o, int dest, size_t m, long call, int first)
+{
+    size_t at = check_block(b, m, block_seed(o, dest, m, call));
+    if (at == m)
+        return 0;
+    if (first)
+        fprintf(stderr,
+                BENCH_NAME ": rank %d, size %zu, call %ld: the block from rank %d is wrong at "
+                           "byte %zu\n",
+                g_rank, m, call, o, at);
+    return 1;
+}
+
+/* The reductions' inputs: element k of rank o's vector in a call is a
+ * small integer from a hash of (o, size, call) and k, so sums over 2^15
+ * ranks stay in an int and every element, rank and call differ. */
+typedef struct red_coef {
+    uint32_t a, b;
+} red_coef;
+
+static red_coef red_coef_of(int o, size_t m, long call)
+{
+    uint64_t z = block_seed(o, -2, m, call);
+    return (red_coef){(uint32_t)z, (uint32_t)(z >> 32) | 1u};
+}
+
+static int red_value(red_coef c, size_t k)
+{
+    uint32_t x = c.a + (uint32_t)k * c.b;
+    return (int)((x ^ (x >> 15)) & 0x7fffu) - 0x4000;
+}
+
+/*
+ * Fill this rank's inputs for call `call` of kind at m bytes (count
+ * elements of a reduction) and spoil its outputs, so a result left over
+ * from an earlier call or never written is caught.
+ */
+static void fill_op(const bench_args *a, int p, size_t m, size_t count, long call,
+                    unsigned char *sbuf, unsigned char *rbuf, size_t rbytes)
+{
+    int me = g_rank;
+    if (rbuf && a->op != XCHG_OP_ALLTOALL)
+        memset(rbuf, 0xa5, rbytes);
+    switch (a->op) {
+    case XCHG_OP_ALLTOALL:
+        fill_send(a->in_place ? rbuf : sbuf, me, p, m, call);
+        break;
+    case XCHG_OP_BCAST:
+        if (me == a->root)
+            fill_block(rbuf, m, block_seed(me, ANY_DEST, m, call));
+        break;
+    case XCHG_OP_REDUCE:
+    case XCHG_OP_ALLREDUCE:
+    case XCHG_OP_SCAN:
+    case XCHG_OP_REDUCE_SCATTER: {
+        size_t n = a->op == XCHG_OP_REDUCE_SCATTER ? count * (size_t)p : count;
+        red_coef c = red_coef_of(me, m, call);
+        int *v = (int *)(void *)sbuf;
+        for (size_t k = 0; k < n; k++)
+            v[k] = red_value(c, k);
+        break;
+    }
+    case XCHG_OP_SCATTER:
+        if (me == a->root)
+            for (int d = 0; d < p; d++)
+                fill_block(sbuf + (size_t)d * m, m, block_seed(me, d, m, call));
+        break;
+    default: /* allgather, gather, shift: this rank's one block */
+        fill_block(sbuf, m, block_seed(me, ANY_DEST, m, call));
+        break;
+    }
+}
+
+/*
+ * Check this rank's outputs of call `call`: the value the operation's
+ * definition gives from every rank's inputs, recomputed here. Returns the
+ * number of wrong blocks or elements; the first is described on stderr.
+ */
+static long check_op(const bench_args *a, int p, size_t m, size_t count, long call,
+                     const unsigned char *rbuf, red_coef *coefs)
+{
+    int me = g_rank;
+    long bad = 0;
+    switch (a->op) {
+    case XCHG_OP_ALLTOALL:
+        return check_recv(rbuf, me, p, m, call);
+    case XCHG_OP_BCAST:
+        return check_one(rbuf, a->root, ANY_DEST, m, call, 1);
+    case XCHG_OP_SCATTER:
+        return check_one(rbuf, a->root, me, m, call, 1);
+    case XCHG_OP_SHIFT: {
+        int from = (int)((((long long)me - a->q) % p + p) % p);
+        return check_one(rbuf, from, ANY_DEST, m, call, 1);
+    }
+    case XCHG_OP_GATHER:
+        if (me != a->root)
+            return 0;
+        /* fall through */
+    case XCHG_OP_ALLGATHER:
+        for (int o = 0; o < p; o++)
+            bad += check_one(rbuf + (size_t)o * m, o, ANY_DEST, m, call, bad == 0);
+        return bad;
+    default:
+        break;
+    }
+    /* Reductions: the sum over ranks 0..last of their elements k0 + j. */
+    if (a->op == XCHG_OP_REDUCE && me != a->root)
+        return 0;
+    int last = a->op == XCHG_OP_SCAN ? me : p - 1;
+    size_t k0 = a->op == XCHG_OP_REDUCE_SCATTER ? (size_t)me * count : 0;
+    for (int o = 0; o <= last; o++)
+        coefs[o] = red_coef_of(o, m, call);
+    const int *got = (const int *)(const void *)rbuf;
+    for (size_t j = 0; j < count; j++) {
+        int want = 0;
+        for (int o = 0; o <= last; o++)
+            want += red_value(coefs[o], k0 + j);
+        if (got[j] != want) {
+            if (bad == 0)
+                fprintf(stderr,
+                        BENCH_NAME ": rank %d, size %zu, call %ld: element %zu is %d, the sum "
+                                   "over ranks 0 to %d is %d\n",
+                        me, m, call, j, got[j], last, want);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 /* ---- running one size ----------------------------------------------------- */
 
 /* How MPI_Alltoall is called for m bytes: an int count of a type. Above
@@ -580,76 +925,159 @@ static void mpi_fail(MPI_Comm comm, int rc, const char *what, size_t m)
     exit(EXIT_MPI);
 }
 
-/*
- * Time one block size m: warm-up and timed calls as osu_alltoall does them
- * (each timed call alone, a barrier after it outside the timed region), with
- * a refill before and a check after every call when validating. Fills *row
- * on every rank.
- */
-static void run_size(const bench_args *a, MPI_Comm comm, int p, size_t m, unsigned char *sbuf,
-                     unsigned char *rbuf, bench_row *row)
+/* What a run of one size calls: the operation, its buffers and the plan or
+ * the MPI library's call. */
+typedef struct bench_call {
+    const bench_args *a;
+    const xchg_mpi_opts *opts; /* xchg's side (the other operations) */
+    xchg_mpi_plan *plan;       /* xchg's side of the exchange */
+    int is_mpi;
+    mpi_call mc; /* the exchange's MPI_Alltoall count and type */
+    MPI_Comm comm, shift_comm;
+    int p;
+    size_t m, count; /* bytes, and elements (m / 4 for a reduction) */
+    unsigned char *sbuf, *rbuf;
+} bench_call;
+
+/* One call of the operation: xchg's or the MPI library's. */
+static int op_call(const bench_call *c)
 {
-    int is_mpi = strcmp(a->alg, "mpi") == 0;
+    const bench_args *a = c->a;
+    const xchg_mpi_opts *o = c->opts;
+    unsigned char *s = c->sbuf, *r = c->rbuf;
+    int root = a->root, n = (int)c->count, mpi = c->is_mpi;
+    MPI_Count cnt = (MPI_Count)c->count;
+    MPI_Comm comm = c->comm;
+    switch (a->op) {
+    case XCHG_OP_ALLTOALL: {
+        const void *send = a->in_place ? MPI_IN_PLACE : (const void *)s;
+        if (mpi)
+            return PMPI_Alltoall(send, c->mc.count, c->mc.type, r, c->mc.count, c->mc.type, comm);
+        return xchg_mpi_plan_run(c->plan, send, r);
+    }
+    case XCHG_OP_BCAST:
+        return mpi ? PMPI_Bcast(r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_bcast(r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_REDUCE:
+        return mpi ? PMPI_Reduce(s, r, n, MPI_INT, MPI_SUM, root, comm)
+                   : xchg_mpi_reduce(s, r, cnt, MPI_INT, MPI_SUM, root, comm, o);
+    case XCHG_OP_ALLREDUCE:
+        return mpi ? PMPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_allreduce(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_REDUCE_SCATTER:
+        return mpi ? PMPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_reduce_scatter_block(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_SCAN:
+        return mpi ? PMPI_Scan(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_scan(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_ALLGATHER:
+        return mpi ? PMPI_Allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm)
+                   : xchg_mpi_allgather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, comm, o);
+    case XCHG_OP_GATHER:
+        return mpi ? PMPI_Gather(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_gather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_SCATTER:
+        return mpi ? PMPI_Scatter(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_scatter(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_SHIFT: {
+        if (!mpi)
+            return xchg_mpi_shift(s, r, cnt, MPI_BYTE, a->q, comm, o);
+        int p = c->p, q = (int)(((long long)a->q % p + p) % p);
+        return PMPI_Sendrecv(s, n, MPI_BYTE, (g_rank + q) % p, 0, r, n, MPI_BYTE,
+                             (g_rank - q + p) % p, 0, c->shift_comm, MPI_STATUS_IGNORE);
+    }
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+/*
+ * Time one size m (count elements): warm-up and timed calls as the OSU
+ * benchmarks do them (each timed call alone, a barrier after it outside
+ * the timed region), with a refill before and a check after every call
+ * when validating. rbytes: the size of rbuf; coefs: p entries of scratch
+ * for checking reductions. Fills *row on every rank.
+ */
+static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, int p, size_t m,
+                     size_t count, unsigned char *sbuf, unsigned char *rbuf, size_t rbytes,
+                     red_coef *coefs, bench_row *row)
+{
     long iters = m > LARGE_MESSAGE_SIZE ? a->iters_large : a->iters;
     long warmup = m > LARGE_MESSAGE_SIZE ? a->warmup_large : a->warmup;
-    xchg_mpi_plan *plan = NULL;
-    mpi_call mc = {0, MPI_BYTE, 0};
+    xchg_mpi_opts o;
+    bench_call c = {.a = a,
+                    .opts = &o,
+                    .is_mpi = strcmp(a->alg, "mpi") == 0,
+                    .mc = {0, MPI_BYTE, 0},
+                    .comm = comm,
+                    .shift_comm = shift_comm,
+                    .p = p,
+                    .m = m,
+                    .count = count,
+                    .sbuf = sbuf,
+                    .rbuf = rbuf};
+    const char *what = c.is_mpi                    ? mpi_name(a->op)
+                       : a->op == XCHG_OP_ALLTOALL ? "xchg_mpi_plan_run"
+                                                   : "xchg's call";
     int rc;
     memset(row, 0, sizeof *row);
     row->bytes = m;
     row->iters = iters;
+    xchg_mpi_opts_default(&o);
+    o.alg = a->alg;
+    o.topology = a->topo;
+    o.verbose = a->verbose;
+    o.tuning_file = a->tuning ? a->tuning : getenv("XCHG_TUNING_FILE");
+    o.machine_file = a->machine ? a->machine : getenv("XCHG_MACHINE_FILE");
 
-    if (is_mpi) {
-        if ((rc = mpi_call_make(m, &mc)) != MPI_SUCCESS)
+    if (c.is_mpi) {
+        if (a->op == XCHG_OP_ALLTOALL && (rc = mpi_call_make(m, &c.mc)) != MPI_SUCCESS)
             mpi_fail(comm, rc, "making the datatype", m);
         snprintf(row->info.alg, sizeof row->info.alg, "mpi");
         snprintf(row->info.topology, sizeof row->info.topology, "-");
-        snprintf(row->info.why, sizeof row->info.why, "--alg mpi: MPI_Alltoall");
+        snprintf(row->info.why, sizeof row->info.why, "--alg mpi: %s", mpi_name(a->op));
     } else {
-        /* The plan is made here, outside the timed loop: a persistent plan
-         * derives this rank's lists once and every timed call reuses them. */
-        xchg_mpi_opts o;
-        xchg_mpi_opts_default(&o);
-        o.alg = a->alg;
-        o.topology = a->topo;
-        o.verbose = a->verbose;
-        o.tuning_file = a->tuning ? a->tuning : getenv("XCHG_TUNING_FILE");
-        o.machine_file = a->machine ? a->machine : getenv("XCHG_MACHINE_FILE");
-        rc = xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, a->in_place,
-                                  comm, &o, &plan);
+        /* The plan is made here, outside the timed loop: the exchange's
+         * persistent plan derives this rank's lists once and every timed
+         * call reuses them; the other operations' first call makes the
+         * plan their later calls find cached on the communicator. */
+        if (a->op == XCHG_OP_ALLTOALL)
+            rc = xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, a->in_place,
+                                      comm, &o, &c.plan);
+        else
+            rc = op_call(&c);
         if (rc != MPI_SUCCESS) {
             char msg[MPI_MAX_ERROR_STRING];
             int len = 0;
             MPI_Error_string(rc, msg, &len);
-            usage_error("--alg '%s'%s%s: no plan for block size %zu on %d ranks: %s", a->alg,
-                        a->topo ? " --topo " : "", a->topo ? a->topo : "", m, p, msg);
+            usage_error("--op %s --alg '%s'%s%s: no plan for size %zu on %d ranks: %s",
+                        xchg_op_name(a->op), a->alg, a->topo ? " --topo " : "",
+                        a->topo ? a->topo : "", m, p, msg);
             finish(EXIT_USAGE);
         }
-        xchg_mpi_plan_info_get(plan, &row->info);
+        if (a->op == XCHG_OP_ALLTOALL)
+            xchg_mpi_plan_info_get(c.plan, &row->info);
+        else
+            xchg_mpi_last_info(&row->info);
     }
     row->have_info = 1;
 
-    const void *send = a->in_place ? MPI_IN_PLACE : (const void *)sbuf;
-    unsigned char *fillbuf = a->in_place ? rbuf : sbuf;
     double timer = 0.0;
     long bad = 0;
     MPI_Barrier(comm);
     for (long i = 0; i < warmup + iters; i++) {
         if (a->validate) {
-            fill_send(fillbuf, g_rank, p, m, i);
+            fill_op(a, p, m, count, i, sbuf, rbuf, rbytes);
             MPI_Barrier(comm);
         }
         double t0 = MPI_Wtime();
-        if (is_mpi)
-            rc = PMPI_Alltoall(send, mc.count, mc.type, rbuf, mc.count, mc.type, comm);
-        else
-            rc = xchg_mpi_plan_run(plan, send, rbuf);
+        rc = op_call(&c);
         double t1 = MPI_Wtime();
         if (rc != MPI_SUCCESS)
-            mpi_fail(comm, rc, is_mpi ? "MPI_Alltoall" : "xchg_mpi_plan_run", m);
+            mpi_fail(comm, rc, what, m);
         MPI_Barrier(comm);
         if (a->validate && bad == 0)
-            bad += check_recv(rbuf, g_rank, p, m, i);
+            bad += check_op(a, p, m, count, i, rbuf, coefs);
         if (i >= warmup)
             timer += t1 - t0;
     }
@@ -664,8 +1092,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, int p, size_t m, unsign
         row->checked = 1;
         row->valid = total == 0;
     }
-    xchg_mpi_plan_free(plan);
-    mpi_call_free(&mc);
+    xchg_mpi_plan_free(c.plan);
+    mpi_call_free(&c.mc);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -688,7 +1116,12 @@ static void json_str(const char *s)
 
 static void print_json(const bench_args *a, int p, const bench_row *r)
 {
-    fputs("{\"alg\":", stdout);
+    printf("{\"op\":\"%s\",", xchg_op_name(a->op));
+    if (has_root(a->op))
+        printf("\"root\":%d,", a->root);
+    if (a->op == XCHG_OP_SHIFT)
+        printf("\"q\":%d,", a->q);
+    fputs("\"alg\":", stdout);
     json_str(r->info.alg);
     fputs(",\"requested\":", stdout);
     json_str(a->alg);
@@ -697,10 +1130,10 @@ static void print_json(const bench_args *a, int p, const bench_row *r)
         fputs("null", stdout);
     else
         json_str(r->info.topology);
-    printf(",\"fallback\":%s,\"p\":%d,\"bytes\":%zu,\"avg_us\":%.3f,\"min_us\":%.3f,"
+    printf(",\"fallback\":%s,\"steps\":%zu,\"p\":%d,\"bytes\":%zu,\"avg_us\":%.3f,\"min_us\":%.3f,"
            "\"max_us\":%.3f,\"iterations\":%ld,\"in_place\":%s,\"valid\":%s}\n",
-           r->info.fallback ? "true" : "false", p, r->bytes, r->avg_us, r->min_us, r->max_us,
-           r->iters, a->in_place ? "true" : "false",
+           r->info.fallback ? "true" : "false", r->info.steps, p, r->bytes, r->avg_us, r->min_us,
+           r->max_us, r->iters, a->in_place ? "true" : "false",
            r->checked ? (r->valid ? "true" : "false") : "null");
 }
 
@@ -715,11 +1148,16 @@ static void print_header(const bench_args *a, int p)
     char *nl = strpbrk(lib, "\r\n");
     if (nl)
         *nl = '\0';
-    printf("\n# " BENCH_NAME " MPI All-to-All Personalized Exchange Latency Test v" XCHG_VERSION
-           "\n");
+    printf("\n# " BENCH_NAME " MPI %s Latency Test v" XCHG_VERSION "\n", op_title(a->op));
     printf("# MPI library: %s\n", lib);
-    printf("# Ranks: %d, algorithm: %s, topology: %s, in place: %s, datatype: MPI_BYTE\n", p,
-           a->alg, a->topo ? a->topo : "auto", a->in_place ? "yes" : "no");
+    printf("# Ranks: %d, algorithm: %s, topology: %s, in place: %s, datatype: %s", p, a->alg,
+           a->topo ? a->topo : "auto", a->in_place ? "yes" : "no",
+           is_reduction(a->op) ? "MPI_INT, op: MPI_SUM" : "MPI_BYTE");
+    if (has_root(a->op))
+        printf(", root: %d", a->root);
+    if (a->op == XCHG_OP_SHIFT)
+        printf(", q: %d", a->q);
+    putchar('\n');
     printf("%-*s%*s", 10, "# Size", FIELD_WIDTH, "Avg Latency(us)");
     if (a->full)
         printf("%*s%*s%*s", FIELD_WIDTH, "Min Latency(us)", FIELD_WIDTH, "Max Latency(us)", 12,
@@ -735,7 +1173,7 @@ static void print_plan_line(const bench_args *a, const bench_row *r, const bench
 {
     if (strcmp(a->alg, "mpi") == 0) {
         if (!prev)
-            printf("# plan: MPI_Alltoall of the MPI library (--alg mpi)\n");
+            printf("# plan: %s of the MPI library (--alg mpi)\n", mpi_name(a->op));
         return;
     }
     if (prev && strcmp(prev->info.alg, r->info.alg) == 0 &&
@@ -743,8 +1181,8 @@ static void print_plan_line(const bench_args *a, const bench_row *r, const bench
         prev->info.fallback == r->info.fallback)
         return;
     if (r->info.fallback)
-        printf("# plan from %zu B: MPI_Alltoall (xchg falls back to the MPI library); %s\n",
-               r->bytes, r->info.why);
+        printf("# plan from %zu B: %s (xchg falls back to the MPI library); %s\n", r->bytes,
+               mpi_name(a->op), r->info.why);
     else if (r->info.shared_bytes)
         printf("# plan from %zu B: %s, %zu round%s through a shared segment of %zu B; %s\n",
                r->bytes, r->info.alg, r->info.steps, r->info.steps == 1 ? "" : "s",
@@ -784,59 +1222,85 @@ int main(int argc, char **argv)
         finish(prc < 0 ? EXIT_OK : prc);
     }
 
-    /* In place needs one buffer; otherwise a send and a receive buffer, each
-     * P*MAX bytes (64 ranks of 1 MiB blocks: 2 x 64 MiB per rank). */
-    size_t bytes = (size_t)p * a.max_size;
+    /* A shift through the MPI library goes on a communicator of its own, as
+     * xchg's plan does, so it never meets the benchmark's other messages. */
+    MPI_Comm shift_comm = MPI_COMM_NULL;
+    if (a.op == XCHG_OP_SHIFT)
+        MPI_Comm_dup(comm, &shift_comm);
+
+    /* The buffers this rank uses at MAX: the exchange's in place needs one;
+     * otherwise a send and a receive buffer of as many blocks as the rank
+     * sends and receives (64 ranks of 1 MiB blocks: 2 x 64 MiB per rank). */
+    size_t sbytes = a.in_place ? 0 : send_blocks(a.op, g_rank, a.root, p) * a.max_size;
+    size_t rbytes = recv_blocks(a.op, g_rank, a.root, p) * a.max_size;
     unsigned char *sbuf = NULL, *rbuf = NULL;
-    int okmem = posix_memalign((void **)&rbuf, 4096, bytes) == 0;
-    if (okmem && !a.in_place)
-        okmem = posix_memalign((void **)&sbuf, 4096, bytes) == 0;
+    red_coef *coefs = malloc((size_t)p * sizeof *coefs);
+    int okmem = coefs != NULL;
+    if (okmem && rbytes)
+        okmem = posix_memalign((void **)&rbuf, 4096, rbytes) == 0;
+    if (okmem && sbytes)
+        okmem = posix_memalign((void **)&sbuf, 4096, sbytes) == 0;
     int allmem = 0;
     MPI_Allreduce(&okmem, &allmem, 1, MPI_INT, MPI_MIN, comm);
     if (!allmem) {
+        size_t most = max_blocks(a.op, p) * a.max_size;
         usage_error("cannot allocate %s%zu bytes per rank for %d ranks x %zu-byte blocks; "
                     "accepted: a smaller -m MAX",
-                    a.in_place ? "" : "2 x ", bytes, p, a.max_size);
+                    a.in_place ? "" : "2 x ", most, p, a.max_size);
         free(sbuf);
         free(rbuf);
+        free(coefs);
         MPI_Comm_free(&comm);
         finish(EXIT_USAGE);
     }
-    /* Touch every page before timing (osu_alltoall sets its buffers too). */
-    memset(rbuf, 0, bytes);
-    if (sbuf)
+    /* Touch every page before timing (the OSU benchmarks set their buffers
+     * too). */
+    if (rbuf)
+        memset(rbuf, 0, rbytes);
+    if (sbuf && a.op == XCHG_OP_ALLTOALL)
         fill_send(sbuf, g_rank, p, a.max_size, -1);
+    else if (sbuf)
+        memset(sbuf, 1, sbytes);
 
     if (g_rank == 0 && !a.json)
         print_header(&a, p);
     int status = EXIT_OK;
     bench_row row, prev;
     int have_prev = 0;
-    for (size_t m = a.min_size; m <= a.max_size; m *= 2) {
-        run_size(&a, comm, p, m, sbuf, rbuf, &row);
-        if (g_rank == 0) {
-            if (a.json) {
-                print_json(&a, p, &row);
-            } else {
-                print_plan_line(&a, &row, have_prev ? &prev : NULL);
-                print_row(&a, &row);
+    size_t esize = is_reduction(a.op) ? sizeof(int) : 1;
+    for (size_t size = a.min_size; size <= a.max_size; size *= 2) {
+        /* A reduction's size in whole elements (OSU: size / type size). */
+        size_t count = size / esize, m = count * esize;
+        if (count > 0) {
+            run_size(&a, comm, shift_comm, p, m, count, sbuf, rbuf, rbytes, coefs, &row);
+            if (g_rank == 0) {
+                if (a.json) {
+                    print_json(&a, p, &row);
+                } else {
+                    print_plan_line(&a, &row, have_prev ? &prev : NULL);
+                    print_row(&a, &row);
+                }
+                fflush(stdout);
             }
-            fflush(stdout);
+            prev = row;
+            have_prev = 1;
+            if (row.checked && !row.valid) {
+                /* The OSU benchmarks stop at the first size that fails. */
+                if (g_rank == 0)
+                    fprintf(stderr,
+                            BENCH_NAME ": DATA VALIDATION ERROR at size %zu with --op %s "
+                                       "--alg %s\n",
+                            m, xchg_op_name(a.op), a.alg);
+                status = EXIT_INVALID;
+                break;
+            }
         }
-        prev = row;
-        have_prev = 1;
-        if (row.checked && !row.valid) {
-            /* osu_alltoall stops at the first size that fails. */
-            if (g_rank == 0)
-                fprintf(stderr,
-                        BENCH_NAME ": DATA VALIDATION ERROR at block size %zu with --alg %s\n",
-                        m, a.alg);
-            status = EXIT_INVALID;
-            break;
-        }
-        if (m > SIZE_MAX / 2)
+        if (size > SIZE_MAX / 2)
             break;
     }
+    if (shift_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&shift_comm);
+    free(coefs);
     free(sbuf);
     free(rbuf);
     MPI_Comm_free(&comm);

@@ -4,7 +4,9 @@
 # what is accepted, --help and --version exit 0 on stdout, small validated
 # runs at p = 4 (xchg's auto, the MPI library's own, in place) print the
 # OSU-style header and one Pass row per size, and --json prints one object
-# per size that node parses.
+# per size that node parses. --op: bad operations, roots and shifts exit 2;
+# every operation runs validated at p = 4, with xchg's auto and with the
+# MPI library's own call.
 # Usage: bash tests/mpi/bench_cli.sh path/to/xchg-bench [LAUNCHER]
 B="${1:?usage: bench_cli.sh path/to/xchg-bench [launcher]}"
 SUITE=bench_cli
@@ -47,6 +49,26 @@ usage_error "--topo 'bogus:2'.*accepted" --topo bogus:2
 usage_error "--alg needs a value" --alg
 usage_error "--alg 'bcast-hc'.*bcast-hc performs bcast, not the complete exchange" --alg bcast-hc
 usage_error "unexpected argument 'stray'" stray
+usage_error "--op 'nosuch': unknown operation.*accepted: alltoall, bcast" --op nosuch
+usage_error "--op needs a value" --op
+usage_error "--root '2' is not a rank of this job; accepted: 0 to 1" --op bcast --root 2
+usage_error "--root '-1' is not a rank.*0 to 1" --op gather --root -1
+usage_error "--root 'x' is not a rank" --op scatter --root x
+usage_error "--root applies to bcast, reduce, gather and scatter; --op allreduce has no root" \
+    --op allreduce --root 0
+usage_error "--root applies to.*--op alltoall has no root" --root 1
+usage_error "--q 'x' is not an integer; accepted:" --op shift --q x
+usage_error "--q '1.5' is not an integer" --op shift --q 1.5
+usage_error "--q 4 is a multiple of the 2 ranks.*accepted" --op shift --q 4
+usage_error "--q applies to --op shift only, not --op bcast" --op bcast --q 1
+usage_error "--q applies to --op shift only, not --op alltoall" --q 1
+usage_error "-l \(in place\) is for --op alltoall only, not --op allgather" --op allgather -l
+usage_error "--alg 'hc-standard': hc-standard performs alltoall, not bcast; accepted" \
+    --op bcast --alg hc-standard
+usage_error "--alg 'shm' runs the complete exchange only, not --op reduce; accepted" \
+    --op reduce --alg shm
+usage_error "--alg 'bcast-hc,bruck'.*one algorithm, not a list" --op bcast --alg bcast-hc,bruck
+usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
 
 mpi_run 2 "$B" --help >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -93,6 +115,60 @@ expect "json: fields" "$(jsx 'L.every(o => typeof o.alg === "string" && o.p === 
     o.valid === true && o.requested === "auto")' <"$TMP/out")" true
 mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi --json >"$TMP/out" 2>"$TMP/err"
 expect "json mpi" "$(jsx 'o.alg + " " + o.topology + " " + o.valid' <"$TMP/out")" "mpi null null"
+
+# Every operation, validated at p = 4 (sizes 1..4096: 13 rows, 11 for the
+# reductions, which start at one MPI_INT), xchg's auto and the MPI library's
+# own call; rooted ones at a root other than 0, the shift by -3.
+op_run() {
+    local name="$1" rows="$2" title="$3"
+    shift 3
+    mpi_run 4 "$B" -m 1:4096 -i 5 -x 1 -c "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    expect "$name: exit" "$rc" 0
+    grep -q "^# xchg-bench MPI $title.*Latency Test v" "$TMP/out" && ok ||
+        bad "$name: no title '$title' in '$(head -n3 "$TMP/out")'"
+    grep -q '^# plan' "$TMP/out" && ok || bad "$name: no plan line"
+    expect "$name: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +Pass$' "$TMP/out")" "$rows"
+    [ -s "$TMP/err" ] && bad "$name: stderr '$(head -c 300 "$TMP/err")'" || ok
+}
+for alg in auto mpi; do
+    op_run "bcast $alg" 13 Broadcast --op bcast --root 2 --alg $alg
+    op_run "reduce $alg" 11 Reduce --op reduce --root 3 --alg $alg
+    op_run "allreduce $alg" 11 Allreduce --op allreduce --alg $alg
+    op_run "reduce_scatter $alg" 11 Reduce_scatter_block --op reduce_scatter --alg $alg
+    op_run "scan $alg" 11 Scan --op scan --alg $alg
+    op_run "allgather $alg" 13 Allgather --op allgather --alg $alg
+    op_run "gather $alg" 13 Gather --op gather --root 1 --alg $alg
+    op_run "scatter $alg" 13 Scatter --op scatter --root 3 --alg $alg
+    op_run "shift $alg" 13 "Circular Shift" --op shift --q -3 --alg $alg
+    op_run "alltoall $alg" 13 "All-to-All" --op alltoall --alg $alg
+done
+mpi_run 4 "$B" -m 8:8 -i 2 -x 0 --op shift --q -3 >"$TMP/out" 2>"$TMP/err"
+grep -q '^# Ranks: 4, .*datatype: MPI_BYTE, q: -3$' "$TMP/out" && ok ||
+    bad "shift header: '$(grep '^# Ranks' "$TMP/out")'"
+# An algorithm of the operation by name, and a reduction's header.
+op_run "bcast-hc" 13 Broadcast --op bcast --alg bcast-hc
+op_run "allreduce-hc" 11 Allreduce --op allreduce --alg allreduce-hc
+grep -q '^# Ranks: 4, algorithm: allreduce-hc, .*datatype: MPI_INT, op: MPI_SUM$' "$TMP/out" &&
+    ok || bad "allreduce header: '$(grep '^# Ranks' "$TMP/out")'"
+grep -q '^# plan from 4 B: allreduce-hc on ' "$TMP/out" && ok ||
+    bad "allreduce-hc plan line: '$(grep '^# plan' "$TMP/out")'"
+
+# --json of an operation: its name, root, the plan's algorithm and steps.
+mpi_run 4 "$B" --op gather --root 2 -m 8:64 -i 3 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
+expect "json gather: exit" "$?" 0
+expect "json gather: rows" "$(jsx 'L.map(o => o.op + ":" + o.root + ":" + o.bytes + ":" +
+    o.valid).join(",")' <"$TMP/out")" \
+    "gather:2:8:true,gather:2:16:true,gather:2:32:true,gather:2:64:true"
+expect "json gather: plan" "$(jsx 'L.every(o => typeof o.alg === "string" && o.alg !== "mpi" &&
+    o.steps > 0 && o.fallback === false && o.topology === "complete:4")' <"$TMP/out")" true
+mpi_run 4 "$B" --op reduce_scatter -m 1:16 -i 3 -x 1 --alg mpi --json >"$TMP/out" 2>"$TMP/err"
+expect "json reduce_scatter mpi" "$(jsx 'L.map(o => o.op + ":" + o.bytes + ":" + o.alg).join(",")' \
+    <"$TMP/out")" "reduce_scatter:4:mpi,reduce_scatter:8:mpi,reduce_scatter:16:mpi"
+# On 3 ranks no allreduce algorithm applies: the row says the MPI library ran.
+mpi_run 3 "$B" --op allreduce -m 8:8 -i 3 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
+expect "json allreduce p=3" "$(jsx 'o.alg + " " + o.fallback + " " + o.valid' <"$TMP/out")" \
+    "mpi true true"
 
 # --alg mpi is the MPI library's own call, not xchg's drop-in (which this
 # program links): the drop-in's count at MPI_Finalize carries none of it.

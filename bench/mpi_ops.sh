@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# mpi_ops.sh - xchg's executor against the MPI library's own call for each of
+# the other operations (bcast, reduce, allreduce, reduce_scatter, scan,
+# allgather, gather, scatter, shift; the exchange is bench/mpi_alltoall.sh),
+# Open MPI at p = 16 and p = 64 ranks, sizes 8 B to 1 MiB (xchg-bench's
+# size: one rank's block, as the OSU benchmark of the operation counts it).
+#
+# For each (operation, p): one validated pass of the xchg side (-c: every
+# output checked against the operation's definition at every size, one
+# call per size), then R interleaved repetitions "auto, mpi" (each a whole
+# xchg-bench run over every size; --alg auto and --alg mpi, which calls
+# PMPI_Bcast, ... by its profiling name). Repetitions are the outer loop,
+# so a drift of the machine hits both sides and every operation alike, and
+# a run cut short by --until still has whole repetitions of everything.
+# Per size the table gives the median over repetitions of each side's time
+# (xchg-bench's Avg Latency: the mean over ranks of each rank's mean time
+# per call) and the ratio auto/mpi: the median of the per-repetition
+# ratios, with their min..max (< 1: xchg is faster). Then a summary per
+# operation: the worst median ratio (within 1.1x?) and the sizes where xchg
+# is faster, by how much.
+#
+# Cap at p = 64: allgather, gather, scatter and reduce_scatter hold p blocks
+# on a rank (every rank for allgather and reduce_scatter), p x 1 MiB = 64 MiB
+# per rank and 4 GiB over the 64 ranks, and one call copies it all through
+# 2 cores: their sizes stop at --cap64 (default 64 KiB: 4 MiB per rank) so
+# the run fits the time. The results file says so.
+#
+# Usage: bench/mpi_ops.sh [--reps R] [--build DIR] [--ops "bcast scan ..."]
+#                         [--nps "16 64"] [--cap64 SIZE] [--until HH:MM]
+#                         [--quick] [--out FILE]
+#   --reps R      interleaved repetitions (default 3)
+#   --build DIR   Open MPI build tree (default <repo>/build; configured and
+#                 built here when xchg-bench is missing or stale)
+#   --ops LIST    the operations (default all nine)
+#   --nps LIST    rank counts (default "16 64")
+#   --cap64 SIZE  largest block of allgather, gather, scatter, reduce_scatter
+#                 at p = 64 (default 64K)
+#   --until HH:MM (UTC) start no repetition of an (operation, p) that would
+#                 not end by then (the time its first one took); the results
+#                 say how many repetitions each row has
+#   --quick       fewer iterations, sizes to 64 KiB, 1 repetition (a try-out)
+#   --out FILE    results file (default bench/results/mpi_ops.txt)
+# Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
+# Open MPI, node) and builds xchg-bench. Takes about 40 minutes on the
+# 2-core machine the results were made on.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+reps=3
+build=$repo/build
+ops="bcast reduce allreduce reduce_scatter scan allgather gather scatter shift"
+nps="16 64"
+cap64=64K
+until=
+quick=0
+out=$here/results/mpi_ops.txt
+cmdline="bench/mpi_ops.sh $*"
+
+die() {
+    echo "mpi_ops.sh: $*" >&2
+    exit 2
+}
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --reps) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*$ ]] ||
+        die "--reps needs a count >= 1, got '${2:-}'"
+        reps=$2; shift 2 ;;
+    --build) [ $# -ge 2 ] || die "--build needs a directory"; build=$2; shift 2 ;;
+    --ops) [ $# -ge 2 ] || die "--ops needs a list of operations"; ops=$2; shift 2 ;;
+    --nps) [ $# -ge 2 ] && [[ "$2" =~ ^[0-9\ ]+$ ]] || die "--nps needs rank counts, e.g. \"16 64\""
+        nps=$2; shift 2 ;;
+    --cap64) [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+[KM]?$ ]] || die "--cap64 needs a size such as 64K"
+        cap64=$2; shift 2 ;;
+    --until) [ $# -ge 2 ] && [[ "$2" =~ ^[0-2][0-9]:[0-5][0-9]$ ]] || die "--until needs HH:MM (UTC)"
+        until=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --out) [ $# -ge 2 ] || die "--out needs a file"; out=$2; shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1'; accepted: --reps R, --build DIR, --ops LIST, --nps LIST, --cap64 SIZE, --until HH:MM, --quick, --out FILE, --help" ;;
+    esac
+done
+if [ "$quick" = 1 ] && [ "$reps" = 3 ]; then reps=1; fi
+for op in $ops; do
+    case " bcast reduce allreduce reduce_scatter scan allgather gather scatter shift " in
+    *" $op "*) ;;
+    *) die "--ops: unknown operation '$op'; accepted: bcast reduce allreduce reduce_scatter scan allgather gather scatter shift" ;;
+    esac
+done
+
+# What the run needs: cmake, a compiler, Open MPI and node.
+if ! command -v cmake >/dev/null || ! command -v node >/dev/null ||
+    ! command -v mpicc.openmpi >/dev/null; then
+    echo "mpi_ops.sh: installing what is missing (scripts/install-deps.sh)" >&2
+    bash "$repo/scripts/install-deps.sh" >&2
+fi
+command -v node >/dev/null || die "node not found after scripts/install-deps.sh"
+# Configure when needed, build xchg-bench (quick when up to date).
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI=openmpi >/dev/null
+fi
+cmake --build "$build" --target xchg_bench -j2 >/dev/null
+bench=$build/xchg-bench
+[ -x "$bench" ] || die "$bench was not built (is Open MPI found? see cmake -B $build)"
+# shellcheck source=../tests/mpi/lib_mpi.sh
+source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$build/CMakeCache.txt")"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+if awk -v l="${load_start%% *}" 'BEGIN { exit !(l > 1.5) }'; then
+    echo "mpi_ops.sh: warning: load average $load_start before starting;" \
+        "other work on the machine will show in the figures" >&2
+fi
+deadline=0
+if [ -n "$until" ]; then
+    deadline=$(date -u -d "$(date -u +%F) $until" +%s)
+    [ "$deadline" -gt "$start" ] || deadline=$((deadline + 86400))
+fi
+
+# The sizes and iteration counts of (op, p).
+sizes_of() {
+    local op=$1 np=$2 max=1M
+    [ "$quick" = 1 ] && max=64K
+    case "$op" in
+    allgather | gather | scatter | reduce_scatter) [ "$np" -ge 64 ] && max=$cap64 ;;
+    esac
+    echo "-m 8:$max"
+}
+iters_of() {
+    local np=$1
+    if [ "$quick" = 1 ]; then
+        echo "-i 3 -x 1 --iterations-large 2 --warmup-large 1"
+    elif [ "$np" -ge 64 ]; then
+        echo "-i 10 -x 2 --iterations-large 3 --warmup-large 1"
+    else
+        echo "-i 20 -x 2 --iterations-large 5 --warmup-large 1"
+    fi
+}
+
+mpi_run 2 "$bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' |
+    cut -d, -f1 | tr -s " \t" " " >"$tmp/version"
+: >"$tmp/pairs"
+stopped=
+for r in $(seq 1 "$reps"); do
+    for np in $nps; do
+        for op in $ops; do
+            key="$op.$np"
+            sz=$(sizes_of "$op" "$np")
+            it=$(iters_of "$np")
+            if [ "$r" -gt 1 ] && [ "$deadline" -gt 0 ]; then
+                took=$(cat "$tmp/$key.took")
+                if [ $(($(date +%s) + took)) -gt "$deadline" ]; then
+                    stopped="${stopped:+$stopped, }$op p=$np after $((r - 1))"
+                    continue
+                fi
+            fi
+            t0=$(date +%s)
+            if [ "$r" = 1 ]; then
+                # shellcheck disable=SC2086
+                mpi_run "$np" "$bench" --op "$op" --alg auto $sz -i 1 -x 0 -c --json \
+                    >"$tmp/$key.valid.json" 2>"$tmp/$key.valid.err" || true
+                echo "$op $np $sz $it" >>"$tmp/pairs"
+            fi
+            for side in auto mpi; do
+                # shellcheck disable=SC2086
+                mpi_run "$np" "$bench" --op "$op" --alg "$side" $sz $it --json \
+                    >"$tmp/$key.$side.$r.json" 2>"$tmp/$key.$side.$r.err" ||
+                    echo "   $op p=$np --alg $side repetition $r: exit $? ($(head -c 200 \
+                        "$tmp/$key.$side.$r.err"))" >&2
+            done
+            [ "$r" = 1 ] && echo $(($(date +%s) - t0)) >"$tmp/$key.took"
+            echo "   $op p=$np repetition $r of $reps: $(($(date +%s) - t0)) s" \
+                "(total $(($(date +%s) - start)) s)" >&2
+        done
+    done
+done
+elapsed=$(($(date +%s) - start))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+{
+    echo "# xchg's executor (xchg-bench --op OP --alg auto) against the MPI library's own call (--alg mpi)"
+    echo "# command: $cmdline"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $commit  wall time: ${elapsed} s ($((elapsed / 60)) min)"
+    echo "# machine: $cpu, $(nproc) online cores, $mem; ranks oversubscribed on one node; $(cat "$tmp/version")"
+    echo "# load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
+    echo "# (other sessions share this machine: figures of one run can move by 2x; read the spreads)"
+    echo "# size: one rank's block (xchg-bench --help): bcast/shift the message; reduce/allreduce/scan"
+    echo "# the vector (MPI_INT, MPI_SUM); reduce_scatter the block each rank receives; allgather/"
+    echo "# gather/scatter each rank's block. Root 0, shift q = 1."
+    echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block (p blocks"
+    echo "# per rank: 1 MiB blocks would be 64 MiB a rank, 4 GiB over the ranks, and calls of seconds on"
+    echo "# 2 cores; the time of the run decided it, not a failure)"
+    if [ -n "$stopped" ]; then
+        echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
+    fi
+    node - "$tmp" "$reps" <<'EOF'
+const fs = require("fs");
+const [dir, reps] = [process.argv[2], +process.argv[3]];
+const readj = f => { try { return fs.readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(l => l.startsWith("{")).map(l => JSON.parse(l)); } catch (e) { return null; } };
+const med = a => { const s = [...a].sort((x, y) => x - y), n = s.length;
+                   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const human = b => b >= 1 << 20 ? `${b / (1 << 20)}M` : b >= 1024 ? `${b / 1024}K` : `${b}`;
+const mpiName = {bcast: "MPI_Bcast", reduce: "MPI_Reduce", allreduce: "MPI_Allreduce",
+  reduce_scatter: "MPI_Reduce_scatter_block", scan: "MPI_Scan", allgather: "MPI_Allgather",
+  gather: "MPI_Gather", scatter: "MPI_Scatter", shift: "MPI_Sendrecv"};
+const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
+  .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
+console.log(`# time(us) = xchg-bench Avg Latency, median over the repetitions; ratio = auto/mpi per`);
+console.log(`# repetition: median [min..max] (< 1: xchg faster); auto ran = the plan's algorithm`);
+console.log(`# ("mpi fallback": no xchg algorithm applies, xchg called the library)`);
+const summary = [];
+for (const {op, p, flags} of pairs) {
+  const key = `${op}.${p}`;
+  const A = [], M = [];
+  for (let r = 1; r <= reps; r++) {
+    const a = readj(`${key}.auto.${r}.json`), m = readj(`${key}.mpi.${r}.json`);
+    if (a && m && a.length && a.length === m.length) { A.push(a); M.push(m); }
+  }
+  const valid = readj(`${key}.valid.json`) || [];
+  const vok = valid.length > 0 && valid.every(o => o.valid === true);
+  let verr = "";
+  try { verr = fs.readFileSync(`${dir}/${key}.valid.err`, "utf8").split("\n").filter(l => l)[0] || ""; } catch (e) {}
+  console.log(`\n## ${op} (${mpiName[op]}), p = ${p}; ${flags}; ${A.length} repetition(s)`);
+  console.log(`## validation pass of --alg auto (-c, one call per size, ${valid.length} sizes): ` +
+              (vok ? "Pass" : `FAIL ${verr}`));
+  if (A.length === 0) { console.log("# no complete repetition"); summary.push({op, p, none: true}); continue; }
+  console.log("# Size        auto(us)        mpi(us)  auto/mpi [min..max]        auto ran");
+  const rows = [];
+  A[0].forEach((row, k) => {
+    const ta = med(A.map(R => R[k].avg_us)), tm = med(M.map(R => R[k].avg_us));
+    const rs = A.map((R, i) => R[k].avg_us / M[i][k].avg_us);
+    const rm = med(rs), lo = Math.min(...rs), hi = Math.max(...rs);
+    const algs = [...new Set(A.map(R => R[k].fallback ? "mpi fallback" : R[k].alg))].join(" / ");
+    rows.push({bytes: row.bytes, rm, lo, hi, algs, fallback: A.every(R => R[k].fallback)});
+    console.log(`${String(row.bytes).padEnd(8)}${ta.toFixed(2).padStart(13)}${tm.toFixed(2).padStart(15)}` +
+                `${rm.toFixed(2).padStart(8)} ${`[${lo.toFixed(2)}..${hi.toFixed(2)}]`.padEnd(18)} ${algs}`);
+  });
+  summary.push({op, p, rows, vok});
+}
+console.log("\n## summary: worst median ratio auto/mpi per operation and p (within 1.1x?), and where xchg is faster");
+console.log("# (faster: size ratio, i.e. xchg takes that fraction of the library's time; x = its speed-up)");
+for (const s of summary) {
+  if (s.none) { console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} not run`); continue; }
+  const own = s.rows.filter(r => !r.fallback);
+  const pool = own.length ? own : s.rows;
+  const worst = pool.reduce((a, b) => (b.rm > a.rm ? b : a));
+  const wins = own.filter(r => r.rm < 1);
+  const best = wins.length ? wins.reduce((a, b) => (b.rm < a.rm ? b : a)) : null;
+  const fb = s.rows.length - own.length;
+  console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} worst ${worst.rm.toFixed(2)} at ${human(worst.bytes)}` +
+              ` (${worst.rm <= 1.1 ? "within 1.1x" : "NOT within 1.1x"}); xchg faster at ${wins.length} of ${own.length} sizes` +
+              (best ? `, best ${best.rm.toFixed(2)} (${(1 / best.rm).toFixed(1)}x) at ${human(best.bytes)}` : "") +
+              (fb ? `; ${fb} sizes fell back to the library` : "") + (s.vok ? "" : "; VALIDATION FAILED"));
+  if (wins.length)
+    console.log(`#     faster: ${wins.map(r => `${human(r.bytes)} ${r.rm.toFixed(2)}`).join(", ")}`);
+}
+EOF
+} >"$out"
+cat "$out"
+echo "wrote $out ($elapsed s)" >&2
