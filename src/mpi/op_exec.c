@@ -6,8 +6,9 @@
  * its datatype is plain bytes, else packed (MPI_Pack) into staging first.
  * Each phase starts by copying its start pieces into their slots (phase 0
  * from the input, a later phase from the piece the phase before left), then
- * runs its steps: post the receive, send (a message of one piece straight
- * from its slot, several packed into one buffer), wait, unpack into slots,
+ * runs its steps: post the receive, send (a message whose pieces lie one
+ * after another straight from there, others packed into one buffer), wait,
+ * unpack into slots (or receive in place likewise),
  * and apply the step's combinations with MPI_Reduce_local in the order the
  * program gives (so an operator that is not commutative sees rank order
  * where the program keeps it). The last phase's result pieces are copied
@@ -124,6 +125,25 @@ static int combine(const xchg_mpi_opx *x, const xchg_mpi_opstep *m, MPI_Datatype
     return MPI_SUCCESS;
 }
 
+/* Nonzero when a message's n pieces (from first on) lie one after another
+ * in memory as this run places them (a scatter's blocks for a run of dests
+ * in the root's buffer, an allgather's for a run of origins in the output,
+ * slots filled by one earlier message), so it is sent from or received into
+ * place without packing. */
+static int in_a_row(const xchg_mpi_opx *x, size_t first, size_t n)
+{
+    if (n == 0)
+        return 0;
+    const unsigned char *next = slot(x, x->pieces[first].slot);
+    for (size_t i = 0; i < n; i++) {
+        const xchg_mpi_oppiece *pc = &x->pieces[first + i];
+        if (slot(x, pc->slot) != next)
+            return 0;
+        next += xchg_mpi_seg_len(x, pc->seg);
+    }
+    return 1;
+}
+
 /* One step: its messages, then its combinations. */
 static int run_step(xchg_mpi_plan *pl, const xchg_mpi_opstep *m, MPI_Datatype type, MPI_Op op)
 {
@@ -131,11 +151,13 @@ static int run_step(xchg_mpi_plan *pl, const xchg_mpi_opstep *m, MPI_Datatype ty
     int recv = m->from != MPI_PROC_NULL, send = m->to != MPI_PROC_NULL;
     unsigned char *into = NULL, *from = NULL; /* NULL only for a message of 0 bytes */
     int rc = MPI_SUCCESS;
+    int recv_direct = recv && in_a_row(x, m->recv0, m->nrecv);
     if (recv)
-        into = m->nrecv == 1 ? slot(x, x->pieces[m->recv0].slot) : x->recv_pack;
+        into = recv_direct ? slot(x, x->pieces[m->recv0].slot) : x->recv_pack;
     if (send) {
-        from = m->nsend == 1 ? slot(x, x->pieces[m->send0].slot) : x->send_pack;
-        if (m->nsend != 1)
+        int direct = in_a_row(x, m->send0, m->nsend);
+        from = direct ? slot(x, x->pieces[m->send0].slot) : x->send_pack;
+        if (!direct)
             copy_pieces(x, m->send0, m->nsend, x->send_pack, 0);
     }
     if (recv && send && m->recv_bytes <= XCHG_MPI_PIECE && m->send_bytes <= XCHG_MPI_PIECE) {
@@ -153,7 +175,7 @@ static int run_step(xchg_mpi_plan *pl, const xchg_mpi_opstep *m, MPI_Datatype ty
                 rc = wrc;
         }
     }
-    if (rc == MPI_SUCCESS && recv && m->nrecv != 1)
+    if (rc == MPI_SUCCESS && recv && !recv_direct)
         copy_pieces(x, m->recv0, m->nrecv, x->recv_pack, 1);
     if (rc == MPI_SUCCESS && m->ncomb)
         rc = combine(x, m, type, op);
