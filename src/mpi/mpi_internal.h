@@ -187,7 +187,7 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
 int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
 void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
 
-/* opts.c: the options a call runs with: opts, or (NULL) the defaults with
+/* call_common.c: the options a call runs with: opts, or (NULL) the defaults with
  * the environment over them, read once per process; a bad variable is said
  * once by rank 0 and sends every call to the MPI library (alg "mpi").
  * xchg_mpi_raise: raise rc on comm's error handler (MPI_COMM_WORLD's for

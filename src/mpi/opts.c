@@ -9,12 +9,12 @@
  * 0 or 1); whether they fit the communicator (the
  * algorithm applies, the node count is the number of ranks) is known only
  * when a plan is made (plan.c), which then says why it falls back. The
- * files are read then too (auto_files.c). Also the two steps every public
- * call starts and ends with: the options in effect and raising an error.
+ * files are read then too (auto_files.c). This file makes no MPI call
+ * (tests/fuzz/fuzz_mpi_env.c builds it with mpi.h alone); call_common.c
+ * holds what the public calls share that does.
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
-#include "mpi/mpi_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,33 +242,4 @@ int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err)
     if (machine && *machine)
         opts->machine_file = machine;
     return XCHG_OK;
-}
-
-const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
-{
-    static int env_read;
-    static xchg_mpi_opts env;
-    if (opts)
-        return opts;
-    if (!env_read) {
-        xchg_err err;
-        xchg_mpi_opts_default(&env);
-        env_read = 1;
-        if (xchg_mpi_opts_from_env(&env, &err)) {
-            int rank = 0;
-            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-            if (rank == 0)
-                fprintf(stderr, "xchg: %s; using the MPI library's own calls\n", err.msg);
-            env.alg = "mpi";
-        }
-    }
-    *buf = env;
-    return buf;
-}
-
-int xchg_mpi_raise(MPI_Comm comm, int rc)
-{
-    if (rc != MPI_SUCCESS)
-        MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
-    return rc;
 }
