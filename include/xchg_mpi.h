@@ -201,8 +201,8 @@ void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed);
  * allgather, reduce_scatter_block, scan and shift (shift: the data is
  * in recvbuf and replaced). Errors as xchg_mpi_alltoall's: an MPI error
  * code, raised on comm's error handler. Plans are cached on the
- * communicator per (operation, root or shift, block size, layouts,
- * commutativity).
+ * communicator per (operation, root or shift, block size, element size,
+ * commutativity, options).
  */
 int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
                    const xchg_mpi_opts *opts);
