@@ -299,21 +299,19 @@ static int common_checks(const op_args *a, const xchg_mpi_opts **opts, xchg_mpi_
     return MPI_SUCCESS;
 }
 
-/* The call's description of a reduction's type and operator. */
-static int reduction_call(xchg_mpi_opcall *call, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                          xchg_mpi_layout *lay)
+/* The call's description of a reduction of count elements of esize bytes
+ * each, laid out as lay (data_layout's), with operator op. */
+static int reduction_call(xchg_mpi_opcall *call, MPI_Count count, size_t esize, MPI_Op op,
+                          const xchg_mpi_layout *lay)
 {
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
-    size_t bytes;
-    int rc = xchg_mpi_layout_of(count, type, lay, &bytes);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Op_commutative(op, &call->commutative);
+    int rc = MPI_Op_commutative(op, &call->commutative);
     if (rc != MPI_SUCCESS)
         return rc;
     call->reduction = 1;
     call->nelems = (size_t)count;
-    call->esize = count ? bytes / (size_t)count : 0;
+    call->esize = esize;
     call->dense = lay->contiguous;
     return MPI_SUCCESS;
 }
@@ -404,7 +402,7 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
     size_t bytes, esize;
     xchg_mpi_opcall call = {.kind = kind};
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) == MPI_SUCCESS)
-        rc = reduction_call(&call, count, type, op, &lay);
+        rc = reduction_call(&call, count, esize, op, &lay);
     if (rc == MPI_SUCCESS && kind == XCHG_OP_REDUCE && (root < 0 || root >= p))
         rc = MPI_ERR_ROOT;
     int in_place = sendbuf == MPI_IN_PLACE;
