@@ -807,37 +807,44 @@ int xchg_fit_pingpong(const double *bytes, const double *us, size_t n, xchg_fit 
 void xchg_fit_machine(const xchg_fit *f, xchg_machine *m);
 
 /*
- * A tuning file, "xchg-tuning/1" (docs/tuning.md): measured winners, one row
- * per (ranks, topology, range of block sizes), as `xchg tune` writes it and
- * the MPI executor's auto reads it (XCHG_TUNING_FILE).
+ * A tuning file, "xchg-tuning/2" (docs/tuning.md): measured winners, one row
+ * per (operation, ranks, topology, range of block sizes), as `xchg tune`
+ * writes it and the MPI executor's auto reads it (XCHG_TUNING_FILE). Files
+ * of the first version, "xchg-tuning/1", are read too: their rows, without
+ * an operation column, are the complete exchange's.
  */
 typedef struct xchg_tuning xchg_tuning;
 
 /* One row of a tuning file. */
 typedef struct xchg_tuning_entry {
+    xchg_op_kind op;         /* the operation the row is for */
     uint32_t ranks;
     char topology[64];       /* as xchg_topo_spec writes it */
     uint64_t from, to;       /* block sizes in bytes, from <= to */
-    char alg[XCHG_SPEC_MAX]; /* a registry spec, "shm" or "mpi" */
+    char alg[XCHG_SPEC_MAX]; /* a registry spec of op, "mpi", or "shm" (alltoall) */
 } xchg_tuning_entry;
 
 /*
  * Read a tuning file from text (len bytes, not NUL-terminated) into a new
  * *out (free it with xchg_tuning_free). Returns 0; XCHG_EINVAL with a
  * message naming the line when the text is not such a file (another
- * header, a NUL byte, a long line), or a row is bad: not 5 fields, a
- * topology that does not parse or has another node count, sizes out of
- * order, an algorithm that is not a registry spec, shm or mpi, or a range
- * overlapping an earlier row's; XCHG_ENOMEM. *out untouched on failure.
+ * header, a NUL byte, a long line), or a row is bad: not 6 fields (5 in
+ * version 1), an operation xchg_op_parse does not know, a topology that
+ * does not parse or has another node count, sizes out of order, an
+ * algorithm that is not a registry spec of the operation, mpi or (for
+ * alltoall) shm, or a range overlapping an earlier row's; XCHG_ENOMEM.
+ * *out untouched on failure.
  */
 int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err *err);
 void xchg_tuning_free(xchg_tuning *t);
 
-/* The algorithm tuned for a communicator laid out on topo at block size m
- * (bytes): the row of topo's node count and spec whose range holds m, else
- * the nearest such row (by ratio of sizes); NULL when no row is for topo.
- * The string belongs to t. */
-const char *xchg_tuning_lookup(const xchg_tuning *t, const xchg_topo *topo, uint64_t m);
+/* The algorithm tuned for operation op on a communicator laid out on topo
+ * at block size m (bytes; one rank's block, as xchg-bench counts it): the
+ * row of op, topo's node count and spec whose range holds m, else the
+ * nearest such row (by ratio of sizes); NULL when no row is for op on
+ * topo. The string belongs to t. */
+const char *xchg_tuning_lookup(const xchg_tuning *t, xchg_op_kind op, const xchg_topo *topo,
+                               uint64_t m);
 
 /* Rows of t, and the i-th (0, or EINVAL when i is out of range). */
 size_t xchg_tuning_rows(const xchg_tuning *t);

@@ -307,6 +307,62 @@ static const char tuned[] = "xchg-tuning/1\n"
                             "16 complete:16 1 1048576 pairwise\n"
                             "8 ring:8 1 1024 bruck:3\n";
 
+/* Version 2: an operation column; rows of different operations may share
+ * sizes, and each operation looks up its own. */
+static const char tuned2[] = "xchg-tuning/2\n"
+                             "alltoall 16 complete:16 1 4095 shm\n"
+                             "alltoall 16 complete:16 4096 1048576 pairwise\n"
+                             "bcast 16 complete:16 1 1023 mpi\n"
+                             "bcast 16 complete:16 1024 1048576 bcast-split\n"
+                             "scatter 16 complete:16 1 1048576 scatter-hc\n";
+
+static void test_tuning_ops(void)
+{
+    xchg_tuning *t = NULL;
+    xchg_err err = {{0}};
+    CHECK(xchg_tuning_parse(tuned2, strlen(tuned2), &t, &err) == XCHG_OK, "tuning/2: %s",
+          err.msg);
+    CHECK(xchg_tuning_rows(t) == 5, "5 rows, got %zu", xchg_tuning_rows(t));
+    xchg_topo c16 = check_topo("complete:16");
+    const struct {
+        xchg_op_kind op;
+        uint64_t m;
+        const char *want;
+    } cases[] = {
+        {XCHG_OP_ALLTOALL, 8, "shm"},    {XCHG_OP_ALLTOALL, 8192, "pairwise"},
+        {XCHG_OP_BCAST, 8, "mpi"},       {XCHG_OP_BCAST, 1024, "bcast-split"},
+        {XCHG_OP_BCAST, 1 << 24, "bcast-split"}, {XCHG_OP_SCATTER, 8, "scatter-hc"},
+        {XCHG_OP_GATHER, 8, NULL},       {XCHG_OP_REDUCE, 1024, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = xchg_tuning_lookup(t, cases[i].op, &c16, cases[i].m);
+        CHECK(got == cases[i].want || (got && cases[i].want && !strcmp(got, cases[i].want)),
+              "tuning/2 lookup %zu (%s, m %llu): got %s, want %s", i,
+              xchg_op_name(cases[i].op), (unsigned long long)cases[i].m, got ? got : "none",
+              cases[i].want ? cases[i].want : "none");
+    }
+    xchg_tuning_entry e;
+    CHECK(xchg_tuning_row(t, 3, &e) == XCHG_OK && e.op == XCHG_OP_BCAST && e.from == 1024 &&
+              !strcmp(e.alg, "bcast-split"),
+          "tuning/2 row 3");
+    xchg_tuning_free(t);
+
+    tuning_refused("xchg-tuning/2\n16 complete:16 1 64 shm\n",
+                   "line 2: 5 fields; accepted: 6, operation ranks");
+    tuning_refused("xchg-tuning/2\nalltoal 16 complete:16 1 64 shm\n",
+                   "line 2: operation 'alltoal'");
+    tuning_refused("xchg-tuning/2\nbcast 16 complete:16 1 64 shm\n",
+                   "shm runs the complete exchange only, not bcast");
+    tuning_refused("xchg-tuning/2\nbcast 16 complete:16 1 64 pairwise\n",
+                   "pairwise performs alltoall, not bcast");
+    tuning_refused("xchg-tuning/2\ngather 16 complete:16 1 64 scatter-hc\n",
+                   "scatter-hc performs scatter, not gather");
+    tuning_refused("xchg-tuning/2\nbcast 16 complete:16 1 64 mpi\n"
+                   "bcast 16 complete:16 64 128 bcast-hc\n",
+                   "line 3: bcast, 64..128 bytes on 16 ranks (complete:16) overlaps");
+    tuning_refused("xchg-tuning/3\n", "line 1: 'xchg-tuning/3' is not the header");
+}
+
 static void test_tuning(void)
 {
     xchg_tuning *t = NULL;
@@ -326,7 +382,7 @@ static void test_tuning(void)
         {&c16, 8, "pairwise"},     {&r8, 1 << 20, "bruck:3"},  {&r16, 8, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *got = xchg_tuning_lookup(t, cases[i].topo, cases[i].m);
+        const char *got = xchg_tuning_lookup(t, XCHG_OP_ALLTOALL, cases[i].topo, cases[i].m);
         CHECK(got == cases[i].want || (got && cases[i].want && !strcmp(got, cases[i].want)),
               "lookup %zu (m %llu): got %s, want %s", i, (unsigned long long)cases[i].m,
               got ? got : "none", cases[i].want ? cases[i].want : "none");
@@ -336,14 +392,18 @@ static void test_tuning(void)
               e.to == 4096 && !strcmp(e.alg, "hc-standard") && !strcmp(e.topology, "torus:4x4"),
           "row 1");
     CHECK(xchg_tuning_row(t, 5, &e) == XCHG_EINVAL, "row out of range");
+    CHECK(e.op == XCHG_OP_ALLTOALL, "a version 1 row is the complete exchange's");
+    CHECK(xchg_tuning_lookup(t, XCHG_OP_BCAST, &t44, 64) == NULL,
+          "version 1 rows answer for alltoall only");
     xchg_tuning_free(t);
     xchg_tuning_free(NULL);
 
     tuning_refused("", "the file is empty");
     tuning_refused("xchg-machine/1\nts 1\ntw 1\n", "line 1: 'xchg-machine/1' is not the header "
                                                     "of a tuning file");
-    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64\n", "line 2: 4 fields; accepted: 5");
-    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64 shm extra\n", "line 2: 6 fields");
+    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64\n",
+                   "line 2: 4 fields; accepted in xchg-tuning/1: 5");
+    tuning_refused("xchg-tuning/1\n16 torus:4x4 1 64 shm extra\n", "line 2: 6 or more fields");
     tuning_refused("xchg-tuning/1\n0 torus:4x4 1 64 shm\n", "line 2: ranks '0' is not");
     tuning_refused("xchg-tuning/1\n16 torus:4x5 1 64 shm\n", "has 20 nodes, not the row's 16");
     tuning_refused("xchg-tuning/1\n16 donut:16 1 64 shm\n", "line 2: topology 'donut:16'");
@@ -353,10 +413,10 @@ static void test_tuning(void)
     tuning_refused("xchg-tuning/1\n16 ring:16 1 8 fastest\n", "line 2: algorithm 'fastest'");
     tuning_refused("xchg-tuning/1\n16 ring:16 1 8 bruck:1\n", "algorithm 'bruck:1'");
     tuning_refused("xchg-tuning/1\n16 hypercube:4 1 8 bcast-hc:root=3\n",
-                   "line 2: algorithm 'bcast-hc:root=3': bcast-hc performs bcast, not the "
-                   "complete exchange");
+                   "line 2: algorithm 'bcast-hc:root=3': bcast-hc performs bcast, not alltoall");
     tuning_refused("xchg-tuning/1\n16 ring:16 1 64 mpi\n16 ring:16 64 128 ring\n",
-                   "line 3: 64..128 bytes on 16 ranks (ring:16) overlaps an earlier row's 1..64");
+                   "line 3: alltoall, 64..128 bytes on 16 ranks (ring:16) overlaps an earlier "
+                   "row's 1..64");
     const char nul[] = "xchg-tuning/1\n16 ring:16\0 1 64 mpi\n";
     CHECK(xchg_tuning_parse(nul, sizeof nul - 1, &t, &err) == XCHG_EINVAL &&
               strstr(err.msg, "line 2: a NUL byte"),
@@ -383,7 +443,7 @@ static void test_tuning(void)
             buf[i] = flips[f];
             err.msg[0] = '\0';
             if (xchg_tuning_parse(buf, n, &t, &err) == XCHG_OK) {
-                const char *a = xchg_tuning_lookup(t, &t44, 100);
+                const char *a = xchg_tuning_lookup(t, XCHG_OP_ALLTOALL, &t44, 100);
                 silent += a && !(!strcmp(a, "shm") || !strcmp(a, "mpi") ||
                                  !strncmp(a, "hc-", 3) || !strncmp(a, "pair", 4));
                 xchg_tuning_free(t);
@@ -403,5 +463,6 @@ int main(void)
     test_damaged();
     test_fit();
     test_tuning();
+    test_tuning_ops();
     return check_finish("test_machine");
 }

@@ -57,6 +57,7 @@
 
 #include <mpi.h>
 
+#include "tool_ops.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
 
@@ -104,36 +105,6 @@ static int g_rank;
 
 /* ---- the operations ------------------------------------------------------- */
 
-/* Whether kind reduces (MPI_INT, MPI_SUM) and whether it has a root. */
-static int is_reduction(xchg_op_kind k)
-{
-    return k == XCHG_OP_REDUCE || k == XCHG_OP_ALLREDUCE || k == XCHG_OP_REDUCE_SCATTER ||
-           k == XCHG_OP_SCAN;
-}
-
-static int has_root(xchg_op_kind k)
-{
-    return k == XCHG_OP_BCAST || k == XCHG_OP_REDUCE || k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
-}
-
-/* The MPI call --alg mpi times, and the title of the OSU benchmark. */
-static const char *mpi_name(xchg_op_kind k)
-{
-    static const char *const names[XCHG_OP_COUNT] = {
-        [XCHG_OP_ALLTOALL] = "MPI_Alltoall",
-        [XCHG_OP_BCAST] = "MPI_Bcast",
-        [XCHG_OP_REDUCE] = "MPI_Reduce",
-        [XCHG_OP_ALLGATHER] = "MPI_Allgather",
-        [XCHG_OP_REDUCE_SCATTER] = "MPI_Reduce_scatter_block",
-        [XCHG_OP_ALLREDUCE] = "MPI_Allreduce",
-        [XCHG_OP_SCAN] = "MPI_Scan",
-        [XCHG_OP_SCATTER] = "MPI_Scatter",
-        [XCHG_OP_GATHER] = "MPI_Gather",
-        [XCHG_OP_SHIFT] = "MPI_Sendrecv",
-    };
-    return (unsigned)k < XCHG_OP_COUNT ? names[k] : "?";
-}
-
 static const char *op_title(xchg_op_kind k)
 {
     static const char *const titles[XCHG_OP_COUNT] = {
@@ -149,43 +120,6 @@ static const char *op_title(xchg_op_kind k)
         [XCHG_OP_SHIFT] = "Circular Shift (Sendrecv)",
     };
     return (unsigned)k < XCHG_OP_COUNT ? titles[k] : "?";
-}
-
-/* How many m-byte blocks rank `rank` sends from and receives into (the
- * buffers it needs; the root's are the larger ones). */
-static size_t send_blocks(xchg_op_kind k, int rank, int root, int p)
-{
-    switch (k) {
-    case XCHG_OP_ALLTOALL:
-    case XCHG_OP_REDUCE_SCATTER:
-        return (size_t)p;
-    case XCHG_OP_BCAST:
-        return 0;
-    case XCHG_OP_SCATTER:
-        return rank == root ? (size_t)p : 0;
-    default:
-        return 1;
-    }
-}
-
-static size_t recv_blocks(xchg_op_kind k, int rank, int root, int p)
-{
-    switch (k) {
-    case XCHG_OP_ALLTOALL:
-    case XCHG_OP_ALLGATHER:
-        return (size_t)p;
-    case XCHG_OP_GATHER:
-        return rank == root ? (size_t)p : 0;
-    default:
-        return 1;
-    }
-}
-
-/* The most blocks any rank's one buffer holds: what -M limits. */
-static size_t max_blocks(xchg_op_kind k, int p)
-{
-    size_t s = send_blocks(k, 0, 0, p), r = recv_blocks(k, 0, 0, p);
-    return s > r ? s : r;
 }
 
 /* Print "xchg-bench: <message>" on stderr from rank 0 only. */
@@ -537,7 +471,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         return EXIT_USAGE;
     }
     const char *opname = xchg_op_name(a->op);
-    if (root_s && !has_root(a->op)) {
+    if (root_s && !xchg_tool_op_has_root(a->op)) {
         usage_error("--root applies to bcast, reduce, gather and scatter; --op %s has no root",
                     opname);
         return EXIT_USAGE;
@@ -604,7 +538,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
                     a->op == XCHG_OP_ALLTOALL ? "an all-to-all" : opname, nprocs);
         return EXIT_USAGE;
     }
-    if (is_reduction(a->op) && a->max_size < sizeof(int)) {
+    if (xchg_tool_op_reduces(a->op) && a->max_size < sizeof(int)) {
         usage_error("-m MAX %zu is below one MPI_INT; accepted for --op %s: MAX >= %zu",
                     a->max_size, opname, sizeof(int));
         return EXIT_USAGE;
@@ -617,7 +551,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
     }
     /* The OSU benchmarks' memory limit: the largest buffer (P*MAX bytes
      * where a rank holds P blocks) must fit. */
-    size_t p = max_blocks(a->op, nprocs);
+    size_t p = xchg_tool_op_max_blocks(a->op, nprocs);
     if (a->max_size > a->mem_limit / p) {
         size_t fit = a->mem_limit / p, m = a->min_size;
         if (fit < a->min_size) {
@@ -943,52 +877,24 @@ typedef struct bench_call {
 static int op_call(const bench_call *c)
 {
     const bench_args *a = c->a;
-    const xchg_mpi_opts *o = c->opts;
-    unsigned char *s = c->sbuf, *r = c->rbuf;
-    int root = a->root, n = (int)c->count, mpi = c->is_mpi;
-    MPI_Count cnt = (MPI_Count)c->count;
-    MPI_Comm comm = c->comm;
-    switch (a->op) {
-    case XCHG_OP_ALLTOALL: {
-        const void *send = a->in_place ? MPI_IN_PLACE : (const void *)s;
-        if (mpi)
-            return PMPI_Alltoall(send, c->mc.count, c->mc.type, r, c->mc.count, c->mc.type, comm);
-        return xchg_mpi_plan_run(c->plan, send, r);
+    if (a->op == XCHG_OP_ALLTOALL) {
+        const void *send = a->in_place ? MPI_IN_PLACE : (const void *)c->sbuf;
+        if (c->is_mpi)
+            return PMPI_Alltoall(send, c->mc.count, c->mc.type, c->rbuf, c->mc.count, c->mc.type,
+                                 c->comm);
+        return xchg_mpi_plan_run(c->plan, send, c->rbuf);
     }
-    case XCHG_OP_BCAST:
-        return mpi ? PMPI_Bcast(r, n, MPI_BYTE, root, comm)
-                   : xchg_mpi_bcast(r, cnt, MPI_BYTE, root, comm, o);
-    case XCHG_OP_REDUCE:
-        return mpi ? PMPI_Reduce(s, r, n, MPI_INT, MPI_SUM, root, comm)
-                   : xchg_mpi_reduce(s, r, cnt, MPI_INT, MPI_SUM, root, comm, o);
-    case XCHG_OP_ALLREDUCE:
-        return mpi ? PMPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, comm)
-                   : xchg_mpi_allreduce(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
-    case XCHG_OP_REDUCE_SCATTER:
-        return mpi ? PMPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, comm)
-                   : xchg_mpi_reduce_scatter_block(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
-    case XCHG_OP_SCAN:
-        return mpi ? PMPI_Scan(s, r, n, MPI_INT, MPI_SUM, comm)
-                   : xchg_mpi_scan(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
-    case XCHG_OP_ALLGATHER:
-        return mpi ? PMPI_Allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm)
-                   : xchg_mpi_allgather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, comm, o);
-    case XCHG_OP_GATHER:
-        return mpi ? PMPI_Gather(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
-                   : xchg_mpi_gather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
-    case XCHG_OP_SCATTER:
-        return mpi ? PMPI_Scatter(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
-                   : xchg_mpi_scatter(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
-    case XCHG_OP_SHIFT: {
-        if (!mpi)
-            return xchg_mpi_shift(s, r, cnt, MPI_BYTE, a->q, comm, o);
-        int p = c->p, q = (int)(((long long)a->q % p + p) % p);
-        return PMPI_Sendrecv(s, n, MPI_BYTE, (g_rank + q) % p, 0, r, n, MPI_BYTE,
-                             (g_rank - q + p) % p, 0, c->shift_comm, MPI_STATUS_IGNORE);
-    }
-    default:
-        return MPI_ERR_INTERN;
-    }
+    xchg_tool_opcall oc = {.kind = a->op,
+                           .is_mpi = c->is_mpi,
+                           .opts = c->opts,
+                           .comm = c->comm,
+                           .shift_comm = c->shift_comm,
+                           .root = a->root,
+                           .q = a->q,
+                           .count = c->count,
+                           .sbuf = c->sbuf,
+                           .rbuf = c->rbuf};
+    return xchg_tool_op_call(&oc);
 }
 
 /*
@@ -1016,7 +922,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
                     .count = count,
                     .sbuf = sbuf,
                     .rbuf = rbuf};
-    const char *what = c.is_mpi                    ? mpi_name(a->op)
+    const char *what = c.is_mpi                    ? xchg_tool_op_mpi_name(a->op)
                        : a->op == XCHG_OP_ALLTOALL ? "xchg_mpi_plan_run"
                                                    : "xchg's call";
     int rc;
@@ -1035,7 +941,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
             mpi_fail(comm, rc, "making the datatype", m);
         snprintf(row->info.alg, sizeof row->info.alg, "mpi");
         snprintf(row->info.topology, sizeof row->info.topology, "-");
-        snprintf(row->info.why, sizeof row->info.why, "--alg mpi: %s", mpi_name(a->op));
+        snprintf(row->info.why, sizeof row->info.why, "--alg mpi: %s",
+                 xchg_tool_op_mpi_name(a->op));
     } else {
         /* The plan is made here, outside the timed loop: the exchange's
          * persistent plan derives this rank's lists once and every timed
@@ -1117,7 +1024,7 @@ static void json_str(const char *s)
 static void print_json(const bench_args *a, int p, const bench_row *r)
 {
     printf("{\"op\":\"%s\",", xchg_op_name(a->op));
-    if (has_root(a->op))
+    if (xchg_tool_op_has_root(a->op))
         printf("\"root\":%d,", a->root);
     if (a->op == XCHG_OP_SHIFT)
         printf("\"q\":%d,", a->q);
@@ -1152,8 +1059,8 @@ static void print_header(const bench_args *a, int p)
     printf("# MPI library: %s\n", lib);
     printf("# Ranks: %d, algorithm: %s, topology: %s, in place: %s, datatype: %s", p, a->alg,
            a->topo ? a->topo : "auto", a->in_place ? "yes" : "no",
-           is_reduction(a->op) ? "MPI_INT, op: MPI_SUM" : "MPI_BYTE");
-    if (has_root(a->op))
+           xchg_tool_op_reduces(a->op) ? "MPI_INT, op: MPI_SUM" : "MPI_BYTE");
+    if (xchg_tool_op_has_root(a->op))
         printf(", root: %d", a->root);
     if (a->op == XCHG_OP_SHIFT)
         printf(", q: %d", a->q);
@@ -1173,7 +1080,7 @@ static void print_plan_line(const bench_args *a, const bench_row *r, const bench
 {
     if (strcmp(a->alg, "mpi") == 0) {
         if (!prev)
-            printf("# plan: %s of the MPI library (--alg mpi)\n", mpi_name(a->op));
+            printf("# plan: %s of the MPI library (--alg mpi)\n", xchg_tool_op_mpi_name(a->op));
         return;
     }
     if (prev && strcmp(prev->info.alg, r->info.alg) == 0 &&
@@ -1182,7 +1089,7 @@ static void print_plan_line(const bench_args *a, const bench_row *r, const bench
         return;
     if (r->info.fallback)
         printf("# plan from %zu B: %s (xchg falls back to the MPI library); %s\n", r->bytes,
-               mpi_name(a->op), r->info.why);
+               xchg_tool_op_mpi_name(a->op), r->info.why);
     else if (r->info.shared_bytes)
         printf("# plan from %zu B: %s, %zu round%s through a shared segment of %zu B; %s\n",
                r->bytes, r->info.alg, r->info.steps, r->info.steps == 1 ? "" : "s",
@@ -1231,8 +1138,8 @@ int main(int argc, char **argv)
     /* The buffers this rank uses at MAX: the exchange's in place needs one;
      * otherwise a send and a receive buffer of as many blocks as the rank
      * sends and receives (64 ranks of 1 MiB blocks: 2 x 64 MiB per rank). */
-    size_t sbytes = a.in_place ? 0 : send_blocks(a.op, g_rank, a.root, p) * a.max_size;
-    size_t rbytes = recv_blocks(a.op, g_rank, a.root, p) * a.max_size;
+    size_t sbytes = a.in_place ? 0 : xchg_tool_op_send_blocks(a.op, g_rank, a.root, p) * a.max_size;
+    size_t rbytes = xchg_tool_op_recv_blocks(a.op, g_rank, a.root, p) * a.max_size;
     unsigned char *sbuf = NULL, *rbuf = NULL;
     red_coef *coefs = malloc((size_t)p * sizeof *coefs);
     int okmem = coefs != NULL;
@@ -1243,7 +1150,7 @@ int main(int argc, char **argv)
     int allmem = 0;
     MPI_Allreduce(&okmem, &allmem, 1, MPI_INT, MPI_MIN, comm);
     if (!allmem) {
-        size_t most = max_blocks(a.op, p) * a.max_size;
+        size_t most = xchg_tool_op_max_blocks(a.op, p) * a.max_size;
         usage_error("cannot allocate %s%zu bytes per rank for %d ranks x %zu-byte blocks; "
                     "accepted: a smaller -m MAX",
                     a.in_place ? "" : "2 x ", most, p, a.max_size);
@@ -1267,7 +1174,7 @@ int main(int argc, char **argv)
     int status = EXIT_OK;
     bench_row row, prev;
     int have_prev = 0;
-    size_t esize = is_reduction(a.op) ? sizeof(int) : 1;
+    size_t esize = xchg_tool_op_reduces(a.op) ? sizeof(int) : 1;
     for (size_t size = a.min_size; size <= a.max_size; size *= 2) {
         /* A reduction's size in whole elements (OSU: size / type size). */
         size_t count = size / esize, m = count * esize;

@@ -1,8 +1,9 @@
 /*
  * xchg_tune.c - xchg-tune (run as `mpirun -np P xchg tune`): time every
- * candidate for MPI_Alltoall on this machine at this process count, block
- * size by block size, and write the winners as a tuning file
- * (docs/tuning.md) that the executor's auto runs (XCHG_TUNING_FILE).
+ * candidate for MPI_Alltoall (or, with --op, another operation) on this
+ * machine at this process count, block size by block size, and write the
+ * winners as a tuning file (docs/tuning.md) that the executor's auto runs
+ * (XCHG_TUNING_FILE).
  *
  * Candidates, on the topology the ranks are laid out on (--topo, default
  * complete:P, as auto maps a communicator without a Cartesian grid): every
@@ -10,25 +11,28 @@
  * radices, multiphase's partitions, a padded ":virtual" form where the
  * sizes do not fit), the ":virtual" form of algorithms that take one even
  * where they fit, the shared-memory exchange ("shm", one node only) and the
- * MPI library's own call ("mpi"). A candidate the executor cannot run here
- * (its plan falls back) is left out at that size, with the reason.
+ * MPI library's own call ("mpi"). For another operation (--op): each of
+ * its registry algorithms that applies (with root 0, and q = 1 for a
+ * shift), and the MPI library's own call. A candidate the executor cannot
+ * run here (its plan falls back) is left out at that size, with the reason.
  *
  * Timing: per block size, ROUNDS rounds taken in turn over the candidates
  * (A, B, ..., A, B, ...), so that a slow spell of the machine hits all of
  * them alike. In a round a candidate gets a persistent plan (made outside
- * the timing, freed after it: one plan's buffers at a time), two warm-up
- * calls, then k timed calls, each timed alone with a barrier after it, as
- * xchg-bench (and osu_alltoall) time them; the round's time is a rank's
- * mean per call averaged over the ranks, and the candidate's time the
- * median of its rounds. k (from the first round's warm-up) makes a round
- * last about --round-ms.
+ * the timing, freed after it: one plan's buffers at a time; another
+ * operation's plans are cached on a communicator of the size's own, freed
+ * after the size), two warm-up calls, then k timed calls, each timed alone
+ * with a barrier after it, as xchg-bench (and osu_alltoall) time them; the
+ * round's time is a rank's mean per call averaged over the ranks, and the
+ * candidate's time the median of its rounds. k (from the first round's
+ * warm-up) makes a round last about --round-ms.
  *
  * Rows: consecutive sizes with the same winner make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
  * FILE an existing file keeps its rows for other process counts or
  * topologies (a damaged file is refused, not overwritten); the new rows
- * replace the old ones for (P, topology). The file is written whole to
- * FILE.tmp and renamed.
+ * replace the old ones for (operation, P, topology). The file is written
+ * whole to FILE.tmp and renamed.
  *
  * Exit status: 0 ok, 2 bad usage or a file that cannot be read or written
  * (every rank exits 2 after MPI_Finalize; rank 0 says why), 3 an MPI call
@@ -42,6 +46,7 @@
 
 #include <mpi.h>
 
+#include "tool_ops.h"
 #include "tool_size.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -53,6 +58,7 @@ enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
 #define ROUNDS 3
 
 typedef struct tune_args {
+    xchg_op_kind op; /* --op, default the exchange */
     size_t min_size, max_size, mem_limit;
     const char *out, *topo, *only, *machine;
     double round_ms;
@@ -62,7 +68,7 @@ typedef struct tune_args {
 static int g_rank;
 
 static const char usage_text[] =
-    "usage: mpirun -np P xchg tune [-o FILE] [-m MIN:MAX] [--topo SPEC]\n"
+    "usage: mpirun -np P xchg tune [-o FILE] [--op NAME] [-m MIN:MAX] [--topo SPEC]\n"
     "                              [--only LIST] [--round-ms MS] [-M BYTES]\n"
     "                              [--json [--machine FILE]]\n\n"
     "Time every candidate for MPI_Alltoall on these P ranks: each algorithm of\n"
@@ -70,8 +76,14 @@ static const char usage_text[] =
     "the :virtual forms), the shared-memory exchange (shm) and the MPI library's\n"
     "own call (mpi), at block sizes MIN, 2*MIN, ... MAX; print the winner of\n"
     "each size and write them as a tuning file that auto reads\n"
-    "(XCHG_TUNING_FILE; docs/tuning.md). Run it once per process count.\n\n"
+    "(XCHG_TUNING_FILE; docs/tuning.md). Run it once per process count and\n"
+    "operation.\n\n"
     "options:\n"
+    "  --op NAME           the operation tuned: alltoall (default), bcast, reduce,\n"
+    "                      allgather, reduce_scatter, allreduce, scan, scatter,\n"
+    "                      gather, shift; its algorithms and the MPI library's call\n"
+    "                      are timed (root 0; shift q = 1), sizes as xchg-bench\n"
+    "                      counts them (one rank's block)\n"
     "  -o, --out FILE      write (or update) the tuning file: rows for other\n"
     "                      process counts or topologies are kept\n"
     "  -m, --message-size MIN:MAX  block sizes in bytes (default 8:1M; K, M, G\n"
@@ -80,9 +92,10 @@ static const char usage_text[] =
     "                      maps them (default complete:P; a periodic Cartesian\n"
     "                      communicator of 4x4 is torus:4x4)\n"
     "  --only LIST         only these registry names (and mpi, shm), comma-separated\n"
+    "                      (the operation's own algorithms)\n"
     "  --round-ms MS       about how long one timed round lasts (default 5)\n"
     "  -M, --mem-limit BYTES  memory a rank may use: the send and receive buffers\n"
-    "                      (2*P*MAX) and a candidate's scratch; a candidate that\n"
+    "                      (2*P*MAX for alltoall) and a candidate's scratch; one that\n"
     "                      needs more is left out at that size (default 512M)\n"
     "  --json              one JSON object per size: every candidate's time, and\n"
     "                      what auto's cost model predicts for them\n"
@@ -111,10 +124,11 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"mem-limit", required_argument, NULL, 'M'},
                                              {"json", no_argument, NULL, 'j'},
                                              {"machine", required_argument, NULL, 'c'},
+                                             {"op", required_argument, NULL, 'p'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    static const char accepted[] = "-o, -m, --topo, --only, --round-ms, -M, --machine, --json, "
-                                   "--help";
+    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, -M, --machine, "
+                                   "--json, --help";
     memset(a, 0, sizeof *a);
     a->min_size = 8;
     a->max_size = (size_t)1 << 20;
@@ -170,6 +184,12 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
         case 'c':
             a->machine = optarg;
             break;
+        case 'p': {
+            xchg_err err = {{0}};
+            if (xchg_op_parse(optarg, &a->op, &err))
+                return usage_error("--op: %s", err.msg);
+            break;
+        }
         case 'h':
             if (g_rank == 0)
                 fputs(usage_text, stdout);
@@ -185,26 +205,48 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'; options only (see --help)", argv[optind]);
-    if (a->max_size > a->mem_limit / 2 / (size_t)p)
-        return usage_error("blocks of MAX bytes to every rank do not fit -M: %s; accepted: a "
-                           "smaller MAX or a larger -M",
-                           "2*P*MAX (send and receive buffers) must be at most the limit");
+    size_t blocks =
+        xchg_tool_op_send_blocks(a->op, 0, 0, p) + xchg_tool_op_recv_blocks(a->op, 0, 0, p);
+    if (a->max_size > a->mem_limit / blocks)
+        return usage_error("blocks of MAX bytes do not fit -M: %s; accepted: a smaller MAX or "
+                           "a larger -M",
+                           "the send and receive buffers (2*P*MAX for alltoall) must be at "
+                           "most the limit");
+    if (xchg_tool_op_reduces(a->op) && a->min_size < sizeof(int))
+        return usage_error("-m: MIN is below one MPI_INT, which --op %s reduces; accepted: "
+                           "MIN >= 4",
+                           xchg_op_name(a->op));
     xchg_err err = {{0}};
     if (a->only && xchg_alg_check_list(a->only, &err))
         return usage_error("--only: %s", err.msg);
-    /* the executor runs the complete exchange only: another operation's
-     * algorithm named here is refused, not silently left out */
+    /* another operation's algorithm named here is refused, not silently
+     * left out */
     for (size_t i = 0; a->only && a->only[0] && i < xchg_alg_count(); i++) {
         const xchg_alg *alg = xchg_alg_at(i);
-        if (alg->op == XCHG_OP_ALLTOALL || !xchg_alg_in_list(a->only, alg->name))
+        if (alg->op == a->op || !xchg_alg_in_list(a->only, alg->name))
             continue;
         snprintf(err.msg, sizeof err.msg,
-                 "%.64s performs %s, not the complete exchange; accepted: an algorithm "
-                 "'xchg list --op alltoall' lists",
-                 alg->name, xchg_op_name(alg->op));
+                 "%.64s performs %s, not %s; accepted: an algorithm 'xchg list --op %s' lists",
+                 alg->name, xchg_op_name(alg->op), xchg_op_name(a->op), xchg_op_name(a->op));
         return usage_error("--only: %s", err.msg);
     }
     return 0;
+}
+
+/* Another operation's candidates on t: its algorithms that apply (root 0,
+ * shift q = 1), then "mpi". */
+static int op_candidates(xchg_op_kind op, const xchg_topo *t, const char *only, xchg_spec *out)
+{
+    int n = 0;
+    for (size_t i = 0; i < xchg_alg_count() && n < MAX_CANDIDATES - 1; i++) {
+        const xchg_alg *a = xchg_alg_at(i);
+        xchg_opts o = {.shift = op == XCHG_OP_SHIFT ? 1 : 0};
+        xchg_err err = {{0}};
+        if (a->op == op && xchg_alg_in_list(only, a->name) && !xchg_alg_applies(a, t, &o, &err))
+            snprintf(out[n++], XCHG_SPEC_MAX, "%s", a->name);
+    }
+    snprintf(out[n++], XCHG_SPEC_MAX, "mpi");
+    return n;
 }
 
 /* The candidates on t: specs, then "shm" and "mpi". */
@@ -231,14 +273,28 @@ static int candidates(const xchg_topo *t, const char *only, xchg_spec *out)
     return n;
 }
 
-/* One candidate at one size: its plan (NULL for mpi), or skipped. */
+/* One candidate at one size: its plan (the exchange's; NULL for mpi and
+ * for another operation, whose plan its first call caches), or skipped. */
 typedef struct cand {
     xchg_mpi_plan *plan;
+    xchg_mpi_opts opts; /* another operation's call: the algorithm forced */
     int skip;
     char why[160];
     double rounds[ROUNDS];
     double us;
 } cand;
+
+/* What one size's calls need. */
+typedef struct size_ctx {
+    const tune_args *a;
+    const char *topo;
+    int p;
+    size_t m, count; /* a block's bytes; elements (ints for a reduction) */
+    MPI_Comm comm;   /* another operation's: the size's own duplicate, whose
+                        plan cache goes with it */
+    MPI_Comm shift_comm;
+    void *sbuf, *rbuf;
+} size_ctx;
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -246,51 +302,76 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* One call of candidate c: the MPI library's (is_mpi) or xchg's. */
+static int one_call(const size_ctx *x, const cand *c, int is_mpi)
+{
+    if (x->a->op == XCHG_OP_ALLTOALL)
+        return is_mpi ? PMPI_Alltoall(x->sbuf, (int)x->m, MPI_BYTE, x->rbuf, (int)x->m, MPI_BYTE,
+                                      MPI_COMM_WORLD)
+                      : xchg_mpi_plan_run(c->plan, x->sbuf, x->rbuf);
+    xchg_tool_opcall oc = {.kind = x->a->op,
+                           .is_mpi = is_mpi,
+                           .opts = &c->opts,
+                           .comm = x->comm,
+                           .shift_comm = x->shift_comm,
+                           .root = 0,
+                           .q = 1,
+                           .count = x->count,
+                           .sbuf = x->sbuf,
+                           .rbuf = x->rbuf};
+    return xchg_tool_op_call(&oc);
+}
+
 /* k calls of candidate c, timed as xchg-bench and osu_alltoall time them:
  * each call alone between two clock readings, a barrier after it outside
  * the timing; a rank's mean per call, averaged over the ranks (us). */
-static double timed(cand *c, int is_mpi, int k, size_t m, void *sbuf, void *rbuf)
+static double timed(const size_ctx *x, const cand *c, int is_mpi, int k)
 {
     double total = 0;
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(x->comm);
     for (int i = 0; i < k; i++) {
         double t0 = MPI_Wtime();
-        if (is_mpi)
-            PMPI_Alltoall(sbuf, (int)m, MPI_BYTE, rbuf, (int)m, MPI_BYTE, MPI_COMM_WORLD);
-        else
-            xchg_mpi_plan_run(c->plan, sbuf, rbuf);
+        one_call(x, c, is_mpi);
         total += MPI_Wtime() - t0;
-        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Barrier(x->comm);
     }
     double mine = total * 1e6 / k, sum = 0;
-    int p;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
-    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    return sum / p;
+    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, x->comm);
+    return sum / x->p;
 }
 
-/* Make candidate c's plan for block size m (collective). 0; or -1 with c
- * marked skipped and why, when the executor cannot run it here, or when
- * its scratch and the send and receive buffers would pass -M a rank (64
- * ranks sharing one machine's memory: ring at 1 MiB blocks holds 190 MiB a
- * rank besides the buffers). */
-static int open_plan(const tune_args *a, const char *topo, const char *spec, size_t m, cand *c)
+/* Make candidate c's plan for the size (collective): the exchange's
+ * persistent plan, or another operation's first call, which makes and
+ * caches its plan. 0; or -1 with c marked skipped and why, when the
+ * executor cannot run it here, or when its scratch and the send and
+ * receive buffers would pass -M a rank (64 ranks sharing one machine's
+ * memory: ring at 1 MiB blocks holds 190 MiB a rank besides the buffers). */
+static int open_plan(const size_ctx *x, const char *spec, cand *c)
 {
-    xchg_mpi_opts o;
-    xchg_mpi_opts_default(&o);
-    o.alg = spec;
-    o.topology = topo;
-    if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0, MPI_COMM_WORLD,
-                             &o, &c->plan) != MPI_SUCCESS) {
+    const tune_args *a = x->a;
+    xchg_mpi_opts_default(&c->opts);
+    c->opts.alg = spec;
+    c->opts.topology = x->topo;
+    xchg_mpi_plan_info info;
+    int rc;
+    if (a->op == XCHG_OP_ALLTOALL) {
+        rc = xchg_mpi_plan_create((MPI_Count)x->m, MPI_BYTE, (MPI_Count)x->m, MPI_BYTE, 0,
+                                  MPI_COMM_WORLD, &c->opts, &c->plan);
+        if (rc == MPI_SUCCESS)
+            xchg_mpi_plan_info_get(c->plan, &info);
+    } else {
+        rc = one_call(x, c, 0);
+        if (rc == MPI_SUCCESS)
+            xchg_mpi_last_info(&info);
+    }
+    if (rc != MPI_SUCCESS) {
         c->skip = 1;
         snprintf(c->why, sizeof c->why, "no plan");
         return -1;
     }
-    xchg_mpi_plan_info info;
-    xchg_mpi_plan_info_get(c->plan, &info);
-    int p;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
-    size_t need = info.scratch_bytes + info.plan_bytes + 2 * m * (size_t)p;
+    size_t blocks = xchg_tool_op_send_blocks(a->op, 0, 0, x->p) +
+                    xchg_tool_op_recv_blocks(a->op, 0, 0, x->p);
+    size_t need = info.scratch_bytes + info.plan_bytes + blocks * x->m;
     if (info.fallback || need > a->mem_limit) {
         c->skip = 1;
         if (info.fallback)
@@ -306,32 +387,40 @@ static int open_plan(const tune_args *a, const char *topo, const char *spec, siz
     return 0;
 }
 
-/* Time every candidate at block size m; returns the winner's index, or -1
- * when none ran. One candidate's plan at a time: at 64
- * ranks and 1 MiB blocks a plan's scratch can be a p*m buffer a rank. */
-static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int n, cand *cs,
-                     size_t m, void *sbuf, void *rbuf)
+/* Time every candidate at the size; returns the winner's index, or -1
+ * when none ran. One exchange plan at a time: at 64 ranks and 1 MiB
+ * blocks a plan's scratch can be a p*m buffer a rank. */
+static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs)
 {
-    int ks[MAX_CANDIDATES];
+    int ks[MAX_CANDIDATES], other = x->a->op != XCHG_OP_ALLTOALL;
+    x->comm = x->shift_comm = MPI_COMM_WORLD;
+    if (other) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &x->comm);
+        MPI_Comm_dup(MPI_COMM_WORLD, &x->shift_comm);
+    }
     for (int i = 0; i < n; i++)
         memset(&cs[i], 0, sizeof cs[i]);
     for (int r = 0; r < ROUNDS; r++)
         for (int i = 0; i < n; i++) {
             cand *c = &cs[i];
             int is_mpi = !strcmp(spec[i], "mpi");
-            if (c->skip || (!is_mpi && open_plan(a, topo, spec[i], m, c)))
+            if (c->skip || (!is_mpi && open_plan(x, spec[i], c)))
                 continue;
             /* two calls to warm up (a new plan's buffers are touched for
              * the first time); the first round's set k */
-            double us = timed(c, is_mpi, 2, m, sbuf, rbuf);
+            double us = timed(x, c, is_mpi, 2);
             if (r == 0) {
-                double k = a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
+                double k = x->a->round_ms * 1e3 / (us > 0.01 ? us : 0.01);
                 ks[i] = k < 1 ? 1 : k > 200 ? 200 : (int)k;
             }
-            c->rounds[r] = timed(c, is_mpi, ks[i], m, sbuf, rbuf);
+            c->rounds[r] = timed(x, c, is_mpi, ks[i]);
             xchg_mpi_plan_free(c->plan);
             c->plan = NULL;
         }
+    if (other) {
+        MPI_Comm_free(&x->comm);
+        MPI_Comm_free(&x->shift_comm);
+    }
     int best = -1;
     for (int i = 0; i < n; i++) {
         if (cs[i].skip)
@@ -344,15 +433,28 @@ static int tune_size(const tune_args *a, const char *topo, xchg_spec *spec, int 
     return best;
 }
 
-/* What auto's cost model predicts at block size m (collective): the
- * candidates' times into spec/us, its choice into best; returns how many. */
-static int predictions(const tune_args *a, const char *topo, size_t m, xchg_spec *spec,
-                       double *us, char *best)
+/* What auto's cost model predicts at the size (collective): the
+ * candidates' times into spec/us, its choice into best; returns how many.
+ * For another operation, only its choice (the plan of one call with alg
+ * auto; its predictions stay inside the executor) and 0. */
+static int predictions(size_ctx *x, xchg_spec *spec, double *us, char *best)
 {
+    const tune_args *a = x->a;
+    size_t m = x->m;
     xchg_mpi_opts o;
     xchg_mpi_opts_default(&o);
-    o.topology = topo;
+    o.topology = x->topo;
     o.machine_file = a->machine;
+    if (a->op != XCHG_OP_ALLTOALL) {
+        cand c = {.opts = o};
+        xchg_mpi_plan_info info;
+        MPI_Comm_dup(MPI_COMM_WORLD, &x->comm);
+        x->shift_comm = x->comm;
+        if (one_call(x, &c, 0) == MPI_SUCCESS && xchg_mpi_last_info(&info) == MPI_SUCCESS)
+            snprintf(best, XCHG_SPEC_MAX, "%s", info.alg);
+        MPI_Comm_free(&x->comm);
+        return 0;
+    }
     xchg_mpi_plan *plan = NULL;
     if (xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, 0, MPI_COMM_WORLD,
                              &o, &plan) != MPI_SUCCESS)
@@ -365,9 +467,9 @@ static int predictions(const tune_args *a, const char *topo, size_t m, xchg_spec
     return n;
 }
 
-/* The existing tuning file's rows other than (p, topo), as text lines
+/* The existing tuning file's rows other than (op, p, topo), as text lines
  * (rank 0). 0, or EXIT_USAGE when the file exists but cannot be read. */
-static int kept_rows(const char *path, int p, const char *topo, char **kept)
+static int kept_rows(const char *path, xchg_op_kind op, int p, const char *topo, char **kept)
 {
     *kept = NULL;
     FILE *f = fopen(path, "rb");
@@ -413,13 +515,13 @@ static int kept_rows(const char *path, int p, const char *topo, char **kept)
     for (size_t i = 0; i < n; i++) {
         xchg_tuning_entry e;
         xchg_tuning_row(t, i, &e);
-        if (e.ranks == (uint32_t)p && !strcmp(e.topology, topo))
+        if (e.op == op && e.ranks == (uint32_t)p && !strcmp(e.topology, topo))
             continue;
-        int w = snprintf(out + at, total - at, "%-6u %-18s %-10llu %-10llu %s\n", e.ranks,
-                         e.topology, (unsigned long long)e.from, (unsigned long long)e.to,
-                         e.alg);
+        int w = snprintf(out + at, total - at, "%-14s %-6u %-18s %-10llu %-10llu %s\n",
+                         xchg_op_name(e.op), e.ranks, e.topology, (unsigned long long)e.from,
+                         (unsigned long long)e.to, e.alg);
         if (w > 0 && (size_t)w < total - at)
-            at += (size_t)w; /* a row is at most 63 + 63 + 60 bytes */
+            at += (size_t)w; /* a row is at most 15 + 63 + 63 + 60 bytes */
     }
     xchg_tuning_free(t);
     *kept = out;
@@ -431,7 +533,7 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
                       const int *winner, xchg_spec *spec, int nsizes)
 {
     char *kept = NULL;
-    int rc = kept_rows(a->out, p, topo, &kept);
+    int rc = kept_rows(a->out, a->op, p, topo, &kept);
     if (rc)
         return rc;
     char tmp[4096];
@@ -441,8 +543,8 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
         free(kept);
         return usage_error("cannot write the tuning file '%s'", a->out);
     }
-    fprintf(f, "xchg-tuning/1\n# measured by xchg tune (xchg %s); rows: ranks topology "
-               "from(B) to(B) algorithm\n%s",
+    fprintf(f, "xchg-tuning/2\n# measured by xchg tune (xchg %s); rows: operation ranks "
+               "topology from(B) to(B) algorithm\n%s",
             XCHG_VERSION, kept ? kept : "");
     free(kept);
     for (int i = 0; i < nsizes;) {
@@ -452,7 +554,8 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
         size_t from = i == 0 ? 1 : sizes[i];
         size_t to = j + 1 < nsizes ? sizes[j + 1] - 1 : sizes[j];
         if (winner[i] >= 0)
-            fprintf(f, "%-6d %-18s %-10zu %-10zu %s\n", p, topo, from, to, spec[winner[i]]);
+            fprintf(f, "%-14s %-6d %-18s %-10zu %-10zu %s\n", xchg_op_name(a->op), p, topo, from,
+                    to, spec[winner[i]]);
         i = j + 1;
     }
     int bad = ferror(f);
@@ -490,40 +593,53 @@ int main(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     static xchg_spec spec[MAX_CANDIDATES];
-    int n = candidates(&t, a.only, spec);
+    int n = a.op == XCHG_OP_ALLTOALL ? candidates(&t, a.only, spec)
+                                     : op_candidates(a.op, &t, a.only, spec);
     static cand cs[MAX_CANDIDATES];
     size_t sizes[MAX_SIZES];
     int winner[MAX_SIZES], nsizes = 0;
     for (size_t m = a.min_size; m <= a.max_size && nsizes < MAX_SIZES; m *= 2)
         sizes[nsizes++] = m;
-    char *sbuf = malloc(a.max_size * (size_t)p), *rbuf = malloc(a.max_size * (size_t)p);
+    /* every rank's buffers as large as the root's (rank 0) */
+    size_t sbytes = xchg_tool_op_max_blocks(a.op, p) * a.max_size;
+    char *sbuf = malloc(sbytes), *rbuf = malloc(sbytes);
     int ok = sbuf && rbuf, all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) {
         if (g_rank == 0)
-            fprintf(stderr, "xchg tune: a rank could not allocate 2 x %zu bytes\n",
-                    a.max_size * (size_t)p);
+            fprintf(stderr, "xchg tune: a rank could not allocate 2 x %zu bytes\n", sbytes);
         MPI_Finalize();
         return EXIT_FAIL;
     }
-    memset(sbuf, 1, a.max_size * (size_t)p);
+    /* ones: sums of ints stay far from overflow */
+    memset(sbuf, 1, sbytes);
+    memset(rbuf, 1, sbytes);
     double t0 = MPI_Wtime();
     if (g_rank == 0 && !a.json)
-        printf("# xchg tune: %d ranks on %s, %d candidates, blocks %zu B to %zu B\n"
+        printf("# xchg tune: %s, %d ranks on %s, %d candidates, blocks %zu B to %zu B\n"
                "# Size        best                       best(us)      mpi(us)  mpi/best\n",
-               p, topo, n, a.min_size, a.max_size);
+               xchg_op_name(a.op), p, topo, n, a.min_size, a.max_size);
+    size_t esize = xchg_tool_op_reduces(a.op) ? sizeof(int) : 1;
     for (int k = 0; k < nsizes; k++) {
-        winner[k] = tune_size(&a, topo, spec, n, cs, sizes[k], sbuf, rbuf);
+        size_ctx x = {.a = &a,
+                      .topo = topo,
+                      .p = p,
+                      .m = sizes[k],
+                      .count = sizes[k] / esize,
+                      .sbuf = sbuf,
+                      .rbuf = rbuf};
+        winner[k] = tune_size(&x, spec, n, cs);
         static xchg_spec pspec[XCHG_MPI_MAX_PREDICTIONS];
         double pus[XCHG_MPI_MAX_PREDICTIONS];
         char model_best[XCHG_SPEC_MAX] = "";
-        int npred = a.json ? predictions(&a, topo, sizes[k], pspec, pus, model_best) : 0;
+        int npred = a.json ? predictions(&x, pspec, pus, model_best) : 0;
         if (g_rank != 0)
             continue;
         const cand *mpi = &cs[n - 1];
         if (a.json) {
-            printf("{\"size\":%zu,\"ranks\":%d,\"topology\":\"%s\",\"best\":\"%s\",\"times\":{",
-                   sizes[k], p, topo, winner[k] >= 0 ? spec[winner[k]] : "");
+            printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
+                   "\"best\":\"%s\",\"times\":{",
+                   sizes[k], xchg_op_name(a.op), p, topo, winner[k] >= 0 ? spec[winner[k]] : "");
             int first = 1;
             for (int i = 0; i < n; i++)
                 if (!cs[i].skip) {

@@ -1,19 +1,23 @@
 /*
  * tuning_file.c - which algorithm to run, measured: the tuning file
- * "xchg-tuning/1" (docs/tuning.md) that `xchg tune` writes and the MPI
+ * "xchg-tuning/2" (docs/tuning.md) that `xchg tune` writes and the MPI
  * executor's auto reads (XCHG_TUNING_FILE).
  *
- *     xchg-tuning/1
- *     # ranks  topology    from(B)  to(B)    algorithm
- *     16       torus:4x4   1        64       shm
- *     16       torus:4x4   128      4096     hc-standard
- *     16       torus:4x4   8192     1048576  mpi
+ *     xchg-tuning/2
+ *     # operation  ranks  topology    from(B)  to(B)    algorithm
+ *     alltoall     16     torus:4x4   1        64       shm
+ *     alltoall     16     torus:4x4   128      4096     hc-standard
+ *     alltoall     16     torus:4x4   8192     1048576  mpi
+ *     bcast        16     torus:4x4   1        1048576  bcast-hc
  *
- * One row a line: for a communicator of `ranks` ranks laid out on
- * `topology`, blocks of `from` to `to` bytes run `algorithm` (a registry
- * spec, "shm" or "mpi"). Rows of one (ranks, topology) do not overlap. The
- * parser is strict: a damaged or foreign file is refused with its line,
- * and the caller falls back to the cost model.
+ * One row a line: for the operation on a communicator of `ranks` ranks
+ * laid out on `topology`, blocks of `from` to `to` bytes run `algorithm`:
+ * a registry spec of that operation, "mpi" (the MPI library's own call) or,
+ * for alltoall, "shm". Rows of one (operation, ranks, topology) do not
+ * overlap. A file of the first version, "xchg-tuning/1", has no operation
+ * column: its rows are the complete exchange's. The parser is strict: a
+ * damaged or foreign file is refused with its line, and the caller falls
+ * back to the cost model.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +25,15 @@
 
 #include "base/util.h"
 
-#define TUNING_FORMAT "xchg-tuning/1"
+#define TUNING_FORMAT "xchg-tuning/2"
+#define TUNING_FORMAT_1 "xchg-tuning/1" /* no operation column: alltoall rows */
 #define TUNING_LINE_MAX 256
 /* Most rows a file may hold: a few hundred (ranks, topology) pairs times a
  * few ranges each; far more than any tuner writes. */
 #define TUNING_MAX_ROWS 65536
 
 typedef struct tuning_row {
+    xchg_op_kind op;
     uint32_t ranks;
     char topo[64];      /* as xchg_topo_spec writes it */
     uint64_t from, to;  /* block sizes, bytes, from <= to */
@@ -56,28 +62,35 @@ static uint64_t whole(const char *w, uint64_t max)
     return v <= max ? v : 0;
 }
 
-/* Check a row's algorithm word: "mpi", "shm" or a spec the registry parses
- * that performs the complete exchange (the rows are MPI_Alltoall's). 0, or
- * XCHG_EINVAL with the reason in err. */
-static int check_alg(const char *w, xchg_err *err)
+/* Check a row's algorithm word for operation op: "mpi", "shm" (alltoall
+ * only) or a spec the registry parses that performs op. 0, or XCHG_EINVAL
+ * with the reason in err. */
+static int check_alg(const char *w, xchg_op_kind op, xchg_err *err)
 {
-    if (!strcmp(w, "mpi") || !strcmp(w, "shm"))
+    if (!strcmp(w, "mpi"))
         return XCHG_OK;
+    if (!strcmp(w, "shm"))
+        return op == XCHG_OP_ALLTOALL
+                   ? XCHG_OK
+                   : xchg_fail(err, XCHG_EINVAL,
+                               "shm runs the complete exchange only, not %s", xchg_op_name(op));
     const xchg_alg *a;
     xchg_opts o;
     if (strlen(w) >= XCHG_SPEC_MAX)
         return xchg_fail(err, XCHG_EINVAL, "algorithm '%.40s...' is too long", w);
     int rc = xchg_alg_parse(w, &a, &o, err);
-    if (rc == XCHG_OK && a->op != XCHG_OP_ALLTOALL)
-        return xchg_fail(err, XCHG_EINVAL, "%s performs %s, not the complete exchange",
-                         a->name, xchg_op_name(a->op));
+    if (rc == XCHG_OK && a->op != op)
+        return xchg_fail(err, XCHG_EINVAL, "%s performs %s, not %s", a->name,
+                         xchg_op_name(a->op), xchg_op_name(op));
     return rc;
 }
 
-/* Parse one row (the line's words) into r; 0 or EINVAL naming the field. */
-static int parse_row(char **w, size_t lineno, tuning_row *r, xchg_err *err)
+/* Parse one row (the line's words: ranks topology from to algorithm, of
+ * operation op) into r; 0 or EINVAL naming the field. */
+static int parse_row(char **w, xchg_op_kind op, size_t lineno, tuning_row *r, xchg_err *err)
 {
     memset(r, 0, sizeof *r);
+    r->op = op;
     r->ranks = (uint32_t)whole(w[0], XCHG_MAX_NODES);
     if (!r->ranks)
         return xchg_fail(err, XCHG_EINVAL,
@@ -101,30 +114,31 @@ static int parse_row(char **w, size_t lineno, tuning_row *r, xchg_err *err)
                          "line %zu: block sizes '%.20s' to '%.20s'; accepted: whole numbers of "
                          "bytes from 1, the first not above the second",
                          lineno, w[2], w[3]);
-    if (check_alg(w[4], &why))
+    if (check_alg(w[4], op, &why))
         return xchg_fail(err, XCHG_EINVAL,
-                         "line %zu: algorithm '%.40s': %.300s; accepted: a registry spec, shm "
-                         "or mpi",
-                         lineno, w[4], why.msg);
+                         "line %zu: algorithm '%.40s': %.300s; accepted: a registry spec of "
+                         "%s, mpi%s",
+                         lineno, w[4], why.msg, xchg_op_name(op),
+                         op == XCHG_OP_ALLTOALL ? " or shm" : "");
     snprintf(r->alg, sizeof r->alg, "%s", w[4]);
     return XCHG_OK;
 }
 
-/* Rows of the same (ranks, topology) must not overlap: EINVAL naming the
+/* Rows of the same (operation, ranks, topology) must not overlap: EINVAL naming the
  * later line when row i overlaps an earlier one. */
 static int check_overlap(const xchg_tuning *t, size_t i, size_t lineno, xchg_err *err)
 {
     const tuning_row *r = &t->rows[i];
     for (size_t j = 0; j < i; j++) {
         const tuning_row *q = &t->rows[j];
-        if (q->ranks == r->ranks && !strcmp(q->topo, r->topo) && r->from <= q->to &&
-            q->from <= r->to)
+        if (q->op == r->op && q->ranks == r->ranks && !strcmp(q->topo, r->topo) &&
+            r->from <= q->to && q->from <= r->to)
             return xchg_fail(err, XCHG_EINVAL,
-                             "line %zu: %llu..%llu bytes on %u ranks (%s) overlaps an earlier "
-                             "row's %llu..%llu",
-                             lineno, (unsigned long long)r->from, (unsigned long long)r->to,
-                             r->ranks, r->topo, (unsigned long long)q->from,
-                             (unsigned long long)q->to);
+                             "line %zu: %s, %llu..%llu bytes on %u ranks (%s) overlaps an "
+                             "earlier row's %llu..%llu",
+                             lineno, xchg_op_name(r->op), (unsigned long long)r->from,
+                             (unsigned long long)r->to, r->ranks, r->topo,
+                             (unsigned long long)q->from, (unsigned long long)q->to);
     }
     return XCHG_OK;
 }
@@ -136,7 +150,7 @@ int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err 
     xchg_tuning *t = calloc(1, sizeof *t);
     if (!t)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory reading a tuning file");
-    int rc = XCHG_OK, header = 0;
+    int rc = XCHG_OK, header = 0, version = 0;
     size_t pos = 0, lineno = 0;
     while (pos < len && rc == XCHG_OK) {
         size_t start = pos;
@@ -164,32 +178,45 @@ int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err 
         line[n] = '\0';
         if (!header) {
             header = 1;
-            if (strcmp(line, TUNING_FORMAT) != 0)
+            version = !strcmp(line, TUNING_FORMAT) ? 2 : !strcmp(line, TUNING_FORMAT_1) ? 1 : 0;
+            if (!version)
                 rc = xchg_fail(err, XCHG_EINVAL,
                                "line 1: '%.40s' is not the header of a tuning file; accepted: "
-                               "a first line '" TUNING_FORMAT "' (as xchg tune writes)",
+                               "a first line '" TUNING_FORMAT "' (as xchg tune writes) or "
+                               "'" TUNING_FORMAT_1 "'",
                                line);
             continue;
         }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        char *w[6];
-        int nw = 0;
+        char *w[7];
+        int nw = 0, want = version == 1 ? 5 : 6;
         char *save = NULL;
         for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-            if (nw < 6)
+            if (nw < want + 1)
                 w[nw++] = tok;
-            else
-                nw = 6;
         if (nw == 0)
             continue;
-        if (nw != 5) {
+        if (nw != want) {
             rc = xchg_fail(err, XCHG_EINVAL,
-                           "line %zu: %d fields; accepted: 5, ranks topology from to "
-                           "algorithm (such as 16 torus:4x4 1 64 shm)",
-                           lineno, nw == 6 ? 6 : nw);
+                           version == 1 ? "line %zu: %d%s fields; accepted in " TUNING_FORMAT_1
+                                          ": 5, ranks topology from to algorithm (such as 16 "
+                                          "torus:4x4 1 64 shm)"
+                                        : "line %zu: %d%s fields; accepted: 6, operation ranks "
+                                          "topology from to algorithm (such as alltoall 16 "
+                                          "torus:4x4 1 64 shm)",
+                           lineno, nw, nw > want ? " or more" : "");
             break;
+        }
+        xchg_op_kind op = XCHG_OP_ALLTOALL;
+        if (version == 2) {
+            xchg_err why = {{0}};
+            if (xchg_op_parse(w[0], &op, &why)) {
+                rc = xchg_fail(err, XCHG_EINVAL, "line %zu: operation '%.40s': %.300s", lineno,
+                               w[0], why.msg);
+                break;
+            }
         }
         if (t->n == TUNING_MAX_ROWS) {
             rc = xchg_fail(err, XCHG_EINVAL, "line %zu: more than %d rows", lineno,
@@ -206,7 +233,7 @@ int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err 
             t->rows = r;
             t->cap = cap;
         }
-        if ((rc = parse_row(w, lineno, &t->rows[t->n], err)) == XCHG_OK &&
+        if ((rc = parse_row(w + (want - 5), op, lineno, &t->rows[t->n], err)) == XCHG_OK &&
             (rc = check_overlap(t, t->n, lineno, err)) == XCHG_OK)
             t->n++;
     }
@@ -231,7 +258,8 @@ static double distance(const tuning_row *r, uint64_t m)
     return 1;
 }
 
-const char *xchg_tuning_lookup(const xchg_tuning *t, const xchg_topo *topo, uint64_t m)
+const char *xchg_tuning_lookup(const xchg_tuning *t, xchg_op_kind op, const xchg_topo *topo,
+                               uint64_t m)
 {
     if (!t || !topo)
         return NULL;
@@ -241,7 +269,7 @@ const char *xchg_tuning_lookup(const xchg_tuning *t, const xchg_topo *topo, uint
     double best_d = 0;
     for (size_t i = 0; i < t->n; i++) {
         const tuning_row *r = &t->rows[i];
-        if (r->ranks != topo->nodes || strcmp(r->topo, spec) != 0)
+        if (r->op != op || r->ranks != topo->nodes || strcmp(r->topo, spec) != 0)
             continue;
         double d = distance(r, m);
         if (!best || d < best_d) {
@@ -262,6 +290,7 @@ int xchg_tuning_row(const xchg_tuning *t, size_t i, xchg_tuning_entry *out)
     if (!t || !out || i >= t->n)
         return XCHG_EINVAL;
     const tuning_row *r = &t->rows[i];
+    out->op = r->op;
     out->ranks = r->ranks;
     snprintf(out->topology, sizeof out->topology, "%s", r->topo);
     out->from = r->from;

@@ -4,10 +4,12 @@
  *
  * The ranks are mapped to a topology as for the exchange (plan.c). The
  * algorithm is opts->alg's for the operation (xchg_mpi_alg_for), or auto:
- * every algorithm of the operation that applies to the topology, with the
- * planner's lines (xchg_plan_sweep, the operation's root or shift),
- * predicted as the executor runs them (predict, below, with auto.c's
- * machine), fastest first. This rank's program comes from
+ * the tuning file's row for the operation, topology and block size
+ * (XCHG_TUNING_FILE, from `xchg tune --op`; "mpi" there is the MPI
+ * library's own call), then every algorithm of the operation that applies
+ * to the topology, with the planner's lines (xchg_plan_sweep, the
+ * operation's root or shift), predicted as the executor runs them
+ * (predict, below, with auto.c's machine), fastest first. This rank's program comes from
  * xchg_op_program_new (p*p*steps work, refused above
  * XCHG_OP_PROGRAM_MAX_WORK) and is turned into pieces (slot, segment),
  * steps and combinations; then the buffers are allocated.
@@ -399,6 +401,37 @@ static int take_first(xchg_mpi_plan *pl, const xchg_topo *t, xchg_spec *specs, i
     return -1;
 }
 
+/* Why auto's plan runs what it runs, where a tuning file was read: its row
+ * (row, NULL for none) was taken, could not run here, or there was none
+ * for the operation on this topology (then the model decided). */
+static void tuned_why(xchg_mpi_plan *pl, const char *row, const xchg_mpi_opcall *call)
+{
+    if (!pl->tuning)
+        return;
+    size_t at = strlen(pl->info.why);
+    if (row && !strcmp(pl->info.alg, row))
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
+                 "blocks",
+                 pl->tuning_path, row, pl->p, pl->info.topology, pl->block_bytes);
+    else if (row)
+        snprintf(pl->info.why + at, sizeof pl->info.why - at,
+                 "; the tuning file's %.40s cannot run here", row);
+    else
+        snprintf(pl->info.why + at, sizeof pl->info.why - at,
+                 "; the tuning file has no row of %s for %d ranks on %s", xchg_op_name(call->kind),
+                 pl->p, pl->info.topology);
+}
+
+/* Add what auto could not read (a bad tuning or machine file) to the why. */
+static void add_auto_note(xchg_mpi_plan *pl)
+{
+    if (!pl->auto_note[0])
+        return;
+    size_t n = strlen(pl->info.why);
+    snprintf(pl->info.why + n, sizeof pl->info.why - n, "%s%s", n ? "; " : "", pl->auto_note);
+}
+
 /* Choose and build (see the top of the file). An MPI error code; a plan
  * that cannot run xchg falls back with the reason. */
 static int choose(xchg_mpi_plan *pl, const xchg_mpi_opcall *call, const xchg_mpi_opts *opts)
@@ -428,13 +461,36 @@ static int choose(xchg_mpi_plan *pl, const xchg_mpi_opcall *call, const xchg_mpi
         n = 1;
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
     } else {
-        n = rank_candidates(pl, &t, call, specs, XCHG_MPI_OP_CANDIDATES, why, sizeof why);
+        const char *row = xchg_tuning_lookup(pl->tuning, call->kind, &t, pl->block_bytes);
+        if (row && !strcmp(row, "mpi")) {
+            snprintf(why, sizeof why,
+                     "auto: tuned (%.100s): the MPI library's own %s measured fastest for %d "
+                     "ranks on %s near %zu-byte blocks",
+                     pl->tuning_path, name, pl->p, pl->info.topology, pl->block_bytes);
+            xchg_mpi_fall_back(pl, "%s", why);
+            add_auto_note(pl);
+            return MPI_SUCCESS;
+        }
+        n = 0;
+        if (row)
+            snprintf(specs[n++], XCHG_SPEC_MAX, "%s", row);
+        n += rank_candidates(pl, &t, call, specs + n, XCHG_MPI_OP_CANDIDATES - n, why,
+                             sizeof why);
+        int rc = n > 0 ? take_first(pl, &t, specs, n, call, why, sizeof why) : -1;
+        if (rc > 0)
+            return rc;
+        if (rc == 0)
+            tuned_why(pl, row, call);
+        else
+            xchg_mpi_fall_back(pl, "%s", why);
+        add_auto_note(pl);
+        return MPI_SUCCESS;
     }
-    int rc = n > 0 ? take_first(pl, &t, specs, n, call, why, sizeof why) : -1;
+    int rc = take_first(pl, &t, specs, n, call, why, sizeof why);
     if (rc > 0)
         return rc;
     if (rc < 0) {
-        pl->bad_value = forced;
+        pl->bad_value = 1;
         xchg_mpi_fall_back(pl, "%s", why);
     }
     return MPI_SUCCESS;

@@ -190,7 +190,7 @@ static int spec_runs_here(const char *spec, const xchg_topo *t, xchg_err *err)
  */
 static int apply_tuning(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *shm)
 {
-    const char *row = xchg_tuning_lookup(pl->tuning, t, pl->block_bytes);
+    const char *row = xchg_tuning_lookup(pl->tuning, XCHG_OP_ALLTOALL, t, pl->block_bytes);
     char topo[64];
     xchg_topo_spec(t, topo, sizeof topo);
     if (!row) {

@@ -105,7 +105,7 @@ static void fuzz_tuning(const char *data, size_t size)
         FZ_CHECK(xchg_tuning_row(t, i, &e) == XCHG_OK, "row");
         xchg_topo topo;
         FZ_CHECK(xchg_topo_parse(e.topology, &topo, &err) == XCHG_OK, err.msg);
-        const char *a = xchg_tuning_lookup(t, &topo, e.from);
+        const char *a = xchg_tuning_lookup(t, e.op, &topo, e.from);
         FZ_CHECK(a != NULL && strlen(a) < XCHG_SPEC_MAX, "lookup of a row's own size");
     }
     xchg_tuning_free(t);

@@ -32,9 +32,12 @@ usage_error "-m '64:8' is not a size range" -m 64:8
 usage_error "-m 'x' is not a size range" -m x
 usage_error "--topo ring:5 does not have one node per rank" --topo ring:5
 usage_error "--only: .*nosuch" --only nosuch
-usage_error "--only: scan-hc performs scan, not the complete exchange" --only ring,scan-hc
+usage_error "--only: scan-hc performs scan, not alltoall" --only ring,scan-hc
+usage_error "--only: pairwise performs alltoall, not bcast" --op bcast --only bcast-hc,pairwise
+usage_error "--op: .*nosuch" --op nosuch
+usage_error "-m: MIN is below one MPI_INT, which --op reduce reduces" --op reduce -m 2:8
 usage_error "--round-ms '0' is not a duration" --round-ms 0
-usage_error "blocks of MAX bytes to every rank do not fit -M" -m 8:1G -M 1M
+usage_error "blocks of MAX bytes do not fit -M" -m 8:1G -M 1M
 "$X" tune --help >"$TMP/out" 2>&1
 expect "tune --help exit" "$?" 0
 
@@ -44,13 +47,13 @@ expect "tune on 4 ranks: exit" "$?" 0
 expect "tune --json: 4 sizes, the best the fastest, mpi always timed" "$(jsx '
 L.length === 4 && L.every(x => x.ranks === 4 && x.topology === "complete:4" &&
   typeof x.times.mpi === "number" && x.times[x.best] === Math.min(...Object.values(x.times)))' <"$TMP/json")" true
-expect "tuning file header" "$(head -n1 "$F")" "xchg-tuning/1"
+expect "tuning file header" "$(head -n1 "$F")" "xchg-tuning/2"
 # the rows cover 1..64 without a gap, and each size's winner is its row's
-expect "rows cover 1..64 in order" "$(awk '!/^#/ && NR > 1 { if ($3 != next_from) bad = 1; next_from = $4 + 1 }
+expect "rows cover 1..64 in order" "$(awk '!/^#/ && NR > 1 { if ($1 != "alltoall" || $4 != next_from) bad = 1; next_from = $5 + 1 }
   END { print (bad || next_from != 65) ? "gap" : "covered" }' next_from=1 "$F")" covered
 for m in 8 16 32 64; do
     want=$(jsx "L.find(x => x.size === $m).best" <"$TMP/json")
-    got=$(awk -v m=$m '!/^#/ && NR > 1 && $3 <= m && m <= $4 { print $5 }' "$F")
+    got=$(awk -v m=$m '!/^#/ && NR > 1 && $4 <= m && m <= $5 { print $6 }' "$F")
     expect "row for $m B is the measured winner" "$got" "$want"
 done
 
@@ -58,8 +61,38 @@ done
 mpi_run 4 "$X" tune -m 8:16 --round-ms 1 --topo ring:4 --only ring,pairwise -o "$F" >"$TMP/out" 2>"$TMP/err"
 expect "second tune exit" "$?" 0
 expect "complete:4 rows kept, ring:4 rows added" \
-    "$(awk '!/^#/ && NR > 1 { n[$2]++ } END { print (n["complete:4"] > 0 && n["ring:4"] > 0) ? "both" : "lost" }' "$F")" both
-grep -q "^4 *ring:4 .*\(ring\|pairwise\|mpi\|shm\)$" "$F" && ok || bad "ring:4 rows name only the candidates asked for: $(cat "$F")"
+    "$(awk '!/^#/ && NR > 1 { n[$3]++ } END { print (n["complete:4"] > 0 && n["ring:4"] > 0) ? "both" : "lost" }' "$F")" both
+grep -q "^alltoall *4 *ring:4 .*\(ring\|pairwise\|mpi\|shm\)$" "$F" && ok || bad "ring:4 rows name only the candidates asked for: $(cat "$F")"
+
+# another operation: its own rows, the exchange's kept; each size's row is
+# its measured winner among bcast's algorithms and MPI_Bcast
+mpi_run 4 "$X" tune --op bcast -m 8:64 --round-ms 1 -o "$F" --json >"$TMP/json" 2>"$TMP/err"
+expect "tune --op bcast: exit" "$?" 0
+expect "tune --op bcast --json: 4 sizes, bcast's candidates and mpi, the best the fastest" "$(jsx '
+L.length === 4 && L.every(x => x.operation === "bcast" && typeof x.times.mpi === "number" &&
+  Object.keys(x.times).every(k => k === "mpi" || k.startsWith("bcast-")) &&
+  x.times[x.best] === Math.min(...Object.values(x.times)))' <"$TMP/json")" true
+for m in 8 64; do
+    want=$(jsx "L.find(x => x.size === $m).best" <"$TMP/json")
+    got=$(awk -v m=$m '$1 == "bcast" && $4 <= m && m <= $5 { print $6 }' "$F")
+    expect "bcast row for $m B is the measured winner" "$got" "$want"
+done
+expect "alltoall rows kept beside bcast's" "$(awk '$1 == "alltoall" { a++ } $1 == "bcast" { b++ } END { print (a > 0 && b > 0) ? "both" : "lost" }' "$F")" both
+
+# the operations' auto follows its rows: a row "mpi" passes the call to the
+# MPI library, a row naming an algorithm runs it, every byte validated
+printf 'xchg-tuning/2\nbcast 4 complete:4 1 1024 mpi\nbcast 4 complete:4 1025 1048576 bcast-hc\n' >"$TMP/ops.txt"
+mpi_run 4 "$B" --op bcast -m 8:4096 -i 3 -x 1 -c --tuning "$TMP/ops.txt" --verbose >"$TMP/out" 2>"$TMP/err"
+expect "xchg-bench --op bcast --tuning exit" "$?" 0
+expect "bcast: every size validated" "$(grep -c ' Pass$' "$TMP/out")" 10
+grep -q "8 bytes: the MPI library's MPI_Bcast (auto: tuned ($TMP/ops.txt): the MPI library's own bcast measured fastest" "$TMP/err" && ok ||
+    bad "no tuned fallback line for bcast: $(head -c 600 "$TMP/err")"
+grep -q "2048 bytes: bcast-hc on complete:4 (auto: tuned ($TMP/ops.txt): bcast-hc measured fastest" "$TMP/err" && ok ||
+    bad "no tuned bcast-hc line: $(head -c 600 "$TMP/err")"
+# a row for another operation leaves this one to the cost model
+mpi_run 4 "$B" --op gather -m 8:8 -i 3 -x 1 -c --tuning "$TMP/ops.txt" --verbose >"$TMP/out" 2>"$TMP/err"
+grep -q "auto: predicted fastest.*the tuning file has no row of gather for 4 ranks on complete:4" "$TMP/err" && grep -q ' Pass$' "$TMP/out" && ok ||
+    bad "gather with bcast's rows: $(head -c 600 "$TMP/err")"
 
 # a damaged file is refused and left as it was
 printf 'xchg-tuning/1\n4 complete:4 1 64 nosuch\n' >"$TMP/damaged.txt"
@@ -76,10 +109,10 @@ expect "every size validated" "$(grep -c ' Pass$' "$TMP/out")" 4
 grep -q "auto: tuned ($F)" "$TMP/err" && ok || bad "no 'auto: tuned' line: $(head -c 400 "$TMP/err")"
 
 # damaged, cut or foreign files: said once by rank 0, auto goes on, validated
-printf 'xchg-tuning/1\n4 complete:4 1 64 pairwise\n4 complete:4 60 1024 mpi\n' >"$TMP/overlap.txt"
+printf 'xchg-tuning/2\nalltoall 4 complete:4 1 64 pairwise\nalltoall 4 complete:4 60 1024 mpi\n' >"$TMP/overlap.txt"
 printf 'xchg-machine/1\nts 2\n' >"$TMP/cut-machine.txt"
 # cut inside a row (as a copy cut short would be)
-{ head -n 3 "$F"; sed -n 4p "$F" | cut -c1-8; } >"$TMP/cut-tuning.txt"
+{ head -n 3 "$F"; sed -n 4p "$F" | cut -c1-16; } >"$TMP/cut-tuning.txt"
 for env in "XCHG_TUNING_FILE=$TMP/overlap.txt:overlaps an earlier row" \
            "XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 4: 2 fields" \
            "XCHG_TUNING_FILE=$TMP/nosuch.txt:cannot read it" \

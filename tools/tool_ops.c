@@ -1,0 +1,119 @@
+/*
+ * tool_ops.c - the operations as the MPI tools time them (tool_ops.h): one
+ * call by xchg's executor (xchg_mpi_bcast, ...) or by the MPI library
+ * (PMPI_Bcast, ...; a shift is PMPI_Sendrecv on a duplicate communicator),
+ * and the buffers each rank needs.
+ */
+#include "tool_ops.h"
+
+int xchg_tool_op_reduces(xchg_op_kind k)
+{
+    return k == XCHG_OP_REDUCE || k == XCHG_OP_ALLREDUCE || k == XCHG_OP_REDUCE_SCATTER ||
+           k == XCHG_OP_SCAN;
+}
+
+int xchg_tool_op_has_root(xchg_op_kind k)
+{
+    return k == XCHG_OP_BCAST || k == XCHG_OP_REDUCE || k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
+}
+
+const char *xchg_tool_op_mpi_name(xchg_op_kind k)
+{
+    static const char *const names[XCHG_OP_COUNT] = {
+        [XCHG_OP_ALLTOALL] = "MPI_Alltoall",
+        [XCHG_OP_BCAST] = "MPI_Bcast",
+        [XCHG_OP_REDUCE] = "MPI_Reduce",
+        [XCHG_OP_ALLGATHER] = "MPI_Allgather",
+        [XCHG_OP_REDUCE_SCATTER] = "MPI_Reduce_scatter_block",
+        [XCHG_OP_ALLREDUCE] = "MPI_Allreduce",
+        [XCHG_OP_SCAN] = "MPI_Scan",
+        [XCHG_OP_SCATTER] = "MPI_Scatter",
+        [XCHG_OP_GATHER] = "MPI_Gather",
+        [XCHG_OP_SHIFT] = "MPI_Sendrecv",
+    };
+    return (unsigned)k < XCHG_OP_COUNT ? names[k] : "?";
+}
+
+size_t xchg_tool_op_send_blocks(xchg_op_kind k, int rank, int root, int p)
+{
+    switch (k) {
+    case XCHG_OP_ALLTOALL:
+    case XCHG_OP_REDUCE_SCATTER:
+        return (size_t)p;
+    case XCHG_OP_BCAST:
+        return 0;
+    case XCHG_OP_SCATTER:
+        return rank == root ? (size_t)p : 0;
+    default:
+        return 1;
+    }
+}
+
+size_t xchg_tool_op_recv_blocks(xchg_op_kind k, int rank, int root, int p)
+{
+    switch (k) {
+    case XCHG_OP_ALLTOALL:
+    case XCHG_OP_ALLGATHER:
+        return (size_t)p;
+    case XCHG_OP_GATHER:
+        return rank == root ? (size_t)p : 0;
+    default:
+        return 1;
+    }
+}
+
+size_t xchg_tool_op_max_blocks(xchg_op_kind k, int p)
+{
+    size_t s = xchg_tool_op_send_blocks(k, 0, 0, p), r = xchg_tool_op_recv_blocks(k, 0, 0, p);
+    return s > r ? s : r;
+}
+
+int xchg_tool_op_call(const xchg_tool_opcall *c)
+{
+    const xchg_mpi_opts *o = c->opts;
+    const void *s = c->sbuf;
+    void *r = c->rbuf;
+    int root = c->root, n = (int)c->count, mpi = c->is_mpi;
+    MPI_Count cnt = (MPI_Count)c->count;
+    MPI_Comm comm = c->comm;
+    switch (c->kind) {
+    case XCHG_OP_BCAST:
+        return mpi ? PMPI_Bcast(r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_bcast(r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_REDUCE:
+        return mpi ? PMPI_Reduce(s, r, n, MPI_INT, MPI_SUM, root, comm)
+                   : xchg_mpi_reduce(s, r, cnt, MPI_INT, MPI_SUM, root, comm, o);
+    case XCHG_OP_ALLREDUCE:
+        return mpi ? PMPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_allreduce(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_REDUCE_SCATTER:
+        return mpi ? PMPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_reduce_scatter_block(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_SCAN:
+        return mpi ? PMPI_Scan(s, r, n, MPI_INT, MPI_SUM, comm)
+                   : xchg_mpi_scan(s, r, cnt, MPI_INT, MPI_SUM, comm, o);
+    case XCHG_OP_ALLGATHER:
+        return mpi ? PMPI_Allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm)
+                   : xchg_mpi_allgather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, comm, o);
+    case XCHG_OP_GATHER:
+        return mpi ? PMPI_Gather(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_gather(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_SCATTER:
+        return mpi ? PMPI_Scatter(s, n, MPI_BYTE, r, n, MPI_BYTE, root, comm)
+                   : xchg_mpi_scatter(s, cnt, MPI_BYTE, r, cnt, MPI_BYTE, root, comm, o);
+    case XCHG_OP_SHIFT: {
+        if (!mpi)
+            return xchg_mpi_shift(s, r, cnt, MPI_BYTE, c->q, comm, o);
+        int p, me, rc = MPI_Comm_size(comm, &p);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_rank(comm, &me);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        int q = (int)(((long long)c->q % p + p) % p);
+        return PMPI_Sendrecv(s, n, MPI_BYTE, (me + q) % p, 0, r, n, MPI_BYTE, (me - q + p) % p, 0,
+                             c->shift_comm, MPI_STATUS_IGNORE);
+    }
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
