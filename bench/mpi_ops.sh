@@ -5,19 +5,26 @@
 # Open MPI at p = 16 and p = 64 ranks, sizes 8 B to 1 MiB (xchg-bench's
 # size: one rank's block, as the OSU benchmark of the operation counts it).
 #
-# For each (operation, p): one validated pass of the xchg side (-c: every
-# output checked against the operation's definition at every size, one
-# call per size), then R interleaved repetitions "auto, mpi" (each a whole
-# xchg-bench run over every size; --alg auto and --alg mpi, which calls
-# PMPI_Bcast, ... by its profiling name). Repetitions are the outer loop,
-# so a drift of the machine hits both sides and every operation alike, and
-# a run cut short by --until still has whole repetitions of everything.
-# Per size the table gives the median over repetitions of each side's time
-# (xchg-bench's Avg Latency: the mean over ranks of each rank's mean time
-# per call) and the ratio auto/mpi: the median of the per-repetition
-# ratios, with their min..max (< 1: xchg is faster). Then a summary per
-# operation: the worst median ratio (within 1.1x?) and the sizes where xchg
-# is faster, by how much.
+# First the tuning: for each (operation, p), `xchg tune --op OP` times the
+# operation's algorithms and the MPI library's call at every size and
+# writes the winners to a tuning file (bench/results/mpi_ops-tuning.txt,
+# committed beside the results; docs/tuning.md).
+#
+# Then for each (operation, p): one validated pass of each xchg side (-c:
+# every output checked against the operation's definition at every size,
+# one call per size), then R interleaved repetitions "tuned, auto, mpi"
+# (each a whole xchg-bench run over every size): --alg auto with that
+# tuning file (what a user who ran xchg tune gets), --alg auto with the
+# cost model alone (no file), and --alg mpi, which calls PMPI_Bcast, ... by
+# its profiling name. Repetitions are the outer loop, so a drift of the
+# machine hits every side and every operation alike, and a run cut short by
+# --until still has whole repetitions of everything. Per size the table
+# gives the median over repetitions of each side's time (xchg-bench's Avg
+# Latency: the mean over ranks of each rank's mean time per call) and the
+# ratios tuned/mpi and auto/mpi: the median of the per-repetition ratios,
+# with their min..max (< 1: xchg is faster). Then a summary per operation:
+# the worst median ratio (within 1.1x?) and the sizes where xchg is faster,
+# by how much.
 #
 # Cap at p = 64: allgather, gather, scatter and reduce_scatter hold p blocks
 # on a rank (every rank for allgather and reduce_scatter), p x 1 MiB = 64 MiB
@@ -39,10 +46,11 @@
 #                 not end by then (the time its first one took); the results
 #                 say how many repetitions each row has
 #   --quick       fewer iterations, sizes to 64 KiB, 1 repetition (a try-out)
-#   --out FILE    results file (default bench/results/mpi_ops.txt)
+#   --out FILE    results file (default bench/results/mpi_ops.txt; the tuning
+#                 file goes beside it, its name ending -tuning.txt)
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
-# Open MPI, node) and builds xchg-bench. Takes about 40 minutes on the
-# 2-core machine the results were made on.
+# Open MPI, node) and builds xchg-bench and xchg-tune. Takes about 35
+# minutes on the 2-core machine the results were made on.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -99,9 +107,11 @@ command -v node >/dev/null || die "node not found after scripts/install-deps.sh"
 if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI=openmpi >/dev/null
 fi
-cmake --build "$build" --target xchg_bench -j2 >/dev/null
+cmake --build "$build" --target xchg_bench xchg_tune -j2 >/dev/null
 bench=$build/xchg-bench
-[ -x "$bench" ] || die "$bench was not built (is Open MPI found? see cmake -B $build)"
+tune=$build/xchg-tune
+[ -x "$bench" ] && [ -x "$tune" ] || die "$bench or $tune was not built (is Open MPI found? see cmake -B $build)"
+tuning=${out%.txt}-tuning.txt
 # shellcheck source=../tests/mpi/lib_mpi.sh
 source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$build/CMakeCache.txt")"
 
@@ -139,8 +149,31 @@ iters_of() {
     fi
 }
 
+# The three sides' xchg-bench flags.
+side_flags() {
+    case "$1" in
+    tuned) echo "--alg auto --tuning $tuning" ;;
+    auto) echo "--alg auto" ;;
+    mpi) echo "--alg mpi" ;;
+    esac
+}
+
 mpi_run 2 "$bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' |
     cut -d, -f1 | tr -s " \t" " " >"$tmp/version"
+# The tuning file: every (operation, p) tuned over the sizes the run times.
+rm -f "$tuning"
+for np in $nps; do
+    for op in $ops; do
+        t0=$(date +%s)
+        # shellcheck disable=SC2086
+        mpi_run "$np" "$tune" --op "$op" $(sizes_of "$op" "$np") --round-ms 10 -o "$tuning" \
+            >"$tmp/tune.$op.$np.out" 2>"$tmp/tune.$op.$np.err" ||
+            die "xchg tune --op $op on $np ranks failed: $(head -c 300 "$tmp/tune.$op.$np.err")"
+        echo "   tuned $op p=$np: $(($(date +%s) - t0)) s" >&2
+    done
+done
+tune_took=$(($(date +%s) - start))
+
 : >"$tmp/pairs"
 stopped=
 for r in $(seq 1 "$reps"); do
@@ -158,14 +191,16 @@ for r in $(seq 1 "$reps"); do
             fi
             t0=$(date +%s)
             if [ "$r" = 1 ]; then
-                # shellcheck disable=SC2086
-                mpi_run "$np" "$bench" --op "$op" --alg auto $sz -i 1 -x 0 -c --json \
-                    >"$tmp/$key.valid.json" 2>"$tmp/$key.valid.err" || true
+                for side in tuned auto; do
+                    # shellcheck disable=SC2086
+                    mpi_run "$np" "$bench" --op "$op" $(side_flags $side) $sz -i 1 -x 0 -c --json \
+                        >"$tmp/$key.valid-$side.json" 2>"$tmp/$key.valid-$side.err" || true
+                done
                 echo "$op $np $sz $it" >>"$tmp/pairs"
             fi
-            for side in auto mpi; do
+            for side in tuned auto mpi; do
                 # shellcheck disable=SC2086
-                mpi_run "$np" "$bench" --op "$op" --alg "$side" $sz $it --json \
+                mpi_run "$np" "$bench" --op "$op" $(side_flags $side) $sz $it --json \
                     >"$tmp/$key.$side.$r.json" 2>"$tmp/$key.$side.$r.err" ||
                     echo "   $op p=$np --alg $side repetition $r: exit $? ($(head -c 200 \
                         "$tmp/$key.$side.$r.err"))" >&2
@@ -185,7 +220,7 @@ commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
     echo "# xchg's executor (xchg-bench --op OP --alg auto) against the MPI library's own call (--alg mpi)"
     echo "# command: $cmdline"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $commit  wall time: ${elapsed} s ($((elapsed / 60)) min)"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $commit  wall time: ${elapsed} s ($((elapsed / 60)) min; tuning ${tune_took} s)"
     echo "# machine: $cpu, $(nproc) online cores, $mem; ranks oversubscribed on one node; $(cat "$tmp/version")"
     echo "# load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
     echo "# (other sessions share this machine: figures of one run can move by 2x; read the spreads)"
@@ -195,6 +230,9 @@ commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block (p blocks"
     echo "# per rank: 1 MiB blocks would be 64 MiB a rank, 4 GiB over the ranks, and calls of seconds on"
     echo "# 2 cores; the time of the run decided it, not a failure)"
+    echo "# sides: tuned = --alg auto --tuning $(basename "$tuning") (made by xchg tune --op OP at the start"
+    echo "# of this run, --round-ms 10; a row 'mpi' there passes the call to the library); auto = --alg"
+    echo "# auto with the cost model alone; mpi = the library's own call"
     if [ -n "$stopped" ]; then
         echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
     fi
@@ -210,54 +248,63 @@ const mpiName = {bcast: "MPI_Bcast", reduce: "MPI_Reduce", allreduce: "MPI_Allre
   gather: "MPI_Gather", scatter: "MPI_Scatter", shift: "MPI_Sendrecv"};
 const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
   .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
-console.log(`# time(us) = xchg-bench Avg Latency, median over the repetitions; ratio = auto/mpi per`);
-console.log(`# repetition: median [min..max] (< 1: xchg faster); auto ran = the plan's algorithm`);
-console.log(`# ("mpi fallback": no xchg algorithm applies, xchg called the library)`);
+console.log(`# time(us) = xchg-bench Avg Latency, median over the repetitions; ratio = side/mpi per`);
+console.log(`# repetition: median [min..max] (< 1: xchg faster); ran = the plan's algorithm, tuned / auto`);
+console.log(`# ("mpi": the side passed the call to the library: a tuning row, or no xchg algorithm applies)`);
+const validation = (key, side) => {
+  const valid = readj(`${key}.valid-${side}.json`) || [];
+  const ok = valid.length > 0 && valid.every(o => o.valid === true);
+  let err = "";
+  try { err = fs.readFileSync(`${dir}/${key}.valid-${side}.err`, "utf8").split("\n").filter(l => l)[0] || ""; } catch (e) {}
+  return {ok, text: `${side} ${ok ? "Pass" : `FAIL ${err}`} (${valid.length} sizes)`};
+};
+const ran = o => (o.fallback ? "mpi" : o.alg);
 const summary = [];
 for (const {op, p, flags} of pairs) {
   const key = `${op}.${p}`;
-  const A = [], M = [];
+  const T = [], A = [], M = [];
   for (let r = 1; r <= reps; r++) {
-    const a = readj(`${key}.auto.${r}.json`), m = readj(`${key}.mpi.${r}.json`);
-    if (a && m && a.length && a.length === m.length) { A.push(a); M.push(m); }
+    const t = readj(`${key}.tuned.${r}.json`), a = readj(`${key}.auto.${r}.json`), m = readj(`${key}.mpi.${r}.json`);
+    if (t && a && m && m.length && t.length === m.length && a.length === m.length) { T.push(t); A.push(a); M.push(m); }
   }
-  const valid = readj(`${key}.valid.json`) || [];
-  const vok = valid.length > 0 && valid.every(o => o.valid === true);
-  let verr = "";
-  try { verr = fs.readFileSync(`${dir}/${key}.valid.err`, "utf8").split("\n").filter(l => l)[0] || ""; } catch (e) {}
-  console.log(`\n## ${op} (${mpiName[op]}), p = ${p}; ${flags}; ${A.length} repetition(s)`);
-  console.log(`## validation pass of --alg auto (-c, one call per size, ${valid.length} sizes): ` +
-              (vok ? "Pass" : `FAIL ${verr}`));
-  if (A.length === 0) { console.log("# no complete repetition"); summary.push({op, p, none: true}); continue; }
-  console.log("# Size        auto(us)        mpi(us)  auto/mpi [min..max]        auto ran");
+  const vt = validation(key, "tuned"), va = validation(key, "auto");
+  console.log(`\n## ${op} (${mpiName[op]}), p = ${p}; ${flags}; ${T.length} repetition(s)`);
+  console.log(`## validation pass (-c, one call per size): ${vt.text}; ${va.text}`);
+  if (T.length === 0) { console.log("# no complete repetition"); summary.push({op, p, none: true}); continue; }
+  console.log("# Size      tuned(us)    auto(us)     mpi(us)  tuned/mpi [min..max]    auto/mpi [min..max]     ran");
   const rows = [];
-  A[0].forEach((row, k) => {
-    const ta = med(A.map(R => R[k].avg_us)), tm = med(M.map(R => R[k].avg_us));
-    const rs = A.map((R, i) => R[k].avg_us / M[i][k].avg_us);
-    const rm = med(rs), lo = Math.min(...rs), hi = Math.max(...rs);
-    const algs = [...new Set(A.map(R => R[k].fallback ? "mpi fallback" : R[k].alg))].join(" / ");
-    rows.push({bytes: row.bytes, rm, lo, hi, algs, fallback: A.every(R => R[k].fallback)});
-    console.log(`${String(row.bytes).padEnd(8)}${ta.toFixed(2).padStart(13)}${tm.toFixed(2).padStart(15)}` +
-                `${rm.toFixed(2).padStart(8)} ${`[${lo.toFixed(2)}..${hi.toFixed(2)}]`.padEnd(18)} ${algs}`);
+  const ratio = (S, k) => { const rs = S.map((R, i) => R[k].avg_us / M[i][k].avg_us);
+                            return {m: med(rs), lo: Math.min(...rs), hi: Math.max(...rs)}; };
+  const span = r => `${r.m.toFixed(2).padStart(6)} ${`[${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]`.padEnd(16)}`;
+  M[0].forEach((row, k) => {
+    const tt = med(T.map(R => R[k].avg_us)), ta = med(A.map(R => R[k].avg_us)), tm = med(M.map(R => R[k].avg_us));
+    const rt = ratio(T, k), ra = ratio(A, k);
+    const algs = [...new Set(T.map(R => ran(R[k])))].join("/") + " / " + [...new Set(A.map(R => ran(R[k])))].join("/");
+    rows.push({bytes: row.bytes, rt, ra, tunedOwn: T.every(R => !R[k].fallback), autoOwn: A.every(R => !R[k].fallback)});
+    console.log(`${String(row.bytes).padEnd(8)}${tt.toFixed(2).padStart(11)}${ta.toFixed(2).padStart(12)}${tm.toFixed(2).padStart(12)}` +
+                `  ${span(rt)}  ${span(ra)}  ${algs}`);
   });
-  summary.push({op, p, rows, vok});
+  summary.push({op, p, rows, vok: vt.ok && va.ok});
 }
-console.log("\n## summary: worst median ratio auto/mpi per operation and p (within 1.1x?), and where xchg is faster");
-console.log("# (faster: size ratio, i.e. xchg takes that fraction of the library's time; x = its speed-up)");
+console.log("\n## summary: worst median ratio side/mpi per operation and p (within 1.1x?), and where xchg is faster");
+console.log("# (faster: size ratio, i.e. xchg takes that fraction of the library's time; x = its speed-up;");
+console.log("# counted only at sizes where the side ran an xchg algorithm on every repetition)");
+const line = (s, side, key, ownKey) => {
+  const worst = s.rows.reduce((a, b) => (b[key].m > a[key].m ? b : a));
+  const own = s.rows.filter(r => r[ownKey]);
+  const wins = own.filter(r => r[key].m < 1);
+  const best = wins.length ? wins.reduce((a, b) => (b[key].m < a[key].m ? b : a)) : null;
+  console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} ${side.padEnd(5)} worst ${worst[key].m.toFixed(2)} at ${human(worst.bytes)}` +
+              ` (${worst[key].m <= 1.1 ? "within 1.1x" : "NOT within 1.1x"}); xchg's own algorithm at ${own.length} of ${s.rows.length} sizes, faster at ${wins.length}` +
+              (best ? `, best ${best[key].m.toFixed(2)} (${(1 / best[key].m).toFixed(1)}x) at ${human(best.bytes)}` : "") +
+              (s.vok ? "" : "; VALIDATION FAILED"));
+  if (wins.length)
+    console.log(`#     faster: ${wins.map(r => `${human(r.bytes)} ${r[key].m.toFixed(2)}`).join(", ")}`);
+};
 for (const s of summary) {
   if (s.none) { console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} not run`); continue; }
-  const own = s.rows.filter(r => !r.fallback);
-  const pool = own.length ? own : s.rows;
-  const worst = pool.reduce((a, b) => (b.rm > a.rm ? b : a));
-  const wins = own.filter(r => r.rm < 1);
-  const best = wins.length ? wins.reduce((a, b) => (b.rm < a.rm ? b : a)) : null;
-  const fb = s.rows.length - own.length;
-  console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} worst ${worst.rm.toFixed(2)} at ${human(worst.bytes)}` +
-              ` (${worst.rm <= 1.1 ? "within 1.1x" : "NOT within 1.1x"}); xchg faster at ${wins.length} of ${own.length} sizes` +
-              (best ? `, best ${best.rm.toFixed(2)} (${(1 / best.rm).toFixed(1)}x) at ${human(best.bytes)}` : "") +
-              (fb ? `; ${fb} sizes fell back to the library` : "") + (s.vok ? "" : "; VALIDATION FAILED"));
-  if (wins.length)
-    console.log(`#     faster: ${wins.map(r => `${human(r.bytes)} ${r.rm.toFixed(2)}`).join(", ")}`);
+  line(s, "tuned", "rt", "tunedOwn");
+  line(s, "auto", "ra", "autoOwn");
 }
 EOF
 } >"$out"

@@ -102,6 +102,15 @@ expect "damaged tuning file: exit" "$?" 2
 grep -q "is not one xchg can read .*line 2: algorithm 'nosuch'" "$TMP/err" && ok || bad "damaged: $(cat "$TMP/err")"
 cmp -s "$TMP/damaged.txt" "$TMP/damaged.keep" && ok || bad "the damaged file was changed"
 
+# a file of the first version gains the operation column when the tuner
+# adds to it; its rows stay, as the exchange's
+printf 'xchg-tuning/1\n8 ring:8 1 64 ring\n' >"$TMP/v1.txt"
+mpi_run 2 "$X" tune --op scan -m 8:8 --round-ms 1 -o "$TMP/v1.txt" >"$TMP/out" 2>"$TMP/err"
+expect "tune into a version 1 file: exit" "$?" 0
+expect "version 1 file rewritten as version 2" "$(head -n1 "$TMP/v1.txt")" "xchg-tuning/2"
+grep -q "^alltoall *8 *ring:8 *1 *64 *ring$" "$TMP/v1.txt" && grep -q "^scan *2 *complete:2 " "$TMP/v1.txt" && ok ||
+    bad "version 1 rows kept as alltoall's beside scan's: $(cat "$TMP/v1.txt")"
+
 # the executor runs the tuned choices, validated
 mpi_run 4 "$B" -m 8:64 -i 3 -x 1 -c --tuning "$F" --verbose >"$TMP/out" 2>"$TMP/err"
 expect "xchg-bench --tuning exit" "$?" 0
