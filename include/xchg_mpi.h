@@ -62,7 +62,8 @@ typedef struct xchg_mpi_opts {
     int verbose;
     /* auto's measured inputs, file paths (NULL or "": none), read by rank 0
      * and shared: a tuning file from `xchg tune` (docs/tuning.md), whose row
-     * for the communicator's ranks, topology and block size auto runs; and
+     * for the call's operation and the communicator's ranks, topology and
+     * block size auto runs (its "mpi": the MPI library's own call); and
      * a machine file from `xchg probe` (docs/machine-file.md), whose figures
      * auto's cost model uses where no row applies. A file that cannot be
      * used is said (rank 0) and auto goes on without it. */
@@ -177,8 +178,9 @@ void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed);
  * Seed 003's operations over MPI, with the arguments and results of the
  * MPI library's calls: each runs one rank's program (xchg_op_program_new)
  * of the algorithm chosen for the operation, its root or shift, and the
- * block size (opts.alg; auto ranks the operation's algorithms that apply
- * to the ranks' topology with the same cost model as the exchange).
+ * block size (opts.alg; auto follows the tuning file's row for the
+ * operation, else ranks the operation's algorithms that apply to the
+ * ranks' topology with the same cost model as the exchange).
  *
  * opts.alg may name one algorithm per operation, comma-separated
  * ("bcast-hc,allreduce-split,bruck"): each call runs the one of its own

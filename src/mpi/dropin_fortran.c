@@ -22,6 +22,8 @@
  *     defines mpi_alltoall_f08_ and mpi_finalize_f08_ with that ABI. Open MPI
  *     5's f08 layer has not been checked, so they are defined for Open MPI 4
  *     only; under Open MPI 5 f08 calls go to the MPI library uncounted.
+ * The other operations' Fortran entry points are in dropin_fortran_ops.c,
+ * for the same reasons and with the same ABI.
  * Fortran's MPI_IN_PLACE and MPI_BOTTOM are, in Open MPI, the addresses of
  * the common blocks mpi_fortran_in_place / mpi_fortran_bottom (under the
  * compiler's name mangling); they are declared weak so a missing spelling
@@ -70,8 +72,11 @@ static int is_sentinel(const void *p, const void *a, const void *b, const void *
     return p != NULL && (p == a || p == b || p == c || p == d);
 }
 
-/* A Fortran buffer argument as the C binding wants it. */
-static void *c_buffer(void *p, int in_place_allowed)
+/* A Fortran buffer argument as the C binding wants it (dropin_fortran_ops.c
+ * uses it too). */
+__attribute__((visibility("hidden"))) void *xchg_dropin_c_buffer(void *p, int in_place_allowed);
+
+void *xchg_dropin_c_buffer(void *p, int in_place_allowed)
 {
     if (in_place_allowed && is_sentinel(p, &mpi_fortran_in_place, &mpi_fortran_in_place_,
                                         &mpi_fortran_in_place__, &MPI_FORTRAN_IN_PLACE))
@@ -88,9 +93,9 @@ static void *c_buffer(void *p, int in_place_allowed)
 static void alltoall_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc,
                        MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    int code = xchg_dropin_alltoall(c_buffer(sb, 1), (MPI_Count)*sc, PMPI_Type_f2c(*st),
-                                    c_buffer(rb, 0), (MPI_Count)*rc, PMPI_Type_f2c(*rt),
-                                    PMPI_Comm_f2c(*comm));
+    int code = xchg_dropin_alltoall(xchg_dropin_c_buffer(sb, 1), (MPI_Count)*sc,
+                                    PMPI_Type_f2c(*st), xchg_dropin_c_buffer(rb, 0),
+                                    (MPI_Count)*rc, PMPI_Type_f2c(*rt), PMPI_Comm_f2c(*comm));
     if (ierr != NULL)
         *ierr = (MPI_Fint)code;
 }

@@ -13,8 +13,8 @@
  * inside xchg, the function calls PMPI_ itself. No algorithm knowledge
  * lives here. A shift has no MPI collective to stand in for (MPI_Sendrecv
  * is point-to-point), so it is the library's xchg_mpi_shift only. Fortran
- * callers under Open MPI reach PMPI_ directly and are not intercepted for
- * these calls (dropin_fortran.c carries MPI_Alltoall only).
+ * callers under Open MPI reach PMPI_ directly: dropin_fortran_ops.c defines
+ * their routines, which call the functions here.
  */
 #include <mpi.h>
 

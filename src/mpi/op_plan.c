@@ -9,8 +9,8 @@
  * library's own call), then every algorithm of the operation that applies
  * to the topology, with the planner's lines (xchg_plan_sweep, the
  * operation's root or shift), predicted as the executor runs them
- * (predict, below, with auto.c's machine), fastest first. This rank's program comes from
- * xchg_op_program_new (p*p*steps work, refused above
+ * (predict, below, with auto.c's machine), fastest first. This rank's
+ * program comes from xchg_op_program_new (p*p*steps work, refused above
  * XCHG_OP_PROGRAM_MAX_WORK) and is turned into pieces (slot, segment),
  * steps and combinations; then the buffers are allocated.
  *
