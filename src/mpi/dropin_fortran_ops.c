@@ -35,8 +35,7 @@ static void set_ierr(MPI_Fint *ierr, int code)
 static void bcast_f(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *root, MPI_Fint *comm,
                     MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Bcast(BUF(b), (int)*n, PMPI_Type_f2c(*t), (int)*root,
-                             PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, MPI_Bcast(BUF(b), (int)*n, PMPI_Type_f2c(*t), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
 static void reduce_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op, MPI_Fint *root,
@@ -46,8 +45,8 @@ static void reduce_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op,
                               PMPI_Op_f2c(*op), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
-static void allreduce_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op,
-                        MPI_Fint *comm, MPI_Fint *ierr)
+static void allreduce_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op, MPI_Fint *comm,
+                        MPI_Fint *ierr)
 {
     set_ierr(ierr, MPI_Allreduce(BUF_OR_IN_PLACE(sb), BUF(rb), (int)*n, PMPI_Type_f2c(*t),
                                  PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
@@ -56,9 +55,9 @@ static void allreduce_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *
 static void reduce_scatter_block_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op,
                                    MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Reduce_scatter_block(BUF_OR_IN_PLACE(sb), BUF(rb), (int)*n,
-                                            PMPI_Type_f2c(*t), PMPI_Op_f2c(*op),
-                                            PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr,
+             MPI_Reduce_scatter_block(BUF_OR_IN_PLACE(sb), BUF(rb), (int)*n, PMPI_Type_f2c(*t),
+                                      PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
 static void scan_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op, MPI_Fint *comm,
@@ -68,8 +67,8 @@ static void scan_f(void *sb, void *rb, MPI_Fint *n, MPI_Fint *t, MPI_Fint *op, M
                             PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 
-static void allgather_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc,
-                        MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr)
+static void allgather_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc, MPI_Fint *rt,
+                        MPI_Fint *comm, MPI_Fint *ierr)
 {
     set_ierr(ierr, MPI_Allgather(BUF_OR_IN_PLACE(sb), (int)*sc, PMPI_Type_f2c(*st), BUF(rb),
                                  (int)*rc, PMPI_Type_f2c(*rt), PMPI_Comm_f2c(*comm)));
@@ -78,15 +77,15 @@ static void allgather_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint
 static void gather_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc, MPI_Fint *rt,
                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Gather(BUF_OR_IN_PLACE(sb), (int)*sc, PMPI_Type_f2c(*st), BUF(rb),
-                              (int)*rc, PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, MPI_Gather(BUF_OR_IN_PLACE(sb), (int)*sc, PMPI_Type_f2c(*st), BUF(rb), (int)*rc,
+                              PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
 static void scatter_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc, MPI_Fint *rt,
                       MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Scatter(BUF(sb), (int)*sc, PMPI_Type_f2c(*st), BUF_OR_IN_PLACE(rb),
-                               (int)*rc, PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, MPI_Scatter(BUF(sb), (int)*sc, PMPI_Type_f2c(*st), BUF_OR_IN_PLACE(rb), (int)*rc,
+                               PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
 /* The four spellings of one Fortran routine, each a declaration (no header
@@ -96,10 +95,22 @@ static void scatter_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *
     void lower##_ params;                                                                          \
     void lower##__ params;                                                                         \
     void upper params;                                                                             \
-    void lower params { call; }                                                                    \
-    void lower##_ params { call; }                                                                 \
-    void lower##__ params { call; }                                                                \
-    void upper params { call; }
+    void lower params                                                                              \
+    {                                                                                              \
+        call;                                                                                      \
+    }                                                                                              \
+    void lower##_ params                                                                           \
+    {                                                                                              \
+        call;                                                                                      \
+    }                                                                                              \
+    void lower##__ params                                                                          \
+    {                                                                                              \
+        call;                                                                                      \
+    }                                                                                              \
+    void upper params                                                                              \
+    {                                                                                              \
+        call;                                                                                      \
+    }
 
 FORTRAN_NAMES(mpi_bcast, MPI_BCAST,
               (void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr),
