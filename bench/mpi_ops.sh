@@ -26,6 +26,13 @@
 # the worst median ratio (within 1.1x?) and the sizes where xchg is faster,
 # by how much.
 #
+# With --paired, one side only: auto with the tuning file and --pair, which
+# times the MPI library's call in the same xchg-bench run, each iteration
+# one call of each in alternating order (a drift of the machine, or of the
+# MPI library's own state, hits both alike); the ratio is the run's own.
+# Results go to mpi_ops-paired.txt. --tuning FILE skips the tuning and uses
+# that file (a tuning file an earlier run of this script wrote).
+#
 # Cap at p = 64: allgather, gather, scatter and reduce_scatter hold p blocks
 # on a rank (every rank for allgather and reduce_scatter), p x 1 MiB = 64 MiB
 # per rank and 4 GiB over the 64 ranks, and one call copies it all through
@@ -34,7 +41,7 @@
 #
 # Usage: bench/mpi_ops.sh [--reps R] [--build DIR] [--ops "bcast scan ..."]
 #                         [--nps "16 64"] [--cap64 SIZE] [--until HH:MM]
-#                         [--quick] [--out FILE]
+#                         [--quick] [--out FILE] [--paired] [--tuning FILE]
 #   --reps R      interleaved repetitions (default 3)
 #   --build DIR   Open MPI build tree (default <repo>/build; configured and
 #                 built here when xchg-bench is missing or stale)
@@ -46,8 +53,11 @@
 #                 not end by then (the time its first one took); the results
 #                 say how many repetitions each row has
 #   --quick       fewer iterations, sizes to 64 KiB, 1 repetition (a try-out)
-#   --out FILE    results file (default bench/results/mpi_ops.txt; the tuning
-#                 file goes beside it, its name ending -tuning.txt)
+#   --out FILE    results file (default bench/results/mpi_ops.txt, with
+#                 --paired mpi_ops-paired.txt; the tuning file goes beside it,
+#                 its name ending -tuning.txt)
+#   --paired      auto with the tuning file against the library in one run
+#   --tuning FILE use this tuning file instead of tuning first
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
 # Open MPI, node) and builds xchg-bench and xchg-tune. Takes about 35
 # minutes on the 2-core machine the results were made on.
@@ -62,7 +72,9 @@ nps="16 64"
 cap64=64K
 until=
 quick=0
-out=$here/results/mpi_ops.txt
+out=
+paired=0
+tuning_in=
 cmdline="bench/mpi_ops.sh $*"
 
 die() {
@@ -84,11 +96,18 @@ while [ $# -gt 0 ]; do
         until=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --out) [ $# -ge 2 ] || die "--out needs a file"; out=$2; shift 2 ;;
+    --paired) paired=1; shift ;;
+    --tuning) [ $# -ge 2 ] && [ -r "$2" ] || die "--tuning needs a readable tuning file"
+        tuning_in=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown option '$1'; accepted: --reps R, --build DIR, --ops LIST, --nps LIST, --cap64 SIZE, --until HH:MM, --quick, --out FILE, --help" ;;
+    *) die "unknown option '$1'; accepted: --reps R, --build DIR, --ops LIST, --nps LIST, --cap64 SIZE, --until HH:MM, --quick, --out FILE, --paired, --tuning FILE, --help" ;;
     esac
 done
 if [ "$quick" = 1 ] && [ "$reps" = 3 ]; then reps=1; fi
+if [ -z "$out" ]; then
+    out=$here/results/mpi_ops.txt
+    [ "$paired" = 1 ] && out=$here/results/mpi_ops-paired.txt
+fi
 for op in $ops; do
     case " bcast reduce allreduce reduce_scatter scan allgather gather scatter shift " in
     *" $op "*) ;;
@@ -111,7 +130,7 @@ cmake --build "$build" --target xchg_bench xchg_tune -j2 >/dev/null
 bench=$build/xchg-bench
 tune=$build/xchg-tune
 [ -x "$bench" ] && [ -x "$tune" ] || die "$bench or $tune was not built (is Open MPI found? see cmake -B $build)"
-tuning=${out%.txt}-tuning.txt
+tuning=${tuning_in:-${out%.txt}-tuning.txt}
 # shellcheck source=../tests/mpi/lib_mpi.sh
 source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$build/CMakeCache.txt")"
 
@@ -153,6 +172,7 @@ iters_of() {
 side_flags() {
     case "$1" in
     tuned) echo "--alg auto --tuning $tuning" ;;
+    paired) echo "--alg auto --tuning $tuning --pair" ;;
     auto) echo "--alg auto" ;;
     mpi) echo "--alg mpi" ;;
     esac
@@ -161,8 +181,8 @@ side_flags() {
 mpi_run 2 "$bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' |
     cut -d, -f1 | tr -s " \t" " " >"$tmp/version"
 # The tuning file: every (operation, p) tuned over the sizes the run times.
-rm -f "$tuning"
-for np in $nps; do
+[ -z "$tuning_in" ] && rm -f "$tuning"
+for np in $( [ -z "$tuning_in" ] && echo "$nps"); do
     for op in $ops; do
         t0=$(date +%s)
         # shellcheck disable=SC2086
@@ -191,17 +211,17 @@ for r in $(seq 1 "$reps"); do
             fi
             t0=$(date +%s)
             if [ "$r" = 1 ]; then
-                for side in tuned auto; do
+                for side in tuned $( [ "$paired" = 0 ] && echo auto); do
                     # shellcheck disable=SC2086
                     mpi_run "$np" "$bench" --op "$op" $(side_flags $side) $sz -i 1 -x 0 -c --json \
                         >"$tmp/$key.valid-$side.json" 2>"$tmp/$key.valid-$side.err" || true
                 done
                 echo "$op $np $sz $it" >>"$tmp/pairs"
             fi
-            for side in tuned auto mpi; do
+            for side in $( [ "$paired" = 1 ] && echo paired || echo tuned auto mpi); do
                 # shellcheck disable=SC2086
                 mpi_run "$np" "$bench" --op "$op" $(side_flags $side) $sz $it --json \
-                    >"$tmp/$key.$side.$r.json" 2>"$tmp/$key.$side.$r.err" ||
+                    >"$tmp/$key.${side/paired/tuned}.$r.json" 2>"$tmp/$key.$side.$r.err" ||
                     echo "   $op p=$np --alg $side repetition $r: exit $? ($(head -c 200 \
                         "$tmp/$key.$side.$r.err"))" >&2
             done
@@ -217,6 +237,72 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
+if [ "$paired" = 1 ]; then
+{
+    echo "# xchg's executor (xchg-bench --op OP --alg auto --tuning FILE --pair) against the MPI library's own call, in the same run"
+    echo "# command: $cmdline"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $commit  wall time: ${elapsed} s ($((elapsed / 60)) min; tuning ${tune_took} s)"
+    echo "# machine: $cpu, $(nproc) online cores, $mem; ranks oversubscribed on one node; $(cat "$tmp/version")"
+    echo "# load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
+    echo "# size: one rank's block (xchg-bench --help); reductions MPI_INT, MPI_SUM; root 0, shift q = 1."
+    echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block."
+    echo "# paired: in each xchg-bench run every iteration makes one call of auto (following the tuning"
+    echo "# file $(basename "$tuning")) and one of the MPI library's, in alternating order, each timed"
+    echo "# alone with a barrier after it; ratio = auto's Avg / the library's Avg of the same run."
+    echo "# Where the tuning row is 'mpi' both calls are the library's (auto adds its plan lookup):"
+    echo "# those ratios show the run's own noise."
+    if [ -n "$stopped" ]; then
+        echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
+    fi
+    node - "$tmp" "$reps" <<'EOF'
+const fs = require("fs");
+const [dir, reps] = [process.argv[2], +process.argv[3]];
+const readj = f => { try { return fs.readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(l => l.startsWith("{")).map(l => JSON.parse(l)); } catch (e) { return null; } };
+const med = a => { const s = [...a].sort((x, y) => x - y), n = s.length;
+                   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const human = b => b >= 1 << 20 ? `${b / (1 << 20)}M` : b >= 1024 ? `${b / 1024}K` : `${b}`;
+const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
+  .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
+console.log("# time(us): median over the repetitions; ratio: auto/mpi of each run, median [min..max]");
+const summary = [];
+for (const {op, p, flags} of pairs) {
+  const key = `${op}.${p}`;
+  const T = [];
+  for (let r = 1; r <= reps; r++) { const t = readj(`${key}.tuned.${r}.json`); if (t && t.length) T.push(t); }
+  const valid = readj(`${key}.valid-tuned.json`) || [];
+  const vok = valid.length > 0 && valid.every(o => o.valid === true);
+  console.log(`\n## ${op}, p = ${p}; ${flags}; ${T.length} repetition(s); validation pass (-c): ${vok ? "Pass" : "FAIL"} (${valid.length} sizes)`);
+  if (T.length === 0) { summary.push({op, p, none: true}); continue; }
+  console.log("# Size        auto(us)      mpi(us)  auto/mpi [min..max]     auto ran");
+  const rows = T[0].map((row, k) => {
+    const rs = T.map(R => R[k].ratio);
+    const own = T.every(R => !R[k].fallback);
+    const r = {bytes: row.bytes, m: med(rs), lo: Math.min(...rs), hi: Math.max(...rs), own};
+    console.log(`${String(row.bytes).padEnd(8)}${med(T.map(R => R[k].avg_us)).toFixed(2).padStart(12)}` +
+                `${med(T.map(R => R[k].mpi_avg_us)).toFixed(2).padStart(13)}  ${r.m.toFixed(2).padStart(6)} ` +
+                `${`[${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]`.padEnd(16)} ` +
+                [...new Set(T.map(R => (R[k].fallback ? "mpi" : R[k].alg)))].join("/"));
+    return r;
+  });
+  summary.push({op, p, rows, vok});
+}
+console.log("\n## summary: worst median ratio auto/mpi (within 1.1x?); sizes where auto ran xchg's own algorithm and was faster");
+for (const s of summary) {
+  if (s.none) { console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} not run`); continue; }
+  const worst = s.rows.reduce((a, b) => (b.m > a.m ? b : a));
+  const own = s.rows.filter(r => r.own), lib = s.rows.filter(r => !r.own);
+  const wins = own.filter(r => r.m < 1);
+  const span = lib.length ? `; tuned to the library at ${lib.length}, ratios ${Math.min(...lib.map(r => r.m)).toFixed(2)}..${Math.max(...lib.map(r => r.m)).toFixed(2)}` : "";
+  console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} worst ${worst.m.toFixed(2)} at ${human(worst.bytes)}` +
+              ` (${worst.m <= 1.1 ? "within 1.1x" : "NOT within 1.1x"}); xchg's own algorithm at ${own.length} of ${s.rows.length} sizes, faster at ${wins.length}${span}` +
+              (s.vok ? "" : "; VALIDATION FAILED"));
+  if (wins.length) console.log(`#     faster: ${wins.map(r => `${human(r.bytes)} ${r.m.toFixed(2)} (${(1 / r.m).toFixed(1)}x)`).join(", ")}`);
+  const slow = s.rows.filter(r => r.m > 1.1);
+  if (slow.length) console.log(`#     over 1.1x: ${slow.map(r => `${human(r.bytes)} ${r.m.toFixed(2)} [${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]${r.own ? "" : " (library)"}`).join(", ")}`);
+}
+EOF
+} >"$out"
+else
 {
     echo "# xchg's executor (xchg-bench --op OP --alg auto) against the MPI library's own call (--alg mpi)"
     echo "# command: $cmdline"
@@ -308,5 +394,6 @@ for (const s of summary) {
 }
 EOF
 } >"$out"
+fi
 cat "$out"
 echo "wrote $out ($elapsed s)" >&2

@@ -83,6 +83,7 @@ typedef struct bench_args {
     long iters, warmup, iters_large, warmup_large;
     size_t mem_limit;
     int full, validate, in_place, json, verbose;
+    int pair; /* --pair: the MPI library's call timed too, interleaved */
     const char *alg;  /* "auto", "mpi" or a registry spec */
     const char *topo; /* NULL or "auto" or a topology spec */
     const char *tuning, *machine; /* auto's files (NULL: XCHG_TUNING_FILE,
@@ -96,6 +97,7 @@ typedef struct bench_row {
     size_t bytes;
     long iters;
     double avg_us, min_us, max_us;
+    double mpi_avg_us, ratio; /* --pair: the library's Avg, and avg_us / it */
     int checked, valid;
     xchg_mpi_plan_info info; /* alg "mpi" for --alg mpi */
     int have_info;
@@ -193,7 +195,11 @@ static void usage(FILE *f)
             "  --machine FILE                auto's cost model uses this machine file\n"
             "                                (xchg probe; default XCHG_MACHINE_FILE)\n"
             "  --json                        one JSON object per size instead of the table\n"
-            "  --verbose                     the executor says what each plan chose (stderr)\n\n"
+            "  --verbose                     the executor says what each plan chose (stderr)\n"
+            "  --pair                        also time the MPI library's own call in the same\n"
+            "                                run, each iteration one call of each in turn (the\n"
+            "                                order alternating); adds its Avg and the ratio\n"
+            "                                xchg/MPI (not with --alg mpi or -l)\n\n"
             "Size (bytes, one rank's block, as the OSU benchmark of the operation counts it):\n"
             "  alltoall        the block for each destination (sends and receives P of them)\n"
             "  bcast, shift    the message\n"
@@ -329,7 +335,8 @@ enum {
     OPT_MACHINE,
     OPT_OP,
     OPT_ROOT,
-    OPT_Q
+    OPT_Q,
+    OPT_PAIR
 };
 
 /*
@@ -360,11 +367,12 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         {"op", required_argument, 0, OPT_OP},
         {"root", required_argument, 0, OPT_ROOT},
         {"q", required_argument, 0, OPT_Q},
+        {"pair", no_argument, 0, OPT_PAIR},
         {0, 0, 0, 0},
     };
     static const char accepted[] = "-m, -i, -x, -f, -c, -l, -M, -h, -v, --alg, --topo, "
                                    "--iterations-large, --warmup-large, --tuning, --machine, "
-                                   "--op, --root, --q, --json, --verbose";
+                                   "--op, --root, --q, --pair, --json, --verbose";
     memset(a, 0, sizeof *a);
     a->min_size = DEF_MIN_SIZE;
     a->max_size = DEF_MAX_SIZE;
@@ -431,6 +439,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
             q_s = optarg;
             break;
         case OPT_JSON: a->json = 1; break;
+        case OPT_PAIR: a->pair = 1; break;
         case OPT_VERBOSE: a->verbose = 1; break;
         case ':':
             usage_error("%s needs a value", argv[optind - 1]);
@@ -501,6 +510,11 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         usage_error("--q %d is a multiple of the %d ranks (a shift that moves nothing); "
                     "accepted: an integer that is not",
                     a->q, nprocs);
+        return EXIT_USAGE;
+    }
+    if (a->pair && (a->in_place || strcmp(a->alg, "mpi") == 0)) {
+        usage_error("--pair times xchg's call against the MPI library's in one run; accepted "
+                    "with an xchg --alg (not mpi) and without -l");
         return EXIT_USAGE;
     }
     if (a->in_place && a->op != XCHG_OP_ALLTOALL) {
@@ -969,30 +983,48 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     }
     row->have_info = 1;
 
-    double timer = 0.0;
+    /* --pair: the MPI library's call, timed in the same loop */
+    bench_call lib = c;
+    lib.is_mpi = 1;
+    lib.plan = NULL;
+    if (a->pair && a->op == XCHG_OP_ALLTOALL && (rc = mpi_call_make(m, &lib.mc)) != MPI_SUCCESS)
+        mpi_fail(comm, rc, "making the datatype", m);
+
+    double timer = 0.0, timer_lib = 0.0;
     long bad = 0;
     MPI_Barrier(comm);
     for (long i = 0; i < warmup + iters; i++) {
-        if (a->validate) {
-            fill_op(a, p, m, count, i, sbuf, rbuf, rbytes);
+        /* with --pair, two turns: xchg first on even iterations, the
+         * library first on odd ones, so neither always follows the other */
+        for (int turn = 0; turn < (a->pair ? 2 : 1); turn++) {
+            int is_lib = a->pair && (turn + i) % 2 == 1;
+            if (a->validate && !is_lib) {
+                fill_op(a, p, m, count, i, sbuf, rbuf, rbytes);
+                MPI_Barrier(comm);
+            }
+            double t0 = MPI_Wtime();
+            rc = op_call(is_lib ? &lib : &c);
+            double t1 = MPI_Wtime();
+            if (rc != MPI_SUCCESS)
+                mpi_fail(comm, rc, is_lib ? xchg_tool_op_mpi_name(a->op) : what, m);
             MPI_Barrier(comm);
+            if (a->validate && !is_lib && bad == 0)
+                bad += check_op(a, p, m, count, i, rbuf, coefs);
+            if (i >= warmup)
+                *(is_lib ? &timer_lib : &timer) += t1 - t0;
         }
-        double t0 = MPI_Wtime();
-        rc = op_call(&c);
-        double t1 = MPI_Wtime();
-        if (rc != MPI_SUCCESS)
-            mpi_fail(comm, rc, what, m);
-        MPI_Barrier(comm);
-        if (a->validate && bad == 0)
-            bad += check_op(a, p, m, count, i, rbuf, coefs);
-        if (i >= warmup)
-            timer += t1 - t0;
     }
     double lat = timer * 1e6 / (double)iters, sum = 0.0;
     MPI_Allreduce(&lat, &row->min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
     MPI_Allreduce(&lat, &row->max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
     MPI_Allreduce(&lat, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     row->avg_us = sum / p;
+    if (a->pair) {
+        double lat_lib = timer_lib * 1e6 / (double)iters;
+        MPI_Allreduce(&lat_lib, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+        row->mpi_avg_us = sum / p;
+        row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
+    }
     if (a->validate) {
         long total = 0;
         MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, comm);
@@ -1001,6 +1033,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     }
     xchg_mpi_plan_free(c.plan);
     mpi_call_free(&c.mc);
+    mpi_call_free(&lib.mc);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -1037,6 +1070,8 @@ static void print_json(const bench_args *a, int p, const bench_row *r)
         fputs("null", stdout);
     else
         json_str(r->info.topology);
+    if (a->pair)
+        printf(",\"mpi_avg_us\":%.3f,\"ratio\":%.4f", r->mpi_avg_us, r->ratio);
     printf(",\"fallback\":%s,\"steps\":%zu,\"p\":%d,\"bytes\":%zu,\"avg_us\":%.3f,\"min_us\":%.3f,"
            "\"max_us\":%.3f,\"iterations\":%ld,\"in_place\":%s,\"valid\":%s}\n",
            r->info.fallback ? "true" : "false", r->info.steps, p, r->bytes, r->avg_us, r->min_us,
@@ -1069,6 +1104,8 @@ static void print_header(const bench_args *a, int p)
     if (a->full)
         printf("%*s%*s%*s", FIELD_WIDTH, "Min Latency(us)", FIELD_WIDTH, "Max Latency(us)", 12,
                "Iterations");
+    if (a->pair)
+        printf("%*s%*s", FIELD_WIDTH, "MPI Avg(us)", 12, "xchg/MPI");
     if (a->validate)
         printf("%*s", FIELD_WIDTH, "Validation");
     putchar('\n');
@@ -1105,6 +1142,8 @@ static void print_row(const bench_args *a, const bench_row *r)
     if (a->full)
         printf("%*.*f%*.*f%*ld", FIELD_WIDTH, FLOAT_PRECISION, r->min_us, FIELD_WIDTH,
                FLOAT_PRECISION, r->max_us, 12, r->iters);
+    if (a->pair)
+        printf("%*.*f%*.*f", FIELD_WIDTH, FLOAT_PRECISION, r->mpi_avg_us, 12, 3, r->ratio);
     if (a->validate)
         printf("%*s", FIELD_WIDTH, r->valid ? "Pass" : "Fail");
     putchar('\n');

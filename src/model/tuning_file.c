@@ -124,8 +124,8 @@ static int parse_row(char **w, xchg_op_kind op, size_t lineno, tuning_row *r, xc
     return XCHG_OK;
 }
 
-/* Rows of the same (operation, ranks, topology) must not overlap: EINVAL naming the
- * later line when row i overlaps an earlier one. */
+/* Rows of the same (operation, ranks, topology) must not overlap: EINVAL
+ * naming the later line when row i overlaps an earlier one. */
 static int check_overlap(const xchg_tuning *t, size_t i, size_t lineno, xchg_err *err)
 {
     const tuning_row *r = &t->rows[i];

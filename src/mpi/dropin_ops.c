@@ -5,7 +5,7 @@
  * MPI_Gather and MPI_Scatter run through xchg's executor (docs/mpi-ops.md),
  * with the same environment as MPI_Alltoall (dropin.c: XCHG_DISABLE,
  * XCHG_ALG, which may name one algorithm per operation, XCHG_TOPOLOGY,
- * XCHG_VERBOSE, XCHG_MACHINE_FILE).
+ * XCHG_VERBOSE, XCHG_TUNING_FILE, XCHG_MACHINE_FILE).
  *
  * Each function hands its arguments to the executor's call, which picks
  * the algorithm and passes anything it does not handle to the MPI
