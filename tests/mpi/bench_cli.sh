@@ -69,6 +69,8 @@ usage_error "--alg 'shm' runs the complete exchange only, not --op reduce; accep
     --op reduce --alg shm
 usage_error "--alg 'bcast-hc,bruck'.*one algorithm, not a list" --op bcast --alg bcast-hc,bruck
 usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
+usage_error "--pair times xchg's call against the MPI library's in one run" --pair --alg mpi
+usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l
 
 mpi_run 2 "$B" --help >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -103,6 +105,17 @@ table "auto"
 table "mpi" --alg mpi
 table "auto in place" -l
 table "mpi in place" --alg mpi --in-place
+
+# --pair: the library's call timed in the same run; its column and ratio,
+# xchg's results still validated; in JSON the ratio is avg_us / mpi_avg_us.
+mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
+expect "pair: exit" "$?" 0
+grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +Validation$' "$TMP/out" && ok ||
+    bad "pair: no column header in '$(cat "$TMP/out")'"
+expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
+mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --json >"$TMP/out" 2>"$TMP/err"
+expect "pair json" "$(jsx 'L.length === 4 && L.every(o => o.mpi_avg_us > 0 && o.valid === true &&
+    Math.abs(o.ratio - o.avg_us / o.mpi_avg_us) < 1e-3 * o.ratio)' <"$TMP/out")" true
 
 # --json: one object per size with the issue's fields.
 mpi_run 4 "$B" -m 8:1K -i 10 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
