@@ -5,7 +5,7 @@
  * (osu_alltoall, osu_bcast, osu_allreduce, ...), so the tables read the same.
  *
  *   mpirun -np 16 xchg-bench [-m MIN:MAX] [-i N] [-x N] [-f] [-c] [-l]
- *                            [--op NAME] [--root R] [--q Q]
+ *                            [--op NAME] [--root R] [--q Q] [--pair]
  *                            [--alg SPEC|auto|shm|mpi] [--topo SPEC] [--json]
  *
  * What is timed, as the OSU benchmarks do it: for each size m (MIN, 2*MIN,
@@ -35,6 +35,11 @@
  * profiling name (PMPI_Alltoall, PMPI_Bcast, ...; shift: PMPI_Sendrecv to
  * (r+q) mod p from (r-q) mod p on a duplicated communicator): this program
  * links libxchg_mpi, whose MPI_Alltoall is the drop-in (xchg itself).
+ * --pair times that call too, in the same loop: each iteration makes one
+ * call of xchg's and one of the library's, xchg's first on even iterations
+ * and second on odd ones, each timed alone with its barrier after it; the
+ * row adds the library's Avg and the ratio of the two, so both sides meet
+ * the same state of the machine and of the MPI library.
  *
  * Validation (-c) fills every input before every call and checks every
  * output afterwards against a value computed locally from the inputs (the
