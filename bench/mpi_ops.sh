@@ -237,6 +237,22 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
+# report: run the JavaScript on stdin after the helpers every report uses
+# (the run's folder and repetitions in argv, readj, med, human, pairs).
+cat >"$tmp/report_common.js" <<'EOF'
+const fs = require("fs");
+const [dir, reps] = [process.argv[2], +process.argv[3]];
+const readj = f => { try { return fs.readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(l => l.startsWith("{")).map(l => JSON.parse(l)); } catch (e) { return null; } };
+const med = a => { const s = [...a].sort((x, y) => x - y), n = s.length;
+                   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const human = b => b >= 1 << 20 ? `${b / (1 << 20)}M` : b >= 1024 ? `${b / 1024}K` : `${b}`;
+const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
+  .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
+EOF
+report() {
+    { cat "$tmp/report_common.js"; cat; } | node - "$tmp" "$reps"
+}
+
 if [ "$paired" = 1 ]; then
 {
     echo "# xchg's executor (xchg-bench --op OP --alg auto --tuning FILE --pair) against the MPI library's own call, in the same run"
@@ -249,20 +265,12 @@ if [ "$paired" = 1 ]; then
     echo "# paired: in each xchg-bench run every iteration makes one call of auto (following the tuning"
     echo "# file $(basename "$tuning")) and one of the MPI library's, in alternating order, each timed"
     echo "# alone with a barrier after it; ratio = auto's Avg / the library's Avg of the same run."
-    echo "# Where the tuning row is 'mpi' both calls are the library's (auto adds its plan lookup):"
-    echo "# those ratios show the run's own noise."
+    echo "# Where the tuning row is 'mpi' both calls are the library's, auto's after its dispatch"
+    echo "# (argument checks, the plan cache): those ratios show the noise and the dispatch's cost."
     if [ -n "$stopped" ]; then
         echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
     fi
-    node - "$tmp" "$reps" <<'EOF'
-const fs = require("fs");
-const [dir, reps] = [process.argv[2], +process.argv[3]];
-const readj = f => { try { return fs.readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(l => l.startsWith("{")).map(l => JSON.parse(l)); } catch (e) { return null; } };
-const med = a => { const s = [...a].sort((x, y) => x - y), n = s.length;
-                   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
-const human = b => b >= 1 << 20 ? `${b / (1 << 20)}M` : b >= 1024 ? `${b / 1024}K` : `${b}`;
-const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
-  .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
+    report <<'EOF'
 console.log("# time(us): median over the repetitions; ratio: auto/mpi of each run, median [min..max]");
 const summary = [];
 for (const {op, p, flags} of pairs) {
@@ -322,18 +330,10 @@ else
     if [ -n "$stopped" ]; then
         echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
     fi
-    node - "$tmp" "$reps" <<'EOF'
-const fs = require("fs");
-const [dir, reps] = [process.argv[2], +process.argv[3]];
-const readj = f => { try { return fs.readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(l => l.startsWith("{")).map(l => JSON.parse(l)); } catch (e) { return null; } };
-const med = a => { const s = [...a].sort((x, y) => x - y), n = s.length;
-                   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
-const human = b => b >= 1 << 20 ? `${b / (1 << 20)}M` : b >= 1024 ? `${b / 1024}K` : `${b}`;
+    report <<'EOF'
 const mpiName = {bcast: "MPI_Bcast", reduce: "MPI_Reduce", allreduce: "MPI_Allreduce",
   reduce_scatter: "MPI_Reduce_scatter_block", scan: "MPI_Scan", allgather: "MPI_Allgather",
   gather: "MPI_Gather", scatter: "MPI_Scatter", shift: "MPI_Sendrecv"};
-const pairs = fs.readFileSync(`${dir}/pairs`, "utf8").trim().split("\n").filter(l => l)
-  .map(l => { const [op, np, ...rest] = l.split(" "); return {op, p: +np, flags: rest.join(" ")}; });
 console.log(`# time(us) = xchg-bench Avg Latency, median over the repetitions; ratio = side/mpi per`);
 console.log(`# repetition: median [min..max] (< 1: xchg faster); ran = the plan's algorithm, tuned / auto`);
 console.log(`# ("mpi": the side passed the call to the library: a tuning row, or no xchg algorithm applies)`);
