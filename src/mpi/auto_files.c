@@ -148,6 +148,14 @@ int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts)
     return MPI_SUCCESS;
 }
 
+void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, const char *topo, char *out,
+                        size_t len)
+{
+    snprintf(out, len, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
+                       "blocks",
+             pl->tuning_path, what, pl->p, topo, pl->block_bytes);
+}
+
 void xchg_mpi_auto_files_free(xchg_mpi_plan *pl)
 {
     xchg_tuning_free(pl->tuning);

@@ -186,6 +186,10 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
  * releases what it read (local). */
 int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
 void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
+/* Why a tuning file's row decided, into out: "auto: tuned (FILE): WHAT
+ * measured fastest for P ranks on TOPO near M-byte blocks". */
+void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, const char *topo, char *out,
+                        size_t len);
 
 /* call_common.c: the options a call runs with: opts, or (NULL) the defaults with
  * the environment over them, read once per process; a bad variable is said

@@ -410,10 +410,7 @@ static void tuned_why(xchg_mpi_plan *pl, const char *row, const xchg_mpi_opcall 
         return;
     size_t at = strlen(pl->info.why);
     if (row && !strcmp(pl->info.alg, row))
-        snprintf(pl->info.why, sizeof pl->info.why,
-                 "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
-                 "blocks",
-                 pl->tuning_path, row, pl->p, pl->info.topology, pl->block_bytes);
+        xchg_mpi_tuned_why(pl, row, pl->info.topology, pl->info.why, sizeof pl->info.why);
     else if (row)
         snprintf(pl->info.why + at, sizeof pl->info.why - at,
                  "; the tuning file's %.40s cannot run here", row);
@@ -463,10 +460,9 @@ static int choose(xchg_mpi_plan *pl, const xchg_mpi_opcall *call, const xchg_mpi
     } else {
         const char *row = xchg_tuning_lookup(pl->tuning, call->kind, &t, pl->block_bytes);
         if (row && !strcmp(row, "mpi")) {
-            snprintf(why, sizeof why,
-                     "auto: tuned (%.100s): the MPI library's own %s measured fastest for %d "
-                     "ranks on %s near %zu-byte blocks",
-                     pl->tuning_path, name, pl->p, pl->info.topology, pl->block_bytes);
+            char lib[64];
+            snprintf(lib, sizeof lib, "the MPI library's own %s", name);
+            xchg_mpi_tuned_why(pl, lib, pl->info.topology, why, sizeof why);
             xchg_mpi_fall_back(pl, "%s", why);
             add_auto_note(pl);
             return MPI_SUCCESS;

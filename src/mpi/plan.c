@@ -202,9 +202,7 @@ static int apply_tuning(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *
         return 0;
     }
     char why[512];
-    snprintf(why, sizeof why, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s "
-                              "near %zu-byte blocks",
-             pl->tuning_path, row, pl->p, topo, pl->block_bytes);
+    xchg_mpi_tuned_why(pl, row, topo, why, sizeof why);
     if (!strcmp(row, "mpi")) {
         xchg_mpi_fall_back(pl, "%s", why);
         return -1;
