@@ -4,8 +4,10 @@
  * _reduce_scatter_block, _scan, _allgather, _gather, _scatter, _shift):
  * MPI's argument checks, what each call's buffers hold (op_internal.h's
  * xchg_mpi_opbufs), the per-communicator plan cache, the MPI library's
- * own call when the plan falls back, errors through the communicator's
- * error handler, verbose lines, the last plan's info and the counters.
+ * own call when the plan falls back (at once, checks skipped, for a call
+ * whose arguments it passed on last time: op_memo.c), errors through the
+ * communicator's error handler, verbose lines, the last plan's info and
+ * the counters.
  *
  * The cache is a communicator attribute of its own (not the exchange's),
  * holding up to XCHG_MPI_OP_PLANS plans keyed by operation, root or shift,
@@ -39,18 +41,6 @@ typedef struct op_cache {
     int n, next;
     char said[XCHG_OP_COUNT][XCHG_SPEC_MAX + 64]; /* verbose: per operation */
 } op_cache;
-
-/* A call's arguments, for the MPI library's own call. */
-typedef struct op_args {
-    xchg_op_kind kind;
-    const void *sendbuf;
-    void *recvbuf;
-    MPI_Count scount, rcount;
-    MPI_Datatype stype, rtype;
-    MPI_Op op;
-    int root, q;
-    MPI_Comm comm;
-} op_args;
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_once_t keyval_once = PTHREAD_ONCE_INIT;
@@ -121,7 +111,7 @@ static const char *mpi_name(xchg_op_kind k)
 /* The MPI library's own call with a's arguments (counts must fit int); a
  * shift is one MPI_Sendrecv on shift_comm (the plan's duplicate, so it
  * never meets the caller's messages). */
-static int pass_on(const op_args *a, MPI_Comm shift_comm)
+static int pass_on(const xchg_mpi_opargs *a, MPI_Comm shift_comm)
 {
     if (a->scount > INT_MAX || a->rcount > INT_MAX)
         return MPI_ERR_COUNT;
@@ -148,7 +138,8 @@ static int pass_on(const op_args *a, MPI_Comm shift_comm)
         int p, r;
         PMPI_Comm_size(shift_comm, &p);
         PMPI_Comm_rank(shift_comm, &r);
-        int to = (int)(((long long)r + a->q) % p), from = (int)(((long long)r - a->q + p) % p);
+        long long q = ((long long)a->q % p + p) % p;
+        int to = (int)((r + q) % p), from = (int)((r - q + p) % p);
         if (a->sendbuf == MPI_IN_PLACE)
             return PMPI_Sendrecv_replace(a->recvbuf, rc, a->rtype, to, 0, from, 0, shift_comm,
                                          MPI_STATUS_IGNORE);
@@ -164,6 +155,7 @@ static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm, (void)keyval, (void)extra;
     op_cache *c = value;
+    xchg_mpi_memo_forget();
     for (int i = 0; i < c->n; i++)
         xchg_mpi_plan_free(c->e[i].plan);
     free(c);
@@ -244,6 +236,7 @@ static int cached_plan(const xchg_mpi_opcall *call, MPI_Comm comm, const xchg_mp
         e = &c->e[c->n++];
     } else {
         e = &c->e[c->next];
+        xchg_mpi_memo_forget();
         xchg_mpi_plan_free(e->plan);
         c->next = (c->next + 1) % XCHG_MPI_OP_PLANS;
     }
@@ -256,7 +249,7 @@ static int cached_plan(const xchg_mpi_opcall *call, MPI_Comm comm, const xchg_mp
 
 /* Run a call: its plan (cached), or the MPI library's call when the plan
  * falls back. a: the arguments as given; call and b: what they mean. */
-static int run_call(const op_args *a, const xchg_mpi_opcall *call, const xchg_mpi_opbufs *b,
+static int run_call(const xchg_mpi_opargs *a, const xchg_mpi_opcall *call, const xchg_mpi_opbufs *b,
                     const xchg_mpi_opts *opts)
 {
     xchg_mpi_plan *pl = NULL;
@@ -264,17 +257,33 @@ static int run_call(const op_args *a, const xchg_mpi_opcall *call, const xchg_mp
     if (rc != MPI_SUCCESS)
         return rc;
     remember(pl, NULL);
-    if (pl->fallback)
+    if (pl->fallback) {
+        xchg_mpi_memo_keep(a, opts, pl);
         return pass_on(a, pl->comm);
+    }
     atomic_fetch_add(&op_carried, 1);
     return xchg_mpi_op_exec(pl, b);
+}
+
+/* The short way (op_memo.c): a call whose very arguments the cached plan
+ * passed to the MPI library last time goes there at once, its checks
+ * skipped. Nonzero when it went; *rc: its code, raised. */
+static int passed_at_once(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts, int *rc)
+{
+    xchg_mpi_opts buf;
+    const xchg_mpi_plan *pl = xchg_mpi_memo_find(a, xchg_mpi_opts_effective(opts, &buf));
+    if (!pl)
+        return 0;
+    remember(pl, NULL);
+    *rc = xchg_mpi_raise(a->comm, pass_on(a, pl->comm));
+    return 1;
 }
 
 /* Checks every call makes, and the cases that go straight to the MPI
  * library: an intercommunicator, alg "mpi". *done: the call was passed on
  * (its code in the return value). */
-static int common_checks(const op_args *a, const xchg_mpi_opts **opts, xchg_mpi_opts *buf, int *p,
-                         int *rank, int *done)
+static int common_checks(const xchg_mpi_opargs *a, const xchg_mpi_opts **opts, xchg_mpi_opts *buf,
+                         int *p, int *rank, int *done)
 {
     *done = 0;
     if (a->comm == MPI_COMM_NULL)
@@ -333,7 +342,7 @@ static int data_layout(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *lay,
 }
 
 /* Finish a call: nothing to move (zero bytes) is carried; else run it. */
-static int finish(const op_args *a, xchg_mpi_opcall *call, const xchg_mpi_opbufs *b,
+static int finish(const xchg_mpi_opargs *a, xchg_mpi_opcall *call, const xchg_mpi_opbufs *b,
                   const xchg_mpi_opts *opts)
 {
     if (call->nelems * call->esize == 0) {
@@ -349,15 +358,17 @@ static int finish(const op_args *a, xchg_mpi_opcall *call, const xchg_mpi_opbufs
 int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
                    const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = XCHG_OP_BCAST,
-                 .recvbuf = buf,
-                 .rcount = count,
-                 .rtype = type,
-                 .root = root,
-                 .comm = comm};
+    xchg_mpi_opargs a = {.kind = XCHG_OP_BCAST,
+                         .recvbuf = buf,
+                         .rcount = count,
+                         .rtype = type,
+                         .root = root,
+                         .comm = comm};
     xchg_mpi_opts ob;
-    int p = 0, rank = 0, done;
-    int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    int p = 0, rank = 0, done, rc;
+    if (passed_at_once(&a, opts, &rc))
+        return rc;
+    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
@@ -385,17 +396,19 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
                      MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                      const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = kind,
-                 .sendbuf = sendbuf,
-                 .recvbuf = recvbuf,
-                 .rcount = count,
-                 .rtype = type,
-                 .op = op,
-                 .root = root,
-                 .comm = comm};
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .op = op,
+                         .root = root,
+                         .comm = comm};
     xchg_mpi_opts ob;
-    int p = 0, rank = 0, done;
-    int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    int p = 0, rank = 0, done, rc;
+    if (passed_at_once(&a, opts, &rc))
+        return rc;
+    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
@@ -458,18 +471,20 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
                   void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                   const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = kind,
-                 .sendbuf = sendbuf,
-                 .recvbuf = recvbuf,
-                 .scount = scount,
-                 .rcount = rcount,
-                 .stype = stype,
-                 .rtype = rtype,
-                 .root = root,
-                 .comm = comm};
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .scount = scount,
+                         .rcount = rcount,
+                         .stype = stype,
+                         .rtype = rtype,
+                         .root = root,
+                         .comm = comm};
     xchg_mpi_opts ob;
-    int p = 0, rank = 0, done;
-    int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    int p = 0, rank = 0, done, rc;
+    if (passed_at_once(&a, opts, &rc))
+        return rc;
+    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     if (kind != XCHG_OP_ALLGATHER && (root < 0 || root >= p))
@@ -564,24 +579,27 @@ static int shift_home(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, int q,
                    MPI_Comm comm, const xchg_mpi_opts *opts)
 {
-    op_args a = {.kind = XCHG_OP_SHIFT,
-                 .sendbuf = sendbuf,
-                 .recvbuf = recvbuf,
-                 .rcount = count,
-                 .rtype = type,
-                 .comm = comm};
+    xchg_mpi_opargs a = {.kind = XCHG_OP_SHIFT,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .q = q,
+                         .comm = comm};
     xchg_mpi_opts ob;
-    int p = 0, rank = 0, done;
-    int rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    int p = 0, rank = 0, done, rc;
+    if (passed_at_once(&a, opts, &rc))
+        return rc;
+    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
     size_t bytes, esize;
     if ((rc = data_layout(count, type, &lay, &bytes, &esize)) != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
-    a.q = (int)(((long long)q % p + p) % p);
+    uint32_t q_mod_p = (uint32_t)(((long long)q % p + p) % p);
     xchg_mpi_opcall call = {.kind = XCHG_OP_SHIFT,
-                            .shift = (uint32_t)a.q,
+                            .shift = q_mod_p,
                             .nelems = bytes,
                             .esize = 1}; /* bytes: as for a broadcast */
     (void)esize;
@@ -596,7 +614,7 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     if (!strcmp(asked, "mpi")) /* every shift to the MPI library, through the
                                   plan's duplicate communicator */
         return xchg_mpi_raise(comm, run_call(&a, &call, &b, opts));
-    if (a.q == 0)
+    if (q_mod_p == 0)
         return xchg_mpi_raise(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
     return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
 }

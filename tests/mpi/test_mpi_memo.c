@@ -1,0 +1,246 @@
+/*
+ * test_mpi_memo.c - the operations' short way to the MPI library
+ * (src/mpi/op_memo.c): a call whose very arguments the cached plan passed
+ * to the MPI library last time goes there at once, its checks skipped; and
+ * nothing it relied on may have changed. Run on 4 ranks (CMake's mpi_memo).
+ *
+ * The checks' MPI queries are seen by defining MPI_Comm_get_attr here: the
+ * executor's cache lookup calls it, and this definition counts the calls
+ * and hands them to PMPI_Comm_get_attr. A call that took the short way
+ * makes none.
+ *
+ * On a communicator of ranks 0..2 (3 ranks: no hypercube algorithm applies,
+ * so "<op>-hc" falls back to the MPI library) each operation is called
+ * twice with the same arguments and new data:
+ *  - both results equal the MPI library's (PMPI_) call on the same inputs;
+ *  - both are counted as passed (xchg_mpi_op_call_counts) and
+ *    xchg_mpi_last_info says "mpi";
+ *  - the second makes no MPI_Comm_get_attr call.
+ * Then the cases that must not take it (each makes the lookup again, and
+ * its result is checked):
+ *  - a derived datatype (its handle may be freed and reused for another);
+ *  - a user-defined operator (likewise);
+ *  - other arguments (another count, another root, MPI_IN_PLACE);
+ *  - after the plan was evicted from the cache by 16 plans of another
+ *    operation (under AddressSanitizer a stale plan would be a use after
+ *    free);
+ *  - after the communicator was freed: a new communicator of all 4 ranks
+ *    (perhaps with the freed one's handle: MPICH reuses handles; the
+ *    program says which) must run bcast-hc, which applies there, not the
+ *    MPI library.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xchg.h"
+#include "xchg_mpi.h"
+
+static long attr_calls, failures, checks;
+static int wrank;
+
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    attr_calls++;
+    return PMPI_Comm_get_attr(comm, keyval, value, flag);
+}
+
+/* Every rank agrees on ok (a failure anywhere fails the check everywhere). */
+static void check(int ok, const char *what)
+{
+    int all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    checks++;
+    if (!all) {
+        failures++;
+        if (wrank == 0)
+            printf("FAIL %s\n", what);
+    }
+}
+
+enum { N_MAX = 64 * 4 };
+
+/* One call of operation k: xchg's (mine nonzero) or the MPI library's. The
+ * shift is by 1; reductions use op; rooted operations root. */
+static int call(xchg_op_kind k, int mine, const int *in, int *out, int n, MPI_Datatype t, MPI_Op op,
+                int root, MPI_Comm c, const xchg_mpi_opts *o)
+{
+    int p, r;
+    MPI_Comm_size(c, &p);
+    MPI_Comm_rank(c, &r);
+    switch (k) {
+    case XCHG_OP_BCAST:
+        if (r == root)
+            memcpy(out, in, (size_t)n * sizeof *out);
+        return mine ? xchg_mpi_bcast(out, n, t, root, c, o) : PMPI_Bcast(out, n, t, root, c);
+    case XCHG_OP_REDUCE:
+        return mine ? xchg_mpi_reduce(in, out, n, t, op, root, c, o)
+                    : PMPI_Reduce(in, out, n, t, op, root, c);
+    case XCHG_OP_ALLREDUCE:
+        return mine ? xchg_mpi_allreduce(in, out, n, t, op, c, o)
+                    : PMPI_Allreduce(in, out, n, t, op, c);
+    case XCHG_OP_REDUCE_SCATTER:
+        return mine ? xchg_mpi_reduce_scatter_block(in, out, n, t, op, c, o)
+                    : PMPI_Reduce_scatter_block(in, out, n, t, op, c);
+    case XCHG_OP_SCAN:
+        return mine ? xchg_mpi_scan(in, out, n, t, op, c, o) : PMPI_Scan(in, out, n, t, op, c);
+    case XCHG_OP_ALLGATHER:
+        return mine ? xchg_mpi_allgather(in, n, t, out, n, t, c, o)
+                    : PMPI_Allgather(in, n, t, out, n, t, c);
+    case XCHG_OP_GATHER:
+        return mine ? xchg_mpi_gather(in, n, t, out, n, t, root, c, o)
+                    : PMPI_Gather(in, n, t, out, n, t, root, c);
+    case XCHG_OP_SCATTER:
+        return mine ? xchg_mpi_scatter(in, n, t, out, n, t, root, c, o)
+                    : PMPI_Scatter(in, n, t, out, n, t, root, c);
+    case XCHG_OP_SHIFT:
+        return mine ? xchg_mpi_shift(in, out, n, t, 1, c, o)
+                    : PMPI_Sendrecv(in, n, t, (r + 1) % p, 0, out, n, t, (r + p - 1) % p, 0, c,
+                                    MPI_STATUS_IGNORE);
+    default:
+        return MPI_ERR_OTHER;
+    }
+}
+
+typedef struct outcome {
+    int same;                /* xchg's result equals the library's */
+    long lookups;            /* MPI_Comm_get_attr calls it made */
+    long passed;             /* calls counted as passed to the MPI library */
+    char alg[XCHG_SPEC_MAX]; /* what xchg_mpi_last_info says it ran */
+} outcome;
+
+/* Call operation k through xchg and through the library on the same
+ * inputs (salted by salt) and say what happened. */
+static outcome run(xchg_op_kind k, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
+                   const char *alg, int salt)
+{
+    static int in[N_MAX], out[N_MAX], ref[N_MAX];
+    outcome res = {0};
+    int p;
+    MPI_Comm_size(c, &p);
+    if (root >= p) /* rank 3's communicator of ranks 3..3 */
+        root = 0;
+    for (int i = 0; i < N_MAX; i++)
+        in[i] = (wrank + 1) * 1000 + i * 7 + salt;
+    memset(out, 0, sizeof out);
+    memset(ref, 0, sizeof ref);
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = alg;
+    uint64_t passed0, passed1;
+    xchg_mpi_op_call_counts(NULL, &passed0);
+    long a0 = attr_calls;
+    int rc = call(k, 1, in, out, n, t, op, root, c, &o);
+    res.lookups = attr_calls - a0;
+    xchg_mpi_op_call_counts(NULL, &passed1);
+    res.passed = (long)(passed1 - passed0);
+    xchg_mpi_plan_info info;
+    if (xchg_mpi_last_info(&info) == MPI_SUCCESS)
+        snprintf(res.alg, sizeof res.alg, "%s", info.alg);
+    int rc2 = call(k, 0, in, ref, n, t, op, root, c, NULL);
+    res.same = rc == MPI_SUCCESS && rc2 == MPI_SUCCESS && !memcmp(out, ref, sizeof out);
+    return res;
+}
+
+static int sum_fn_calls;
+static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    sum_fn_calls++;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    int wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (wsize != 4) {
+        if (wrank == 0)
+            fprintf(stderr, "test_mpi_memo: run it on 4 ranks (it has %d)\n", wsize);
+        MPI_Finalize();
+        return 2;
+    }
+    MPI_Comm c3;
+    MPI_Comm_split(MPI_COMM_WORLD, wrank < 3 ? 0 : 1, wrank, &c3);
+    char what[160], alg[XCHG_SPEC_MAX];
+    int in3 = wrank < 3; /* rank 3 makes the same calls on its own (1 rank) */
+
+    /* Each operation twice: the second takes the short way. */
+    for (int k = 0; k < XCHG_OP_COUNT; k++) {
+        if (k == XCHG_OP_ALLTOALL)
+            continue;
+        snprintf(alg, sizeof alg, "%s-hc", xchg_op_name((xchg_op_kind)k));
+        for (char *u = alg; *u; u++)
+            if (*u == '_')
+                *u = '-';
+        outcome a = run((xchg_op_kind)k, 5, MPI_INT, MPI_SUM, 1, c3, alg, 0);
+        outcome b = run((xchg_op_kind)k, 5, MPI_INT, MPI_SUM, 1, c3, alg, 1);
+        snprintf(what, sizeof what, "%s on 3 ranks: first call as the library's", alg);
+        check(a.same, what);
+        snprintf(what, sizeof what, "%s on 3 ranks: second call as the library's", alg);
+        check(b.same, what);
+        snprintf(what, sizeof what, "%s on 3 ranks: both passed on, info \"mpi\"", alg);
+        check(!in3 || (a.passed == 1 && b.passed == 1 && !strcmp(a.alg, "mpi") &&
+                       !strcmp(b.alg, "mpi")),
+              what);
+        snprintf(what, sizeof what, "%s on 3 ranks: the first looks its plan up, the second not",
+                 alg);
+        check(!in3 || (a.lookups > 0 && b.lookups == 0), what);
+    }
+
+    /* Calls that must make the lookup again. */
+    MPI_Datatype t_int;
+    MPI_Type_contiguous(1, MPI_INT, &t_int);
+    MPI_Type_commit(&t_int);
+    run(XCHG_OP_BCAST, 5, t_int, MPI_OP_NULL, 0, c3, "bcast-hc", 0);
+    outcome d = run(XCHG_OP_BCAST, 5, t_int, MPI_OP_NULL, 0, c3, "bcast-hc", 1);
+    check(d.same && d.lookups > 0, "a derived datatype: looked up again, as the library's");
+    MPI_Type_free(&t_int);
+
+    MPI_Op user_sum;
+    MPI_Op_create(sum_fn, 1, &user_sum);
+    run(XCHG_OP_ALLREDUCE, 5, MPI_INT, user_sum, 0, c3, "allreduce-hc", 0);
+    outcome u = run(XCHG_OP_ALLREDUCE, 5, MPI_INT, user_sum, 0, c3, "allreduce-hc", 1);
+    check(u.same && u.lookups > 0, "a user-defined operator: looked up again, as the library's");
+    MPI_Op_free(&user_sum);
+
+    run(XCHG_OP_REDUCE, 5, MPI_INT, MPI_SUM, 1, c3, "reduce-hc", 0);
+    outcome o1 = run(XCHG_OP_REDUCE, 6, MPI_INT, MPI_SUM, 1, c3, "reduce-hc", 1);
+    outcome o2 = run(XCHG_OP_REDUCE, 6, MPI_INT, MPI_SUM, 2, c3, "reduce-hc", 2);
+    check(o1.same && o1.lookups > 0, "another count: looked up again, as the library's");
+    check(o2.same && o2.lookups > 0, "another root: looked up again, as the library's");
+
+    /* Evicted: 16 plans of other operations on the communicator (which
+     * leave each operation's memo of its own alone) push the first out. */
+    run(XCHG_OP_SCAN, 5, MPI_INT, MPI_SUM, 0, c3, "scan-hc", 0);
+    run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 0);
+    for (int n = 6; n < 6 + 16; n++)
+        run(XCHG_OP_BCAST, n, MPI_INT, MPI_OP_NULL, 0, c3, "bcast-hc", n);
+    outcome e = run(XCHG_OP_SCAN, 5, MPI_INT, MPI_SUM, 0, c3, "scan-hc", 99);
+    check(e.same && (!in3 || e.lookups > 0), "a plan evicted: looked up again, as the library's");
+    e = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 99);
+    check(e.same && (!in3 || e.lookups > 0),
+          "a shift's plan evicted: looked up again, its own communicator alive");
+
+    /* Freed: a new communicator of 4 ranks must not inherit the memo. */
+    run(XCHG_OP_BCAST, 5, MPI_INT, MPI_OP_NULL, 0, c3, "bcast-hc", 0);
+    MPI_Comm old = c3, c4;
+    MPI_Comm_free(&c3);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, wrank, &c4);
+    outcome f = run(XCHG_OP_BCAST, 5, MPI_INT, MPI_OP_NULL, 0, c4, "bcast-hc", 1);
+    snprintf(what, sizeof what, "a communicator freed: the next (%s handle) runs bcast-hc, got %s",
+             c4 == old ? "the same" : "another", f.alg);
+    check(f.same && !strcmp(f.alg, "bcast-hc"), what);
+    if (wrank == 0)
+        printf("the new communicator has %s handle\n", c4 == old ? "the freed one's" : "another");
+    MPI_Comm_free(&c4);
+
+    if (wrank == 0)
+        printf("test_mpi_memo: %ld checks, %ld failed\n", checks, failures);
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
