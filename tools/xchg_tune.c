@@ -2,7 +2,7 @@
  * xchg_tune.c - xchg-tune (run as `mpirun -np P xchg tune`): time every
  * candidate for MPI_Alltoall (or, with --op, another operation) on this
  * machine at this process count, block size by block size, and write the
- * winners as a tuning file (docs/tuning.md) that the executor's auto runs
+ * choices as a tuning file (docs/tuning.md) that the executor's auto runs
  * (XCHG_TUNING_FILE).
  *
  * Candidates, on the topology the ranks are laid out on (--topo, default
@@ -27,7 +27,11 @@
  * candidate's time the median of its rounds. k (from the first round's
  * warm-up) makes a round last about --round-ms.
  *
- * Rows: consecutive sizes with the same winner make one row; a row reaches
+ * The choice: the fastest, except that an algorithm must beat the MPI
+ * library's call by --margin percent (default 5), else the size goes to
+ * the library (row_choice).
+ *
+ * Rows: consecutive sizes with the same choice make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
  * FILE an existing file keeps its rows for other process counts or
  * topologies (a damaged file is refused, not overwritten); the new rows
@@ -62,6 +66,7 @@ typedef struct tune_args {
     size_t min_size, max_size, mem_limit;
     const char *out, *topo, *only, *machine;
     double round_ms;
+    double margin; /* --margin: percent an algorithm must beat the library by */
     int json;
 } tune_args;
 
@@ -69,12 +74,12 @@ static int g_rank;
 
 static const char usage_text[] =
     "usage: mpirun -np P xchg tune [-o FILE] [--op NAME] [-m MIN:MAX] [--topo SPEC]\n"
-    "                              [--only LIST] [--round-ms MS] [-M BYTES]\n"
-    "                              [--json [--machine FILE]]\n\n"
+    "                              [--only LIST] [--round-ms MS] [--margin PCT]\n"
+    "                              [-M BYTES] [--json [--machine FILE]]\n\n"
     "Time every candidate for MPI_Alltoall on these P ranks: each algorithm of\n"
     "the registry that applies to the topology (its variants, Bruck's radices,\n"
     "the :virtual forms), the shared-memory exchange (shm) and the MPI library's\n"
-    "own call (mpi), at block sizes MIN, 2*MIN, ... MAX; print the winner of\n"
+    "own call (mpi), at block sizes MIN, 2*MIN, ... MAX; print the fastest of\n"
     "each size and write them as a tuning file that auto reads\n"
     "(XCHG_TUNING_FILE; docs/tuning.md). Run it once per process count and\n"
     "operation.\n\n"
@@ -94,6 +99,9 @@ static const char usage_text[] =
     "  --only LIST         only these registry names (and mpi, shm), comma-separated\n"
     "                      (the operation's own algorithms)\n"
     "  --round-ms MS       about how long one timed round lasts (default 5)\n"
+    "  --margin PCT        a size's row names an algorithm only when it measured at\n"
+    "                      least PCT percent faster than the MPI library's call,\n"
+    "                      else mpi (default 5; 0: the fastest)\n"
     "  -M, --mem-limit BYTES  memory a rank may use: the send and receive buffers\n"
     "                      (2*P*MAX for alltoall) and a candidate's scratch; one that\n"
     "                      needs more is left out at that size (default 512M)\n"
@@ -121,19 +129,21 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"topo", required_argument, NULL, 't'},
                                              {"only", required_argument, NULL, 'n'},
                                              {"round-ms", required_argument, NULL, 'r'},
+                                             {"margin", required_argument, NULL, 'g'},
                                              {"mem-limit", required_argument, NULL, 'M'},
                                              {"json", no_argument, NULL, 'j'},
                                              {"machine", required_argument, NULL, 'c'},
                                              {"op", required_argument, NULL, 'p'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, -M, --machine, "
-                                   "--json, --help";
+    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, --margin, -M, "
+                                   "--machine, --json, --help";
     memset(a, 0, sizeof *a);
     a->min_size = 8;
     a->max_size = (size_t)1 << 20;
     a->mem_limit = (size_t)512 << 20;
     a->round_ms = 5;
+    a->margin = 5;
     opterr = 0;
     int c;
     char *colon, *end;
@@ -170,6 +180,12 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             if (*end || end == optarg || !(a->round_ms >= 0.1 && a->round_ms <= 10000))
                 return usage_error("--round-ms '%s' is not a duration; accepted: 0.1 to 10000 "
                                    "milliseconds",
+                                   optarg);
+            break;
+        case 'g':
+            a->margin = strtod(optarg, &end);
+            if (*end || end == optarg || !(a->margin >= 0 && a->margin <= 100))
+                return usage_error("--margin '%s' is not a percentage; accepted: 0 to 100",
                                    optarg);
             break;
         case 'M':
@@ -387,7 +403,7 @@ static int open_plan(const size_ctx *x, const char *spec, cand *c)
     return 0;
 }
 
-/* Time every candidate at the size; returns the winner's index, or -1
+/* Time every candidate at the size; returns the fastest's index, or -1
  * when none ran. One exchange plan at a time: at 64 ranks and 1 MiB
  * blocks a plan's scratch can be a p*m buffer a rank. */
 static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs)
@@ -431,6 +447,19 @@ static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs)
             best = i;
     }
     return best;
+}
+
+/* The algorithm a size's row names: the fastest, unless the MPI library's
+ * call (the last candidate) was within the margin of it; -1 when none ran.
+ * Timings on a shared machine move by several percent between runs, and a
+ * row that replaces the library on a near tie may lose to it in the
+ * program: the margin keeps those sizes with the library. */
+static int row_choice(const cand *cs, int n, int fastest, double margin)
+{
+    const cand *mpi = &cs[n - 1];
+    if (fastest < 0 || fastest == n - 1 || mpi->skip)
+        return fastest;
+    return mpi->us <= cs[fastest].us * (1 + margin / 100) ? n - 1 : fastest;
 }
 
 /* What auto's cost model predicts at the size (collective): the
@@ -530,7 +559,7 @@ static int kept_rows(const char *path, xchg_op_kind op, int p, const char *topo,
 
 /* Rank 0: write the file, its kept rows and the new ones. */
 static int write_file(const tune_args *a, int p, const char *topo, const size_t *sizes,
-                      const int *winner, xchg_spec *spec, int nsizes)
+                      const int *row, xchg_spec *spec, int nsizes)
 {
     char *kept = NULL;
     int rc = kept_rows(a->out, a->op, p, topo, &kept);
@@ -549,13 +578,13 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
     free(kept);
     for (int i = 0; i < nsizes;) {
         int j = i;
-        while (j + 1 < nsizes && winner[j + 1] == winner[i])
+        while (j + 1 < nsizes && row[j + 1] == row[i])
             j++;
         size_t from = i == 0 ? 1 : sizes[i];
         size_t to = j + 1 < nsizes ? sizes[j + 1] - 1 : sizes[j];
-        if (winner[i] >= 0)
+        if (row[i] >= 0)
             fprintf(f, "%-14s %-6d %-18s %-10zu %-10zu %s\n", xchg_op_name(a->op), p, topo, from,
-                    to, spec[winner[i]]);
+                    to, spec[row[i]]);
         i = j + 1;
     }
     int bad = ferror(f);
@@ -597,7 +626,7 @@ int main(int argc, char **argv)
                                      : op_candidates(a.op, &t, a.only, spec);
     static cand cs[MAX_CANDIDATES];
     size_t sizes[MAX_SIZES];
-    int winner[MAX_SIZES], nsizes = 0;
+    int row[MAX_SIZES], nsizes = 0;
     for (size_t m = a.min_size; m <= a.max_size && nsizes < MAX_SIZES; m *= 2)
         sizes[nsizes++] = m;
     /* every rank's buffers as large as the root's (rank 0) */
@@ -617,7 +646,7 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     if (g_rank == 0 && !a.json)
         printf("# xchg tune: %s, %d ranks on %s, %d candidates, blocks %zu B to %zu B\n"
-               "# Size        best                       best(us)      mpi(us)  mpi/best\n",
+               "# Size        fastest                    time(us)     mpi(us) mpi/fast   row\n",
                xchg_op_name(a.op), p, topo, n, a.min_size, a.max_size);
     size_t esize = xchg_tool_op_reduces(a.op) ? sizeof(int) : 1;
     for (int k = 0; k < nsizes; k++) {
@@ -628,7 +657,8 @@ int main(int argc, char **argv)
                       .count = sizes[k] / esize,
                       .sbuf = sbuf,
                       .rbuf = rbuf};
-        winner[k] = tune_size(&x, spec, n, cs);
+        int fastest = tune_size(&x, spec, n, cs);
+        row[k] = row_choice(cs, n, fastest, a.margin);
         static xchg_spec pspec[XCHG_MPI_MAX_PREDICTIONS];
         double pus[XCHG_MPI_MAX_PREDICTIONS];
         char model_best[XCHG_SPEC_MAX] = "";
@@ -638,8 +668,9 @@ int main(int argc, char **argv)
         const cand *mpi = &cs[n - 1];
         if (a.json) {
             printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
-                   "\"best\":\"%s\",\"times\":{",
-                   sizes[k], xchg_op_name(a.op), p, topo, winner[k] >= 0 ? spec[winner[k]] : "");
+                   "\"best\":\"%s\",\"row\":\"%s\",\"margin\":%g,\"times\":{",
+                   sizes[k], xchg_op_name(a.op), p, topo, fastest >= 0 ? spec[fastest] : "",
+                   row[k] >= 0 ? spec[row[k]] : "", a.margin);
             int first = 1;
             for (int i = 0; i < n; i++)
                 if (!cs[i].skip) {
@@ -663,9 +694,13 @@ int main(int argc, char **argv)
             for (int i = 0; i < npred; i++)
                 printf("%s\"%s\":%.6g", i ? "," : "", pspec[i], pus[i]);
             printf("},\"model_best\":\"%s\"}\n", model_best);
-        } else if (winner[k] >= 0) {
-            printf("%-12zu  %-24s %10.2f %12.2f %9.2f\n", sizes[k], spec[winner[k]],
-                   cs[winner[k]].us, mpi->us, mpi->us / cs[winner[k]].us);
+        } else if (row[k] >= 0) {
+            printf("%-12zu  %-24s %10.2f %12.2f %9.2f", sizes[k], spec[fastest], cs[fastest].us,
+                   mpi->us, mpi->us / cs[fastest].us);
+            if (row[k] != fastest)
+                printf("   mpi (within %g%%)\n", a.margin);
+            else
+                printf("   %s\n", spec[row[k]]);
         }
         fflush(stdout);
     }
@@ -673,7 +708,7 @@ int main(int argc, char **argv)
     free(rbuf);
     rc = EXIT_OK;
     if (g_rank == 0 && a.out)
-        rc = write_file(&a, p, topo, sizes, winner, spec, nsizes);
+        rc = write_file(&a, p, topo, sizes, row, spec, nsizes);
     if (g_rank == 0 && !a.json) {
         printf("# %.1f s", MPI_Wtime() - t0);
         if (a.out && rc == EXIT_OK)

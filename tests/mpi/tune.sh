@@ -37,6 +37,8 @@ usage_error "--only: pairwise performs alltoall, not bcast" --op bcast --only bc
 usage_error "--op: .*nosuch" --op nosuch
 usage_error "-m: MIN is below one MPI_INT, which --op reduce reduces" --op reduce -m 2:8
 usage_error "--round-ms '0' is not a duration" --round-ms 0
+usage_error "--margin 'x' is not a percentage; accepted: 0 to 100" --margin x
+usage_error "--margin '101' is not a percentage" --margin 101
 usage_error "blocks of MAX bytes do not fit -M" -m 8:1G -M 1M
 "$X" tune --help >"$TMP/out" 2>&1
 expect "tune --help exit" "$?" 0
@@ -47,14 +49,19 @@ expect "tune on 4 ranks: exit" "$?" 0
 expect "tune --json: 4 sizes, the best the fastest, mpi always timed" "$(jsx '
 L.length === 4 && L.every(x => x.ranks === 4 && x.topology === "complete:4" &&
   typeof x.times.mpi === "number" && x.times[x.best] === Math.min(...Object.values(x.times)))' <"$TMP/json")" true
+# the default margin: a row names an algorithm only 5% faster than the
+# library's call, else mpi
+expect "tune --json: each row the fastest, or mpi within 5% of it" "$(jsx '
+L.every(x => x.margin === 5 && (x.row === "mpi" ? x.times.mpi <= x.times[x.best] * 1.05
+                                               : x.row === x.best && x.times.mpi > x.times[x.best] * 1.05))' <"$TMP/json")" true
 expect "tuning file header" "$(head -n1 "$F")" "xchg-tuning/2"
-# the rows cover 1..64 without a gap, and each size's winner is its row's
+# the rows cover 1..64 without a gap, and each size's choice is its row's
 expect "rows cover 1..64 in order" "$(awk '!/^#/ && NR > 1 { if ($1 != "alltoall" || $4 != next_from) bad = 1; next_from = $5 + 1 }
   END { print (bad || next_from != 65) ? "gap" : "covered" }' next_from=1 "$F")" covered
 for m in 8 16 32 64; do
-    want=$(jsx "L.find(x => x.size === $m).best" <"$TMP/json")
+    want=$(jsx "L.find(x => x.size === $m).row" <"$TMP/json")
     got=$(awk -v m=$m '!/^#/ && NR > 1 && $4 <= m && m <= $5 { print $6 }' "$F")
-    expect "row for $m B is the measured winner" "$got" "$want"
+    expect "row for $m B is the measured choice" "$got" "$want"
 done
 
 # another topology keeps the first rows
@@ -65,13 +72,13 @@ expect "complete:4 rows kept, ring:4 rows added" \
 grep -q "^alltoall *4 *ring:4 .*\(ring\|pairwise\|mpi\|shm\)$" "$F" && ok || bad "ring:4 rows name only the candidates asked for: $(cat "$F")"
 
 # another operation: its own rows, the exchange's kept; each size's row is
-# its measured winner among bcast's algorithms and MPI_Bcast
-mpi_run 4 "$X" tune --op bcast -m 8:64 --round-ms 1 -o "$F" --json >"$TMP/json" 2>"$TMP/err"
+# its measured fastest among bcast's algorithms and MPI_Bcast (--margin 0)
+mpi_run 4 "$X" tune --op bcast -m 8:64 --round-ms 1 --margin 0 -o "$F" --json >"$TMP/json" 2>"$TMP/err"
 expect "tune --op bcast: exit" "$?" 0
 expect "tune --op bcast --json: 4 sizes, bcast's candidates and mpi, the best the fastest" "$(jsx '
 L.length === 4 && L.every(x => x.operation === "bcast" && typeof x.times.mpi === "number" &&
   Object.keys(x.times).every(k => k === "mpi" || k.startsWith("bcast-")) &&
-  x.times[x.best] === Math.min(...Object.values(x.times)))' <"$TMP/json")" true
+  x.times[x.best] === Math.min(...Object.values(x.times)) && x.margin === 0 && x.row === x.best)' <"$TMP/json")" true
 for m in 8 64; do
     want=$(jsx "L.find(x => x.size === $m).best" <"$TMP/json")
     got=$(awk -v m=$m '$1 == "bcast" && $4 <= m && m <= $5 { print $6 }' "$F")
