@@ -2,7 +2,9 @@
  * alltoall.c - the executor's public calls (include/xchg_mpi.h): argument
  * checks, the per-communicator plan cache, the fallback to the MPI library's
  * own PMPI_Alltoall, error reporting through the communicator's error
- * handler, verbose lines and the call counters.
+ * handler, verbose lines and the call counters. A call whose very
+ * arguments the cached plan passed to the library last time goes there at
+ * once, its checks skipped (op_memo.c).
  *
  * The cache is a communicator attribute holding a few plans, each for one
  * (block bytes, in place, layouts, algorithm, topology). Its delete
@@ -64,6 +66,7 @@ static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm, (void)keyval, (void)extra;
     plan_cache *c = value;
+    xchg_mpi_memo_forget();
     for (int i = 0; i < c->n; i++)
         xchg_mpi_plan_free(c->e[i].plan);
     free(c);
@@ -222,6 +225,7 @@ static int cached_plan(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
         e = &c->e[c->n++];
     } else { /* full: the oldest goes */
         e = &c->e[c->next];
+        xchg_mpi_memo_forget();
         xchg_mpi_plan_free(e->plan);
         c->next = (c->next + 1) % XCHG_MPI_CACHE_PLANS;
     }
@@ -237,12 +241,23 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                       const xchg_mpi_opts *opts)
 {
+    xchg_mpi_opts buf;
+    opts = xchg_mpi_opts_effective(opts, &buf);
+    xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .scount = sendcount,
+                         .rcount = recvcount,
+                         .stype = sendtype,
+                         .rtype = recvtype,
+                         .comm = comm};
+    if (xchg_mpi_memo_find(&a, opts))
+        return xchg_mpi_raise(comm, pass_on(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, comm));
     int rc = check_args(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
     if (rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     int in_place = sendbuf == MPI_IN_PLACE;
-    xchg_mpi_opts buf;
-    opts = xchg_mpi_opts_effective(opts, &buf);
     int inter = 0;
     MPI_Comm_test_inter(comm, &inter);
     if (inter || (opts->alg && !strcmp(opts->alg, "mpi")))
@@ -265,6 +280,8 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     xchg_mpi_plan *pl = NULL;
     rc = cached_plan(sendcount, sendtype, recvcount, recvtype, in_place, comm, opts, rbytes,
                      slay.contiguous, rlay.contiguous, &pl);
+    if (rc == MPI_SUCCESS && pl->fallback)
+        xchg_mpi_memo_keep(&a, opts, pl);
     if (rc == MPI_SUCCESS)
         rc = run(pl, in_place ? MPI_IN_PLACE : sendbuf, recvbuf, &slay, &rlay);
     return xchg_mpi_raise(comm, rc);

@@ -205,4 +205,32 @@ void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
 /* The counters behind xchg_mpi_call_counts. */
 void xchg_mpi_count_call(int carried);
 
+/* A call's arguments as given (alltoall.c, op_calls.c), for the MPI
+ * library's own call. q: a shift's q as given (any integer). */
+typedef struct xchg_mpi_opargs {
+    xchg_op_kind kind;
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count scount, rcount;
+    MPI_Datatype stype, rtype;
+    MPI_Op op;
+    int root, q;
+    MPI_Comm comm;
+} xchg_mpi_opargs;
+
+/* op_memo.c: the plan (a fallback) of this thread's last call of a's
+ * operation passed to the MPI library, when a and opts (not NULL) are that
+ * call's arguments and nothing it relied on was freed since; else NULL. */
+const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts);
+
+/* Remember that the call a with opts was passed on by pl (a cached
+ * fallback); calls with datatypes or an operator that are not predefined
+ * are not remembered. */
+void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
+                        const xchg_mpi_plan *pl);
+
+/* Forget every thread's remembered calls: call it when a cached plan is
+ * freed. */
+void xchg_mpi_memo_forget(void);
+
 #endif /* XCHG_MPI_INTERNAL_H */

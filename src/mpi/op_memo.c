@@ -1,9 +1,10 @@
 /*
- * op_memo.c - the operations' short way to the MPI library. Each thread
- * remembers, per operation, the last call whose plan passed it to the MPI
- * library (a tuning row "mpi", a fallback), with that call's arguments. A
- * call with the very same arguments would pass the same checks and find the
- * same plan in the communicator's cache, so op_calls.c sends it to the
+ * op_memo.c - the short way to the MPI library, for the exchange and the
+ * other operations. Each thread remembers, per operation, the last call
+ * whose plan passed it to the MPI library (a tuning row "mpi", a
+ * fallback), with that call's arguments. A call with the very same
+ * arguments would pass the same checks and find the same plan in the
+ * communicator's cache, so alltoall.c and op_calls.c send it to the
  * library at once, without the checks' MPI queries (the communicator's
  * size and rank, the datatypes' layouts, the operator's commutativity, the
  * cache attribute).
@@ -29,7 +30,7 @@
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
-#include "mpi/op_internal.h"
+#include "mpi/mpi_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -107,10 +108,12 @@ static int reduces(xchg_op_kind k)
            k == XCHG_OP_SCAN;
 }
 
-/* The datatypes the call's kind reads from its arguments. */
-static int uses_stype(xchg_op_kind k)
+/* Whether the call reads its send datatype (every call reads rtype). */
+static int uses_stype(const xchg_mpi_opargs *a)
 {
-    return k == XCHG_OP_ALLGATHER || k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
+    xchg_op_kind k = a->kind;
+    return (k == XCHG_OP_ALLTOALL && a->sendbuf != MPI_IN_PLACE) || k == XCHG_OP_ALLGATHER ||
+           k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
 }
 
 /* a with its buffers reduced to whether each is MPI_IN_PLACE. */
@@ -155,7 +158,7 @@ void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
     memo_slot *s = &memo[a->kind];
     s->valid = 0;
     pthread_once(&known_once, fill_known);
-    if (!known_type(a->rtype) || (uses_stype(a->kind) && !known_type(a->stype)) ||
+    if (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
         (reduces(a->kind) && !known_op(a->op)))
         return;
     const char *alg = opts->alg ? opts->alg : "auto";

@@ -1,6 +1,7 @@
 /*
- * test_mpi_memo.c - the operations' short way to the MPI library
- * (src/mpi/op_memo.c): a call whose very arguments the cached plan passed
+ * test_mpi_memo.c - the short way to the MPI library of the exchange and
+ * the other operations (src/mpi/op_memo.c): a call whose very arguments
+ * the cached plan passed
  * to the MPI library last time goes there at once, its checks skipped; and
  * nothing it relied on may have changed. Run on 4 ranks (CMake's mpi_memo).
  *
@@ -10,11 +11,13 @@
  * makes none.
  *
  * On a communicator of ranks 0..2 (3 ranks: no hypercube algorithm applies,
- * so "<op>-hc" falls back to the MPI library) each operation is called
- * twice with the same arguments and new data:
+ * so "<op>-hc", and hc-standard for the exchange, fall back to the MPI
+ * library) each operation is called twice with the same arguments and new
+ * data:
  *  - both results equal the MPI library's (PMPI_) call on the same inputs;
- *  - both are counted as passed (xchg_mpi_op_call_counts) and
- *    xchg_mpi_last_info says "mpi";
+ *  - both are counted as passed (xchg_mpi_call_counts for the exchange,
+ *    xchg_mpi_op_call_counts for the others), and xchg_mpi_last_info says
+ *    "mpi" (the other operations: the exchange does not set it);
  *  - the second makes no MPI_Comm_get_attr call.
  * Then the cases that must not take it (each makes the lookup again, and
  * its result is checked):
@@ -70,6 +73,9 @@ static int call(xchg_op_kind k, int mine, const int *in, int *out, int n, MPI_Da
     MPI_Comm_size(c, &p);
     MPI_Comm_rank(c, &r);
     switch (k) {
+    case XCHG_OP_ALLTOALL:
+        return mine ? xchg_mpi_alltoall(in, n, t, out, n, t, c, o)
+                    : PMPI_Alltoall(in, n, t, out, n, t, c);
     case XCHG_OP_BCAST:
         if (r == root)
             memcpy(out, in, (size_t)n * sizeof *out);
@@ -129,14 +135,18 @@ static outcome run(xchg_op_kind k, int n, MPI_Datatype t, MPI_Op op, int root, M
     xchg_mpi_opts_default(&o);
     o.alg = alg;
     uint64_t passed0, passed1;
-    xchg_mpi_op_call_counts(NULL, &passed0);
+    void (*counts)(uint64_t *, uint64_t *) =
+        k == XCHG_OP_ALLTOALL ? xchg_mpi_call_counts : xchg_mpi_op_call_counts;
+    counts(NULL, &passed0);
     long a0 = attr_calls;
     int rc = call(k, 1, in, out, n, t, op, root, c, &o);
     res.lookups = attr_calls - a0;
-    xchg_mpi_op_call_counts(NULL, &passed1);
+    counts(NULL, &passed1);
     res.passed = (long)(passed1 - passed0);
     xchg_mpi_plan_info info;
-    if (xchg_mpi_last_info(&info) == MPI_SUCCESS)
+    if (k == XCHG_OP_ALLTOALL)
+        snprintf(res.alg, sizeof res.alg, "mpi"); /* the exchange keeps no last info */
+    else if (xchg_mpi_last_info(&info) == MPI_SUCCESS)
         snprintf(res.alg, sizeof res.alg, "%s", info.alg);
     int rc2 = call(k, 0, in, ref, n, t, op, root, c, NULL);
     res.same = rc == MPI_SUCCESS && rc2 == MPI_SUCCESS && !memcmp(out, ref, sizeof out);
@@ -171,9 +181,9 @@ int main(int argc, char **argv)
 
     /* Each operation twice: the second takes the short way. */
     for (int k = 0; k < XCHG_OP_COUNT; k++) {
-        if (k == XCHG_OP_ALLTOALL)
-            continue;
         snprintf(alg, sizeof alg, "%s-hc", xchg_op_name((xchg_op_kind)k));
+        if (k == XCHG_OP_ALLTOALL)
+            snprintf(alg, sizeof alg, "hc-standard");
         for (char *u = alg; *u; u++)
             if (*u == '_')
                 *u = '-';
@@ -225,6 +235,15 @@ int main(int argc, char **argv)
     e = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 99);
     check(e.same && (!in3 || e.lookups > 0),
           "a shift's plan evicted: looked up again, its own communicator alive");
+
+    /* The exchange's cache (8 plans) of its own: 8 carried plans push the
+     * remembered fallback out. */
+    run(XCHG_OP_ALLTOALL, 5, MPI_INT, MPI_OP_NULL, 0, c3, "hc-standard", 0);
+    for (int n = 6; n < 6 + 8; n++)
+        run(XCHG_OP_ALLTOALL, n, MPI_INT, MPI_OP_NULL, 0, c3, "pairwise", n);
+    e = run(XCHG_OP_ALLTOALL, 5, MPI_INT, MPI_OP_NULL, 0, c3, "hc-standard", 99);
+    check(e.same && (!in3 || e.lookups > 0),
+          "the exchange's plan evicted: looked up again, as the library's");
 
     /* Freed: a new communicator of 4 ranks must not inherit the memo. */
     run(XCHG_OP_BCAST, 5, MPI_INT, MPI_OP_NULL, 0, c3, "bcast-hc", 0);
