@@ -106,12 +106,19 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t said_le
                 i->plan_seconds * 1e3, i->plan_bytes, i->scratch_bytes);
 }
 
-/* The MPI library's own call (counts must fit int). */
+/* The MPI library's own call; counts above INT_MAX: MPI 4's
+ * MPI_Alltoall_c, or MPI_ERR_COUNT under an older MPI. */
 static int pass_on(const void *sendbuf, MPI_Count scount, MPI_Datatype stype, void *recvbuf,
                    MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-    if (scount > INT_MAX || rcount > INT_MAX)
+    if (scount > INT_MAX || rcount > INT_MAX) {
+#if MPI_VERSION >= 4
+        xchg_mpi_count_call(0);
+        return PMPI_Alltoall_c(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
+#else
         return MPI_ERR_COUNT;
+#endif
+    }
     xchg_mpi_count_call(0);
     return PMPI_Alltoall(sendbuf, (int)scount, stype, recvbuf, (int)rcount, rtype, comm);
 }

@@ -4,7 +4,8 @@
  * interposition; docs/mpi.md).
  *
  * This file defines MPI_Alltoall and MPI_Finalize (dropin_ops.c the other
- * operations' calls, through xchg_dropin_enter). It holds no algorithm
+ * operations' calls, through xchg_dropin_enter; dropin_large.c MPI 4's
+ * large-count MPI_Alltoall_c, MPI_Bcast_c, ...). It holds no algorithm
  * knowledge: it reads the environment once, then hands each call to
  * xchg_mpi_alltoall, which picks the algorithm and sends whatever it does not
  * handle to PMPI_Alltoall itself. The drop-in calls PMPI_Alltoall only when
@@ -34,6 +35,7 @@
  * xchg_dropin_alltoall and xchg_dropin_finalize below.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -127,7 +129,13 @@ int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     pthread_once(&env_once, read_env);
     if (!use_xchg || inside_xchg) {
         atomic_fetch_add(&passed_here, 1);
-        /* Counts came from an int (C) or an MPI_Fint (Fortran): they fit. */
+#if MPI_VERSION >= 4
+        if (sendcount > INT_MAX || recvcount > INT_MAX) /* from MPI_Alltoall_c */
+            return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm);
+#endif
+        /* Counts came from an int (C), an MPI_Fint (Fortran) or a count
+         * of MPI_Alltoall_c that fits. */
         return PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf, (int)recvcount,
                              recvtype, comm);
     }

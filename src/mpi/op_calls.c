@@ -108,32 +108,45 @@ static const char *mpi_name(xchg_op_kind k)
     }
 }
 
-/* The MPI library's own call with a's arguments (counts must fit int); a
- * shift is one MPI_Sendrecv on shift_comm (the plan's duplicate, so it
- * never meets the caller's messages). */
+/* The library's call NAME with args: MPI 4's large-count NAME_c when
+ * `large` (a count above INT_MAX; then older MPIs never get here). Counts
+ * are MPI_Count, converted to int for the classic calls, where they fit. */
+#if MPI_VERSION >= 4
+#define LIBRARY(name, ...) (large ? PMPI_##name##_c(__VA_ARGS__) : PMPI_##name(__VA_ARGS__))
+#else
+#define LIBRARY(name, ...) PMPI_##name(__VA_ARGS__)
+#endif
+
+/* The MPI library's own call with a's arguments; a shift is one
+ * MPI_Sendrecv on shift_comm (the plan's duplicate, so it never meets the
+ * caller's messages). Counts above INT_MAX: MPI 4's large-count calls
+ * (MPI_Bcast_c, ...), or MPI_ERR_COUNT under an older MPI. */
 static int pass_on(const xchg_mpi_opargs *a, MPI_Comm shift_comm)
 {
-    if (a->scount > INT_MAX || a->rcount > INT_MAX)
+    int large = a->scount > INT_MAX || a->rcount > INT_MAX;
+    if (large && MPI_VERSION < 4)
         return MPI_ERR_COUNT;
-    int sc = (int)a->scount, rc = (int)a->rcount;
+    MPI_Count sc = a->scount, rc = a->rcount;
     atomic_fetch_add(&op_passed, 1);
     switch (a->kind) {
     case XCHG_OP_BCAST:
-        return PMPI_Bcast(a->recvbuf, rc, a->rtype, a->root, a->comm);
+        return LIBRARY(Bcast, a->recvbuf, rc, a->rtype, a->root, a->comm);
     case XCHG_OP_REDUCE:
-        return PMPI_Reduce(a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->root, a->comm);
+        return LIBRARY(Reduce, a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->root, a->comm);
     case XCHG_OP_ALLREDUCE:
-        return PMPI_Allreduce(a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
+        return LIBRARY(Allreduce, a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
     case XCHG_OP_REDUCE_SCATTER:
-        return PMPI_Reduce_scatter_block(a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
+        return LIBRARY(Reduce_scatter_block, a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
     case XCHG_OP_SCAN:
-        return PMPI_Scan(a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
+        return LIBRARY(Scan, a->sendbuf, a->recvbuf, rc, a->rtype, a->op, a->comm);
     case XCHG_OP_ALLGATHER:
-        return PMPI_Allgather(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->comm);
+        return LIBRARY(Allgather, a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->comm);
     case XCHG_OP_GATHER:
-        return PMPI_Gather(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root, a->comm);
+        return LIBRARY(Gather, a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root,
+                       a->comm);
     case XCHG_OP_SCATTER:
-        return PMPI_Scatter(a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root, a->comm);
+        return LIBRARY(Scatter, a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root,
+                       a->comm);
     case XCHG_OP_SHIFT: {
         int p, r;
         PMPI_Comm_size(shift_comm, &p);
@@ -141,10 +154,10 @@ static int pass_on(const xchg_mpi_opargs *a, MPI_Comm shift_comm)
         long long q = ((long long)a->q % p + p) % p;
         int to = (int)((r + q) % p), from = (int)((r - q + p) % p);
         if (a->sendbuf == MPI_IN_PLACE)
-            return PMPI_Sendrecv_replace(a->recvbuf, rc, a->rtype, to, 0, from, 0, shift_comm,
-                                         MPI_STATUS_IGNORE);
-        return PMPI_Sendrecv(a->sendbuf, rc, a->rtype, to, 0, a->recvbuf, rc, a->rtype, from, 0,
-                             shift_comm, MPI_STATUS_IGNORE);
+            return LIBRARY(Sendrecv_replace, a->recvbuf, rc, a->rtype, to, 0, from, 0, shift_comm,
+                           MPI_STATUS_IGNORE);
+        return LIBRARY(Sendrecv, a->sendbuf, rc, a->rtype, to, 0, a->recvbuf, rc, a->rtype, from,
+                       0, shift_comm, MPI_STATUS_IGNORE);
     }
     default:
         return MPI_ERR_INTERN;

@@ -5,7 +5,8 @@
 # clear message and the MPI library's own call (the program still succeeds),
 # and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
 #
-# Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none]]
+# Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none
+#                            [LARGE_PROG]]]
 #   LIB.so    libxchg_mpi.so
 #   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
 #   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
@@ -14,13 +15,16 @@
 #             checked against their definitions): the other operations
 #   F_OPS_PROG tests/mpi/dropin_ops_prog.f90 built (11 calls of the other
 #             operations per rank, checked), or none
+#   LARGE_PROG tests/mpi/dropin_large_prog.c built (MPI 4's MPI_Alltoall_c,
+#             MPI_Bcast_c, ...; under an older MPI it says so and the check
+#             is skipped)
 # Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
 set -u
-if [ $# -lt 4 ] || [ $# -gt 6 ]; then
-    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none]]" >&2
+if [ $# -lt 4 ] || [ $# -gt 7 ]; then
+    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none [LARGE_PROG]]]" >&2
     exit 2
 fi
-lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-} fopsprog=${6:-none}
+lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-} fopsprog=${6:-none} largeprog=${7:-}
 # shellcheck source=lib_mpi.sh
 source "$(dirname "$0")/lib_mpi.sh" "$launcher"
 
@@ -178,6 +182,39 @@ if [ -n "$opsprog" ]; then
     else
         fail "XCHG_ALG's list: no 'bcast-ring' and 'allreduce-split' lines"
         sed 's/^/    | /' "$tmp/opslist.err" | head -10
+    fi
+fi
+
+# MPI 4's large-count calls (MPICH 4; Open MPI 4.1 is MPI 3): at p = 4
+# each of the 9 carried (the exchange's line counts 1 a rank, the other
+# operations' 8); then at p = 2 one MPI_Bcast_c of 2^31 + 8 bytes, which no
+# int count holds, passed by xchg to the library's MPI_Bcast_c
+# (XCHG_ALG=mpi; about 40 s under MPICH, so only this one: xchg carrying a
+# call above 2^31 bytes is mpi_big's, for the exchange).
+if [ -n "$largeprog" ]; then
+    run large4 4 "$largeprog" XCHG_VERBOSE=1
+    rc=$?
+    if grep -qx "dropin_large_prog: no MPI 4 large-count calls" "$tmp/large4.out"; then
+        echo "SKIP: MPI 4 large-count calls (this MPI is older)"
+    elif [ $rc -eq 0 ] && grep -qx "dropin_large_prog: OK" "$tmp/large4.out" &&
+        [ "$(totals large4)" = "4 0" ] && [ "$(ops_totals large4)" = "32 0" ]; then
+        pass "MPI 4 large-count calls, p=4: all 9 carried and checked"
+    else
+        fail "MPI 4 large-count calls, p=4: exit $rc, totals '$(totals large4)' and '$(ops_totals large4)', want '4 0' and '32 0'"
+        sed 's/^/    | /' "$tmp/large4.out" "$tmp/large4.err" | head -20
+    fi
+    if grep -qx "dropin_large_prog: OK" "$tmp/large4.out"; then
+        # 9 calls of the other operations a rank, the big one included: all
+        # passed
+        run big 2 "$largeprog" DROPIN_LARGE_BIG=1 XCHG_VERBOSE=1 XCHG_ALG=mpi
+        rc=$?
+        if [ $rc -eq 0 ] && grep -qx "dropin_large_prog: OK" "$tmp/big.out" &&
+            [ "$(ops_totals big)" = "0 18" ]; then
+            pass "MPI_Bcast_c of 2^31 + 8 bytes at p=2, XCHG_ALG=mpi: passed on as it is"
+        else
+            fail "MPI_Bcast_c of 2^31 + 8 bytes at p=2, XCHG_ALG=mpi: exit $rc, totals '$(ops_totals big)', want '0 18'"
+            sed 's/^/    | /' "$tmp/big.out" "$tmp/big.err" | head -20
+        fi
     fi
 fi
 

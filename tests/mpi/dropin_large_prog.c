@@ -1,0 +1,164 @@
+/*
+ * dropin_large_prog.c - an MPI program that knows nothing of xchg, for the
+ * drop-in's MPI 4 large-count entry points (tests/mpi/dropin.sh): each rank
+ * calls MPI_Alltoall_c, MPI_Bcast_c, MPI_Reduce_c, MPI_Allreduce_c,
+ * MPI_Reduce_scatter_block_c, MPI_Scan_c, MPI_Allgather_c, MPI_Gather_c
+ * and MPI_Scatter_c once each on 33 ints (root 1 where rooted) and checks
+ * every result against the call's definition. Prints
+ * "dropin_large_prog: OK" on rank 0 when every rank's results are right.
+ *
+ *   [DROPIN_LARGE_BIG=1] dropin_large_prog
+ *   DROPIN_LARGE_BIG=1: then one MPI_Bcast_c of 2^31 + 8 bytes from rank 0, a count no
+ *   int holds, checked at every 4099th byte and through the last 4 KiB.
+ *
+ * Under an MPI before version 4 there are no such calls: it prints
+ * "dropin_large_prog: no MPI 4 large-count calls" and exits 0.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if MPI_VERSION >= 4
+static int errs;
+
+/* Input element i of rank r. */
+static int in(int r, int i)
+{
+    return (r * 7919 + i * 31) % 1009 - 500;
+}
+
+static void expect(const int *got, const int *want, int n, const char *what, int rank)
+{
+    for (int i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            if (errs++ < 5)
+                fprintf(stderr, "rank %d: %s: element %d is %d, want %d\n", rank, what, i, got[i],
+                        want[i]);
+            return;
+        }
+}
+
+/* want[i] = the sum over ranks lo..hi of in(rank, off + i). */
+static void sums(int *want, int n, int lo, int hi, int off)
+{
+    for (int i = 0; i < n; i++) {
+        want[i] = 0;
+        for (int o = lo; o <= hi; o++)
+            want[i] += in(o, off + i);
+    }
+}
+
+static unsigned char big_byte(size_t i)
+{
+    return (unsigned char)(i * 131 % 251);
+}
+
+/* One MPI_Bcast_c of 2^31 + 8 bytes from rank 0. */
+static void big_bcast(int rank)
+{
+    MPI_Count n = ((MPI_Count)1 << 31) + 8;
+    unsigned char *b = malloc((size_t)n);
+    if (!b) {
+        fprintf(stderr, "rank %d: cannot allocate %lld bytes\n", rank, (long long)n);
+        errs++;
+        return;
+    }
+    if (rank == 0)
+        for (size_t i = 0; i < (size_t)n; i++)
+            b[i] = big_byte(i);
+    else
+        memset(b, 0, (size_t)n);
+    MPI_Bcast_c(b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    for (size_t i = 0; i < (size_t)n; i = i + 4099 < (size_t)n - 8 ? i + 4099 : i + 1)
+        if (b[i] != big_byte(i)) {
+            fprintf(stderr, "rank %d: MPI_Bcast_c of %lld bytes: byte %zu is %d, want %d\n", rank,
+                    (long long)n, i, b[i], big_byte(i));
+            errs++;
+            break;
+        }
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int p, rank;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int n = 33, root = p > 1 ? 1 : 0;
+    int *s = malloc(sizeof(int) * (size_t)n * p), *r = malloc(sizeof(int) * (size_t)n * p);
+    int *w = malloc(sizeof(int) * (size_t)n * p);
+    for (int i = 0; i < n * p; i++)
+        s[i] = in(rank, i);
+
+    MPI_Alltoall_c(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+    for (int o = 0; o < p; o++)
+        for (int i = 0; i < n; i++)
+            w[o * n + i] = in(o, rank * n + i);
+    expect(r, w, n * p, "MPI_Alltoall_c", rank);
+
+    memcpy(r, s, sizeof(int) * n);
+    MPI_Bcast_c(r, n, MPI_INT, root, MPI_COMM_WORLD);
+    for (int i = 0; i < n; i++)
+        w[i] = in(root, i);
+    expect(r, w, n, "MPI_Bcast_c", rank);
+
+    MPI_Reduce_c(s, r, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    sums(w, n, 0, p - 1, 0);
+    if (rank == root)
+        expect(r, w, n, "MPI_Reduce_c", rank);
+
+    MPI_Allreduce_c(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect(r, w, n, "MPI_Allreduce_c", rank);
+
+    MPI_Scan_c(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    sums(w, n, 0, rank, 0);
+    expect(r, w, n, "MPI_Scan_c", rank);
+
+    MPI_Reduce_scatter_block_c(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    sums(w, n, 0, p - 1, rank * n);
+    expect(r, w, n, "MPI_Reduce_scatter_block_c", rank);
+
+    MPI_Allgather_c(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+    for (int o = 0; o < p; o++)
+        for (int i = 0; i < n; i++)
+            w[o * n + i] = in(o, i);
+    expect(r, w, n * p, "MPI_Allgather_c", rank);
+
+    memset(r, 0, sizeof(int) * n * p);
+    MPI_Gather_c(s, n, MPI_INT, r, n, MPI_INT, root, MPI_COMM_WORLD);
+    if (rank == root)
+        expect(r, w, n * p, "MPI_Gather_c", rank);
+
+    MPI_Scatter_c(s, n, MPI_INT, r, n, MPI_INT, root, MPI_COMM_WORLD);
+    for (int i = 0; i < n; i++)
+        w[i] = in(root, rank * n + i);
+    expect(r, w, n, "MPI_Scatter_c", rank);
+    free(s);
+    free(r);
+    free(w);
+
+    const char *big = getenv("DROPIN_LARGE_BIG");
+    if (big && !strcmp(big, "1"))
+        big_bcast(rank);
+    int total = 0;
+    PMPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && total == 0)
+        printf("dropin_large_prog: OK\n");
+    MPI_Finalize();
+    return total != 0;
+}
+#else
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        printf("dropin_large_prog: no MPI 4 large-count calls\n");
+    MPI_Finalize();
+    return 0;
+}
+#endif
