@@ -42,20 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <mpi.h>
-
-#include "xchg_mpi.h"
-
-#define XCHG_DROPIN_API __attribute__((visibility("hidden")))
-
-/* Declared here, not in a header: dropin_fortran.c is the only other user. */
-XCHG_DROPIN_API int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount,
-                                         MPI_Datatype sendtype, void *recvbuf,
-                                         MPI_Count recvcount, MPI_Datatype recvtype,
-                                         MPI_Comm comm);
-XCHG_DROPIN_API int xchg_dropin_finalize(void);
-XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
-XCHG_DROPIN_API void xchg_dropin_leave(void);
+#include "mpi/dropin_internal.h"
 
 /* What the environment said, fixed on first use. */
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;

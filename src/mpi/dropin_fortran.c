@@ -31,15 +31,9 @@
  */
 #include <stddef.h>
 
-#include <mpi.h>
+#include "mpi/dropin_internal.h"
 
 #if defined(OPEN_MPI) && OPEN_MPI
-
-/* In dropin.c. */
-__attribute__((visibility("hidden"))) int xchg_dropin_alltoall(
-    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-__attribute__((visibility("hidden"))) int xchg_dropin_finalize(void);
 
 /* Open MPI's Fortran sentinels, in every mangling it may use. */
 extern int mpi_fortran_in_place __attribute__((weak));
@@ -72,10 +66,7 @@ static int is_sentinel(const void *p, const void *a, const void *b, const void *
     return p != NULL && (p == a || p == b || p == c || p == d);
 }
 
-/* A Fortran buffer argument as the C binding wants it (dropin_fortran_ops.c
- * uses it too). */
-__attribute__((visibility("hidden"))) void *xchg_dropin_c_buffer(void *p, int in_place_allowed);
-
+/* dropin_internal.h: dropin_fortran_ops.c uses it too. */
 void *xchg_dropin_c_buffer(void *p, int in_place_allowed)
 {
     if (in_place_allowed && is_sentinel(p, &mpi_fortran_in_place, &mpi_fortran_in_place_,
@@ -152,9 +143,6 @@ void mpi_finalize_f08_(MPI_Fint *ierr) { finalize_f(ierr); }
 #endif
 
 #elif defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 && MPICH_NUMVERSION < 50000000
-
-/* In dropin.c. */
-__attribute__((visibility("hidden"))) int xchg_dropin_finalize(void);
 
 /* use mpi_f08's MPI_Finalize (gfortran's mangling); ierror optional. */
 void mpi_finalize_f08_(MPI_Fint *ierr);

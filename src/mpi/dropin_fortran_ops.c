@@ -16,12 +16,9 @@
  */
 #include <stddef.h>
 
-#include <mpi.h>
+#include "mpi/dropin_internal.h"
 
 #if defined(OPEN_MPI) && OPEN_MPI
-
-/* In dropin_fortran.c. */
-__attribute__((visibility("hidden"))) void *xchg_dropin_c_buffer(void *p, int in_place_allowed);
 
 #define BUF(p) xchg_dropin_c_buffer((p), 0)
 #define BUF_OR_IN_PLACE(p) xchg_dropin_c_buffer((p), 1)

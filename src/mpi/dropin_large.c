@@ -12,20 +12,9 @@
  * INT_MAX (op_calls.c, alltoall.c); or, with xchg off or from inside
  * xchg, the library's _c call directly.
  */
-#include <mpi.h>
-
-#include "xchg_mpi.h"
+#include "mpi/dropin_internal.h"
 
 #if MPI_VERSION >= 4
-
-#define XCHG_DROPIN_API __attribute__((visibility("hidden")))
-
-/* In dropin.c. */
-XCHG_DROPIN_API int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount,
-                                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                         MPI_Datatype recvtype, MPI_Comm comm);
-XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
-XCHG_DROPIN_API void xchg_dropin_leave(void);
 
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -35,94 +24,61 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 
 int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Bcast_c(buf, count, type, root, comm);
-    int rc = xchg_mpi_bcast(buf, count, type, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Bcast_c(buf, count, type, root, comm),
+                     xchg_mpi_bcast(buf, count, type, root, comm, o));
 }
 
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
                  int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Reduce_c(sendbuf, recvbuf, count, type, op, root, comm);
-    int rc = xchg_mpi_reduce(sendbuf, recvbuf, count, type, op, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Reduce_c(sendbuf, recvbuf, count, type, op, root, comm),
+                     xchg_mpi_reduce(sendbuf, recvbuf, count, type, op, root, comm, o));
 }
 
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                     MPI_Op op, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Allreduce_c(sendbuf, recvbuf, count, type, op, comm);
-    int rc = xchg_mpi_allreduce(sendbuf, recvbuf, count, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Allreduce_c(sendbuf, recvbuf, count, type, op, comm),
+                     xchg_mpi_allreduce(sendbuf, recvbuf, count, type, op, comm, o));
 }
 
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm);
-    int rc = xchg_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm),
+                     xchg_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, o));
 }
 
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Scan_c(sendbuf, recvbuf, count, type, op, comm);
-    int rc = xchg_mpi_scan(sendbuf, recvbuf, count, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Scan_c(sendbuf, recvbuf, count, type, op, comm),
+                     xchg_mpi_scan(sendbuf, recvbuf, count, type, op, comm, o));
 }
 
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    int rc =
-        xchg_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        xchg_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, o));
 }
 
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                             comm);
-    int rc =
-        xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o));
 }
 
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                              comm);
-    int rc =
-        xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         o));
 }
 
 #else

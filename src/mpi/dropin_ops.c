@@ -16,102 +16,63 @@
  * callers under Open MPI reach PMPI_ directly: dropin_fortran_ops.c defines
  * their routines, which call the functions here.
  */
-#include <mpi.h>
-
-#include "xchg_mpi.h"
-
-#define XCHG_DROPIN_API __attribute__((visibility("hidden")))
-
-/* In dropin.c. */
-XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
-XCHG_DROPIN_API void xchg_dropin_leave(void);
+#include "mpi/dropin_internal.h"
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Bcast(buf, count, type, root, comm);
-    int rc = xchg_mpi_bcast(buf, count, type, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Bcast(buf, count, type, root, comm),
+                     xchg_mpi_bcast(buf, count, type, root, comm, o));
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-    int rc = xchg_mpi_reduce(sendbuf, recvbuf, count, type, op, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm),
+                     xchg_mpi_reduce(sendbuf, recvbuf, count, type, op, root, comm, o));
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-    int rc = xchg_mpi_allreduce(sendbuf, recvbuf, count, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm),
+                     xchg_mpi_allreduce(sendbuf, recvbuf, count, type, op, comm, o));
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-    int rc = xchg_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm),
+                     xchg_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, o));
 }
 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-    int rc = xchg_mpi_scan(sendbuf, recvbuf, count, type, op, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(PMPI_Scan(sendbuf, recvbuf, count, type, op, comm),
+                     xchg_mpi_scan(sendbuf, recvbuf, count, type, op, comm, o));
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    int rc =
-        xchg_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        xchg_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, o));
 }
 
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    int rc =
-        xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        xchg_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o));
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const xchg_mpi_opts *o = xchg_dropin_enter();
-    if (!o)
-        return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    int rc =
-        xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, o);
-    xchg_dropin_leave();
-    return rc;
+    XCHG_DROPIN_BODY(
+        PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         o));
 }

@@ -21,24 +21,7 @@
 #include <string.h>
 
 #if MPI_VERSION >= 4
-static int errs;
-
-/* Input element i of rank r. */
-static int in(int r, int i)
-{
-    return (r * 7919 + i * 31) % 1009 - 500;
-}
-
-static void expect(const int *got, const int *want, int n, const char *what, int rank)
-{
-    for (int i = 0; i < n; i++)
-        if (got[i] != want[i]) {
-            if (errs++ < 5)
-                fprintf(stderr, "rank %d: %s: element %d is %d, want %d\n", rank, what, i, got[i],
-                        want[i]);
-            return;
-        }
-}
+#include "dropin_check.h"
 
 /* want[i] = the sum over ranks lo..hi of in(rank, off + i). */
 static void sums(int *want, int n, int lo, int hi, int off)

@@ -14,24 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int errs;
-
-/* Input element i of rank r (for dest block d where the call has blocks). */
-static int in(int r, int i)
-{
-    return (r * 7919 + i * 31) % 1009 - 500;
-}
-
-static void expect(const int *got, const int *want, int n, const char *what, int rank)
-{
-    for (int i = 0; i < n; i++)
-        if (got[i] != want[i]) {
-            if (errs++ < 5)
-                fprintf(stderr, "rank %d: %s: element %d is %d, want %d\n", rank, what, i,
-                        got[i], want[i]);
-            return;
-        }
-}
+#include "dropin_check.h"
 
 int main(int argc, char **argv)
 {
