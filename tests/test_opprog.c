@@ -391,11 +391,14 @@ static int sides_of_two(const xchg_topo *t)
 }
 
 /* The split reductions, where their reduce_scatter part does (ops_split.c
- * takes the ring's on a ring or array, the mesh's on a 2-D mesh or torus,
- * the hypercube's elsewhere); their gather and allgather combine nothing. */
+ * takes the ring's on a ring or array and on a switch of p != 2^d, the
+ * mesh's on a 2-D mesh or torus, the hypercube's elsewhere); their gather
+ * and allgather combine nothing. */
 static int reduce_scatter_part(const xchg_topo *t)
 {
-    if (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY)
+    int pow2 = (t->nodes & (t->nodes - 1)) == 0;
+    if (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY ||
+        (t->kind == XCHG_TOPO_COMPLETE && !pow2))
         return line_of_two(t);
     if ((t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2)
         return sides_of_two(t);

@@ -9,9 +9,11 @@
  *   allreduce-split  reduce_scatter, then allgather: the same ("the
  *                    intervening gather and scatter cancel each other").
  * The parts are the registry's algorithms for the topology: the ring ones
- * on a ring or a linear array, the mesh ones on a 2-D mesh or torus, the
- * hypercube ones elsewhere when p = 2^d ("<op>-ring", "<op>-mesh",
- * "<op>-hc"); an entry applies where both of its parts do. It claims to be
+ * on a ring, a linear array, or a switch (complete:p) when p is not 2^d,
+ * the mesh ones on a 2-D mesh or torus, the hypercube ones elsewhere when
+ * p = 2^d ("<op>-ring", "<op>-mesh", "<op>-hc"); an entry applies where
+ * both of its parts do. On a switch any p is then served (the MPI
+ * executor maps a communicator without a grid to complete:p). It claims to be
  * contention-free on a hypercube, a switch, a ring and a linear array,
  * where its parts do; not on a mesh or torus, where a 3-D torus of 2^d
  * nodes would take the hypercube's parts, which are not. Counts: the sum
@@ -39,8 +41,11 @@ static void split_parts(const xchg_alg *a, xchg_op_kind *first, xchg_op_kind *se
  * NULL when there is none. */
 static const xchg_alg *part_for(xchg_op_kind op, const xchg_topo *t)
 {
+    int pow2 = (t->nodes & (t->nodes - 1)) == 0;
     const char *family =
-        t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY                      ? "ring"
+        t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_ARRAY ||
+                (t->kind == XCHG_TOPO_COMPLETE && !pow2)
+            ? "ring"
         : (t->kind == XCHG_TOPO_MESH || t->kind == XCHG_TOPO_TORUS) && t->ndims == 2 ? "mesh"
                                                                                      : "hc";
     char name[64];
@@ -78,7 +83,7 @@ static int split_find(const xchg_alg *a, const xchg_topo *t, const xchg_opts *op
         if (!part)
             return xchg_fail(err, XCHG_ENOTAPPLIC,
                              "%s: no %s algorithm for %s; accepted: a ring, a linear array, a "
-                             "2-D mesh or torus, or p = 2^d nodes",
+                             "switch, a 2-D mesh or torus, or p = 2^d nodes",
                              a->name, xchg_op_name(k ? kb : ka),
                              xchg_topo_spec(t, spec, sizeof spec));
         if (xchg_alg_applies(part, t, opts, &why) != XCHG_OK)
@@ -183,8 +188,8 @@ static int split_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
         .summary = summ,                                                                           \
         .source = XCHG_OPS_SOURCE ", Improving the Speed of Some Communication "                   \
                                   "Operations, eq. (10)",                                          \
-        .topologies = "where both parts apply: ring, linear array, 2-D mesh or torus, or "         \
-                      "p = 2^D nodes",                                                             \
+        .topologies = "where both parts apply: ring, linear array, switch (complete:P, any P), "    \
+                      "2-D mesh or torus, or p = 2^D nodes",                                       \
         .options = opts_text,                                                                      \
         .free_on = XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE) |                \
                    XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY),                         \
