@@ -52,7 +52,8 @@ test-san: deps
 	cd $(BUILD_SAN) && ctest --output-on-failure -j$(JOBS)
 
 # The executor again with MPICH (it polls hard when oversubscribed: its MPI
-# tests keep to small p, XCHG_MPI_TEST_PS).
+# tests keep to small p, XCHG_MPI_TEST_PS and XCHG_MPI_OPS_PS in
+# CMakeLists.txt; so does the sanitizer build's).
 test-mpich: deps
 	cmake -S . -B $(BUILD_MPICH) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON -DXCHG_MPI=mpich
 	cmake --build $(BUILD_MPICH) -j$(JOBS)

@@ -12,7 +12,8 @@
 #   p = 3 and 4 run --quick.
 # The XCHG_* variables are unset: the program's "opts NULL" cases are auto;
 # then once more (p = 4, --quick) with XCHG_ALG a list of one algorithm per
-# operation, which those cases must run.
+# operation, which those cases must run (under MPICH at p = 2, where no
+# rank spins on a shared core: every algorithm of the list applies there).
 set -u
 prog=$1
 source "$(dirname "$0")/lib_mpi.sh" "$2"
@@ -53,9 +54,12 @@ for p in $ps; do
     fi
 done
 # opts NULL reads XCHG_ALG: a list of one algorithm per operation, which
-# the program's opts-NULL cases then expect (the first p of 4 or more)
+# the program's opts-NULL cases then expect (the first p of 4 or more;
+# 2 or more under MPICH)
+alg_p=4
+[ "$flavor" = mpich ] && alg_p=2
 for p in $ps; do
-    if [ "$p" -ge 4 ]; then
+    if [ "$p" -ge "$alg_p" ]; then
         XCHG_ALG=bcast-ring,reduce-hc,allreduce-split,reduce-scatter-ring,scan-hc,allgather-ring,gather-ring,scatter-hc,shift-ring \
             run "$p" --quick
         break

@@ -2,7 +2,10 @@
  * test_mpi_exec.c - the executor against the MPI library's own MPI_Alltoall,
  * byte for byte (run under mpirun by tests/mpi/exec.sh).
  *
- *   test_mpi_exec [--max-bytes N] [--only SPEC]   the matrix (below)
+ *   test_mpi_exec [--max-bytes N] [--only SPEC] [--rotate-only]
+ *       the matrix (below); --rotate-only leaves out the sweep of every
+ *       type at 64 bytes: each spec then sees the types and in place only
+ *       as they turn round over its sizes (exec.sh, at many ranks)
  *   test_mpi_exec --big BYTES                      one exchange whose
  *       count x extent x p is BYTES (> 2^31), checked against its pattern
  *
@@ -178,7 +181,7 @@ static int specs_on(const char *ts, xchg_spec *out, int max)
     return n;
 }
 
-static void matrix(long max_bytes, const char *only, dtype *types, int ntypes)
+static void matrix(long max_bytes, const char *only, int rotate_only, dtype *types, int ntypes)
 {
     static const long sizes[] = {0, 1, 7, 8, 64, 1000, 4096, 65536, 1 << 20};
     char topos[8][64];
@@ -227,7 +230,7 @@ static void matrix(long max_bytes, const char *only, dtype *types, int ntypes)
                 cases++;
             }
             /* every type, in place and not, at one size */
-            for (int d = 0; d < ntypes; d++)
+            for (int d = 0; d < ntypes && !rotate_only; d++)
                 for (int ip = 0; ip < 2; ip++, cases++)
                     run_case(specs[si], topos[ti], MPI_COMM_WORLD, 64, &types[d], ip);
         }
@@ -471,13 +474,16 @@ int main(int argc, char **argv)
     long max_bytes = 1 << 20;
     long long big_bytes = 0;
     const char *only = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--max-bytes"))
-            max_bytes = atol(argv[i + 1]);
-        else if (!strcmp(argv[i], "--only"))
-            only = argv[i + 1];
-        else if (!strcmp(argv[i], "--big"))
-            big_bytes = atoll(argv[i + 1]);
+    int rotate_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--rotate-only"))
+            rotate_only = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--max-bytes"))
+            max_bytes = atol(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--only"))
+            only = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--big"))
+            big_bytes = atoll(argv[++i]);
     }
     if (big_bytes) {
         big(big_bytes);
@@ -502,7 +508,7 @@ int main(int argc, char **argv)
                          {"vector->resized", vec, vec_r},
                          {"indexed", idx, idx},
                          {"struct", st, st}};
-        matrix(max_bytes, only, types, 6);
+        matrix(max_bytes, only, rotate_only, types, 6);
         intercommunicator();
         cartesian(types);
         persistent();
