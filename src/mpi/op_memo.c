@@ -27,6 +27,11 @@
  *   the plan's duplicate communicator (a shift's MPI_Sendrecv).
  * A rank that hits and a rank that misses still agree: the miss finds the
  * same cached plan, which every rank made alike, and passes the call on.
+ *
+ * Not under SimGrid's SMPI (smpicc defines SMPI_H): its ranks run as
+ * contexts of one thread of one process, which would share the
+ * thread-local memos, one rank's plan found by another. There every call
+ * takes the checks' way.
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -133,9 +138,15 @@ static int same_args(const xchg_mpi_opargs *x, const xchg_mpi_opargs *y)
            x->recvbuf == y->recvbuf;
 }
 
+#ifdef SMPI_H
+#define MEMO_ON 0
+#else
+#define MEMO_ON 1
+#endif
+
 const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts)
 {
-    if ((unsigned)a->kind >= XCHG_OP_COUNT)
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
         return NULL;
     const memo_slot *s = &memo[a->kind];
     if (!s->valid || s->epoch != atomic_load_explicit(&memo_epoch, memory_order_acquire))
@@ -153,7 +164,7 @@ const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a, const xchg_mpi
 void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
                         const xchg_mpi_plan *pl)
 {
-    if ((unsigned)a->kind >= XCHG_OP_COUNT)
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
         return;
     memo_slot *s = &memo[a->kind];
     s->valid = 0;
