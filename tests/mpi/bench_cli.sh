@@ -19,7 +19,7 @@ trap 'rm -rf "$TMP"' EXIT
 # usage_error PATTERN ARGS...: 2 ranks; exit 2, nothing on stdout, exactly one
 # "xchg-bench: " line on stderr (rank 0 only) matching PATTERN. The runs go
 # in the background, a few at once (mpi_bg: each is mostly the launcher
-# starting and stopping); usage_errors_check waits and checks each.
+# starting and stopping); mpi_refusals_check "xchg-bench: " waits and checks each.
 ue_n=0
 usage_error() {
     ue_n=$((ue_n + 1))
@@ -29,24 +29,6 @@ usage_error() {
     shift
     printf '%s' "$*" >"$d/args"
     mpi_bg "$d" 2 "$B" "$@"
-}
-usage_errors_check() {
-    mpi_bg_wait
-    local i d pattern rc n
-    for ((i = 1; i <= ue_n; i++)); do
-        d="$TMP/ue$i"
-        pattern=$(cat "$d/pattern")
-        rc=$(cat "$d/rc")
-        n=$(grep -c '^xchg-bench: ' "$d/err")
-        if [ "$rc" -eq 2 ] && [ ! -s "$d/out" ] && [ "$n" -eq 1 ] &&
-            grep '^xchg-bench: ' "$d/err" | grep -qiE -- "$pattern"; then
-            ok
-        else
-            bad "xchg-bench $(cat "$d/args") -> exit $rc, stdout '$(head -c 200 "$d/out")'," \
-                "$n message lines, stderr '$(head -c 400 "$d/err")'" \
-                "(wanted exit 2, no stdout, one line matching /$pattern/)"
-        fi
-    done
 }
 
 usage_error "unknown option '--bogus'.*accepted" --bogus
@@ -85,7 +67,7 @@ usage_error "--alg 'bcast-hc,bruck'.*one algorithm, not a list" --op bcast --alg
 usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair --alg mpi
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l
-usage_errors_check
+mpi_refusals_check "xchg-bench: "
 
 mpi_run 2 "$B" --help >"$TMP/out" 2>"$TMP/err"
 rc=$?

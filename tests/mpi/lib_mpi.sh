@@ -11,6 +11,7 @@
 #                                          MPI_BG_JOBS at once (4; 1 with
 #                                          MPICH)
 #   mpi_bg_wait                            wait for every mpi_bg job
+#   mpi_refusals_check PREFIX              check the refused runs (below)
 MPI_LAUNCHER=${1:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI's default of no more ranks than cores; and a sanitizer build must
@@ -55,4 +56,28 @@ mpi_bg() {
 
 mpi_bg_wait() {
     wait
+}
+
+# mpi_refusals_check PREFIX: wait for the refused runs a script started with
+# mpi_bg into $TMP/ue1 .. $TMP/ue$ue_n (each directory also holding the
+# run's pattern and args) and check each: exit 2, nothing on stdout, exactly
+# one stderr line starting with PREFIX ("xchg tune: "), matching the
+# pattern. Calls the script's ok and bad.
+mpi_refusals_check() {
+    local prefix=$1 i d pattern rc n
+    mpi_bg_wait
+    for ((i = 1; i <= ue_n; i++)); do
+        d="$TMP/ue$i"
+        pattern=$(cat "$d/pattern")
+        rc=$(cat "$d/rc")
+        n=$(grep -c "^$prefix" "$d/err")
+        if [ "$rc" -eq 2 ] && [ ! -s "$d/out" ] && [ "$n" -eq 1 ] &&
+            grep "^$prefix" "$d/err" | grep -qiE -- "$pattern"; then
+            ok
+        else
+            bad "${prefix% } $(cat "$d/args") -> exit $rc, stdout '$(head -c 200 "$d/out")'," \
+                "$n message lines, stderr '$(head -c 400 "$d/err")'" \
+                "(wanted exit 2, no stdout, one line matching /$pattern/)"
+        fi
+    done
 }

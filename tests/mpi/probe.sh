@@ -16,7 +16,7 @@ trap 'rm -rf "$TMP"' EXIT
 # usage_error NP PATTERN ARGS...: exit 2, nothing on stdout, one
 # "xchg probe: " line matching PATTERN. The runs go in the background, a
 # few at once (mpi_bg: each is mostly the launcher starting and stopping);
-# usage_errors_check waits and checks each, before any probe measures.
+# mpi_refusals_check "xchg probe: " waits and checks each, before any probe measures.
 ue_n=0
 usage_error() {
     ue_n=$((ue_n + 1))
@@ -27,23 +27,6 @@ usage_error() {
     printf '%s on %s' "$*" "$np" >"$d/args"
     mpi_bg "$d" "$np" "$X" probe "$@"
 }
-usage_errors_check() {
-    mpi_bg_wait
-    local i d pattern rc n
-    for ((i = 1; i <= ue_n; i++)); do
-        d="$TMP/ue$i"
-        pattern=$(cat "$d/pattern")
-        rc=$(cat "$d/rc")
-        n=$(grep -c '^xchg probe: ' "$d/err")
-        if [ "$rc" -eq 2 ] && [ ! -s "$d/out" ] && [ "$n" -eq 1 ] &&
-            grep '^xchg probe: ' "$d/err" | grep -qiE -- "$pattern"; then
-            ok
-        else
-            bad "xchg probe $(cat "$d/args") -> exit $rc, stdout '$(head -c 200 "$d/out")'," \
-                "stderr '$(head -c 300 "$d/err")' (wanted exit 2 and /$pattern/)"
-        fi
-    done
-}
 usage_error 1 "needs 2 or more ranks, and has 1" -o "$TMP/one.txt"
 usage_error 2 "unknown option '--bogus'; accepted:" --bogus
 usage_error 2 "--max-size '1K' is not a size; accepted: 4K to 1G" --max-size 1K
@@ -52,7 +35,7 @@ usage_error 2 "--name 'a b' is not a machine name" --name 'a b'
 usage_error 2 "unexpected argument 'stray'" stray
 usage_error 2 "cannot write the machine file '$TMP/no/such/m.txt'.*accepted" \
     --max-size 16K -o "$TMP/no/such/m.txt"
-usage_errors_check
+mpi_refusals_check "xchg probe: "
 [ -e "$TMP/one.txt" ] && bad "a refused probe wrote its file" || ok
 
 "$X" probe --help >"$TMP/out" 2>&1

@@ -19,7 +19,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # usage_error PATTERN ARGS...: exit 2, one "xchg tune: " line. The runs go in
 # the background, a few at once (mpi_bg: each is mostly the launcher
-# starting and stopping); usage_errors_check waits and checks each.
+# starting and stopping); mpi_refusals_check "xchg tune: " waits and checks each.
 ue_n=0
 usage_error() {
     ue_n=$((ue_n + 1))
@@ -29,19 +29,6 @@ usage_error() {
     shift
     printf '%s' "$*" >"$d/args"
     mpi_bg "$d" 2 "$X" tune "$@"
-}
-usage_errors_check() {
-    mpi_bg_wait
-    local i d pattern rc n
-    for ((i = 1; i <= ue_n; i++)); do
-        d="$TMP/ue$i"
-        pattern=$(cat "$d/pattern")
-        rc=$(cat "$d/rc")
-        n=$(grep -c '^xchg tune: ' "$d/err")
-        if [ "$rc" -eq 2 ] && [ "$n" -eq 1 ] && grep -qiE -- "$pattern" "$d/err"; then ok; else
-            bad "xchg tune $(cat "$d/args") -> exit $rc, stderr '$(head -c 300 "$d/err")' (wanted 2 and /$pattern/)"
-        fi
-    done
 }
 usage_error "unknown option '--bogus'; accepted:" --bogus
 usage_error "-m '64:8' is not a size range" -m 64:8
@@ -56,7 +43,7 @@ usage_error "--round-ms '0' is not a duration" --round-ms 0
 usage_error "--margin 'x' is not a percentage; accepted: 0 to 100" --margin x
 usage_error "--margin '101' is not a percentage" --margin 101
 usage_error "blocks of MAX bytes do not fit -M" -m 8:1G -M 1M
-usage_errors_check
+mpi_refusals_check "xchg tune: "
 "$X" tune --help >"$TMP/out" 2>&1
 expect "tune --help exit" "$?" 0
 
