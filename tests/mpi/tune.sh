@@ -71,6 +71,12 @@ done
 # another topology keeps the first rows
 mpi_run 4 "$X" tune -m 8:16 --round-ms 1 --topo ring:4 --only ring,pairwise -o "$F" >"$TMP/out" 2>"$TMP/err"
 expect "second tune exit" "$?" 0
+# the table docs/tuning.md shows: its header, and a row per size whose last
+# column is the fastest or "mpi (within 5%)"
+expect "tune's table header" "$(sed -n 2p "$TMP/out")" \
+    "# Size        fastest                    time(us)     mpi(us) mpi/fast   row"
+expect "tune's table rows" "$(awk 'NR > 2 && !/^#/ { n++; if (!($6 == $2 || ($6 == "mpi" && $7 == "(within" && $8 == "5%)"))) bad = 1 }
+  END { print (n == 2 && !bad) ? "rows" : "bad" }' "$TMP/out")" rows
 expect "complete:4 rows kept, ring:4 rows added" \
     "$(awk '!/^#/ && NR > 1 { n[$3]++ } END { print (n["complete:4"] > 0 && n["ring:4"] > 0) ? "both" : "lost" }' "$F")" both
 grep -q "^alltoall *4 *ring:4 .*\(ring\|pairwise\|mpi\|shm\)$" "$F" && ok || bad "ring:4 rows name only the candidates asked for: $(cat "$F")"
