@@ -20,16 +20,8 @@ trap 'rm -rf "$TMP"' EXIT
 # "xchg-bench: " line on stderr (rank 0 only) matching PATTERN. The runs go
 # in the background, a few at once (mpi_bg: each is mostly the launcher
 # starting and stopping); mpi_refusals_check "xchg-bench: " waits and checks each.
-ue_n=0
-usage_error() {
-    ue_n=$((ue_n + 1))
-    local d="$TMP/ue$ue_n"
-    mkdir -p "$d"
-    printf '%s' "$1" >"$d/pattern"
-    shift
-    printf '%s' "$*" >"$d/args"
-    mpi_bg "$d" 2 "$B" "$@"
-}
+REFUSED_CMD=("$B")
+usage_error() { mpi_refused 2 "$@"; }
 
 usage_error "unknown option '--bogus'.*accepted" --bogus
 usage_error "unknown option '-z'.*accepted" -z

@@ -11,6 +11,7 @@
 #                                          MPI_BG_JOBS at once (4; 1 with
 #                                          MPICH)
 #   mpi_bg_wait                            wait for every mpi_bg job
+#   mpi_refused NP PATTERN ARGS...         a run that must be refused (below)
 #   mpi_refusals_check PREFIX              check the refused runs (below)
 MPI_LAUNCHER=${1:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -58,8 +59,24 @@ mpi_bg_wait() {
     wait
 }
 
-# mpi_refusals_check PREFIX: wait for the refused runs a script started with
-# mpi_bg into $TMP/ue1 .. $TMP/ue$ue_n (each directory also holding the
+# mpi_refused NP PATTERN ARGS...: start "${REFUSED_CMD[@]}" ARGS on NP
+# ranks in the background (mpi_bg: a refused run is mostly the launcher
+# starting and stopping), into $TMP/ue1, $TMP/ue2, ... with the pattern its
+# one message must match; mpi_refusals_check checks them all.
+ue_n=0
+mpi_refused() {
+    local np=$1 d
+    ue_n=$((ue_n + 1))
+    d="$TMP/ue$ue_n"
+    mkdir -p "$d"
+    printf '%s' "$2" >"$d/pattern"
+    shift 2
+    printf '%s on %s' "$*" "$np" >"$d/args"
+    mpi_bg "$d" "$np" "${REFUSED_CMD[@]}" "$@"
+}
+
+# mpi_refusals_check PREFIX: wait for the refused runs mpi_refused started
+# into $TMP/ue1 .. $TMP/ue$ue_n (each directory also holding the
 # run's pattern and args) and check each: exit 2, nothing on stdout, exactly
 # one stderr line starting with PREFIX ("xchg tune: "), matching the
 # pattern. Calls the script's ok and bad.

@@ -17,16 +17,8 @@ trap 'rm -rf "$TMP"' EXIT
 # "xchg probe: " line matching PATTERN. The runs go in the background, a
 # few at once (mpi_bg: each is mostly the launcher starting and stopping);
 # mpi_refusals_check "xchg probe: " waits and checks each, before any probe measures.
-ue_n=0
-usage_error() {
-    ue_n=$((ue_n + 1))
-    local d="$TMP/ue$ue_n" np="$1"
-    mkdir -p "$d"
-    printf '%s' "$2" >"$d/pattern"
-    shift 2
-    printf '%s on %s' "$*" "$np" >"$d/args"
-    mpi_bg "$d" "$np" "$X" probe "$@"
-}
+REFUSED_CMD=("$X" probe)
+usage_error() { mpi_refused "$@"; }
 usage_error 1 "needs 2 or more ranks, and has 1" -o "$TMP/one.txt"
 usage_error 2 "unknown option '--bogus'; accepted:" --bogus
 usage_error 2 "--max-size '1K' is not a size; accepted: 4K to 1G" --max-size 1K
