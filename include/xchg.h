@@ -62,8 +62,12 @@ typedef enum xchg_topo_kind {
     XCHG_TOPO_MESH,      /* mesh:AxB..  every size >= 2, no wrap           */
     XCHG_TOPO_TORUS,     /* torus:AxB.. every size >= 2, wrap-around       */
     XCHG_TOPO_HYPERCUBE, /* hypercube:D 2^D nodes, D >= 0                  */
-    XCHG_TOPO_COMPLETE   /* complete:P  P >= 1, switch, no link contention */
+    XCHG_TOPO_COMPLETE,  /* complete:P  P >= 1, switch, no link contention */
+    XCHG_TOPO_TREE       /* tree:D      2^D leaves, 0 <= D <= 16, switches inside */
 } xchg_topo_kind;
+
+/* Number of kinds: loops over them run from 0 (XCHG_TOPO_RING) below it. */
+#define XCHG_TOPO_KINDS 7
 
 /*
  * A topology is a plain value: copy it freely. Dimensions: ring, array and
@@ -71,6 +75,15 @@ typedef enum xchg_topo_kind {
  * spec; a hypercube has D, dimension b being bit b of the node id (size 2).
  * Node ids are row-major over coordinates, first coordinate slowest; a
  * hypercube node's id is its binary label.
+ *
+ * A tree (tree:D) is a balanced binary tree with the 2^D processors at its
+ * leaves and routing switches inside (Grama et al., "Broadcast and
+ * Reduction on a Balanced Binary Tree"). Its nodes are the leaves, labelled
+ * like a hypercube's (dimension l is bit l, size 2); dimension l is also
+ * level l of the tree's edges: the edge above a subtree of 2^l leaves. A
+ * switch has no id of its own: the switch at level l (the root of a
+ * subtree of 2^l leaves, l >= 1) is named by its first leaf, whose bits
+ * below l are 0. Messages climb to the lowest common ancestor and come down.
  */
 typedef struct xchg_topo {
     xchg_topo_kind kind;
@@ -82,7 +95,7 @@ typedef struct xchg_topo {
 
 /*
  * Parse a topology spec: ring:P, array:P, mesh:A[xB...], torus:A[xB...],
- * hypercube:D, complete:P. Returns XCHG_EINVAL with a message naming the
+ * hypercube:D, complete:P, tree:D. Returns XCHG_EINVAL with a message naming the
  * accepted forms on bad input.
  */
 int xchg_topo_parse(const char *spec, xchg_topo *out, xchg_err *err);
@@ -90,7 +103,8 @@ int xchg_topo_parse(const char *spec, xchg_topo *out, xchg_err *err);
 /* Write the canonical spec ("torus:8x8") into buf; returns buf. */
 const char *xchg_topo_spec(const xchg_topo *t, char *buf, size_t len);
 
-/* Name of a kind: "ring", "array", "mesh", "torus", "hypercube", "complete". */
+/* Name of a kind: "ring", "array", "mesh", "torus", "hypercube", "complete",
+ * "tree". */
 const char *xchg_topo_kind_name(xchg_topo_kind kind);
 
 /* Coordinate of node id along dimension dim. */
@@ -99,7 +113,12 @@ uint32_t xchg_topo_coord(const xchg_topo *t, uint32_t id, int dim);
 /* Node one hop from id along dim in direction dir (+1 or -1), or XCHG_NONE
  * where there is no such link (mesh and array edges, complete). On a
  * hypercube the direction is implied by the bit: both +1 and -1 give the
- * neighbour across bit dim. */
+ * neighbour across bit dim. On a tree dim is the level of the edge and id
+ * names a leaf or switch as the topology says: dir 0 climbs from the
+ * subtree of 2^dim leaves named id to its parent (id with bit dim cleared),
+ * +1 and -1 come down from the switch named id into its child whose bit dim
+ * is 1 or 0 (XCHG_NONE when id has a set bit at or below the level it
+ * must be at). */
 uint32_t xchg_topo_neighbor(const xchg_topo *t, uint32_t id, int dim, int dir);
 
 /* True when the topology has links between neighbours (not complete). */
@@ -108,7 +127,8 @@ int xchg_topo_has_links(const xchg_topo *t);
 /* One straight piece of a route: hops links along dim in direction dir. */
 typedef struct xchg_seg {
     int dim;
-    int dir;       /* +1 or -1; on a hypercube +1 when the bit goes 0 -> 1 */
+    int dir;       /* +1 or -1; on a hypercube +1 when the bit goes 0 -> 1;
+                      on a tree 0 climbs, +1/-1 come down (xchg_topo_neighbor) */
     uint32_t hops;
 } xchg_seg;
 
@@ -124,9 +144,12 @@ enum {
  * dimension first (the last coordinate of a mesh or torus, which makes it
  * "row first, then column" on a 2-D mesh; the lowest bit first on a
  * hypercube, i.e. e-cube). On wrapped dimensions `policy` picks the way
- * round; meshes and arrays have only one way. Writes at most XCHG_MAX_DIMS
- * segments to segs and their number to *nsegs (0 for from == to and for a
- * complete topology).
+ * round; meshes and arrays have only one way. On a tree the route climbs
+ * levels 0, 1, .. L-1 from `from` to the lowest common ancestor and comes
+ * down levels L-1, .. 0 to `to`, one segment of one hop per level (L the
+ * highest bit where from and to differ, plus one; at most 2*16 segments).
+ * Writes at most XCHG_MAX_DIMS segments to segs and their number to *nsegs
+ * (0 for from == to and for a complete topology).
  */
 void xchg_topo_route(const xchg_topo *t, uint32_t from, uint32_t to, int policy,
                      xchg_seg *segs, int *nsegs);
@@ -424,8 +447,8 @@ typedef struct xchg_counts {
 /* A topology kind as a bit of a kinds mask (xchg_needs.kinds,
  * xchg_alg.free_on). */
 #define XCHG_KIND(kind) (1u << (kind))
-/* Every kind: ring, array, mesh, torus, hypercube, complete. */
-#define XCHG_KINDS_ALL 0x3fu
+/* Every kind: ring, array, mesh, torus, hypercube, complete, tree. */
+#define XCHG_KINDS_ALL 0x7fu
 
 /*
  * What an algorithm needs of a topology, declared in its registry entry as
@@ -1136,7 +1159,8 @@ typedef struct xchg_sim_opts {
 /* One directed link of the simulated network and its load. */
 typedef struct xchg_sim_link {
     uint32_t node;     /* the network node it leaves */
-    int dim, dir;      /* its dimension and direction (+1, -1) */
+    int dim, dir;      /* its dimension and direction (+1, -1; on a tree
+                          0 climbs: xchg_topo_neighbor) */
     double busy;       /* time some message held it */
     uint64_t messages; /* messages that crossed it */
 } xchg_sim_link;

@@ -44,6 +44,7 @@ sheet() {
     "$X" draw --topo "$2" --alg "$3" --all-steps -o "$OUT/$1.svg"
 }
 sheet bcast-ring-ring8 ring:8 bcast-ring
+sheet bcast-tree-tree3 tree:3 bcast-tree:root=2
 sheet reduce-ring-ring8 ring:8 reduce-ring
 sheet allgather-mesh-mesh3x3 mesh:3x3 allgather-mesh
 sheet reduce-scatter-hc-hypercube3 hypercube:3 reduce-scatter-hc

@@ -390,6 +390,11 @@ int main(void)
         snprintf(spec, sizeof spec, "hypercube:%d", d);
         run_topology(spec);
     }
+    /* a balanced binary tree: processors at the leaves, switches inside */
+    for (int d = 0; d <= 8; d++) {
+        snprintf(spec, sizeof spec, "tree:%d", d);
+        run_topology(spec);
+    }
     /* the smallest sizes of the size-restricted families (2^5 x 2^5 tori,
      * 4-D tori of multiples of 8) */
     run_large("torus:32x32");

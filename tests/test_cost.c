@@ -206,12 +206,23 @@ static void test_counts_and_time(void)
  * Brute-force bisection bound: for every dimension cut at floor(n/2), count
  * the distinct directed links (u, v) with u below the cut and v above it,
  * using xchg_topo_neighbor; bound = ceil(|A|*|B| / links), max over dims.
+ * On a tree, every edge cut: the leaves below it times the rest.
  */
 static uint64_t brute_bisection(const xchg_topo *t)
 {
     if (!xchg_topo_has_links(t) || t->nodes < 2)
         return 0;
     uint64_t best = 0;
+    if (t->kind == XCHG_TOPO_TREE) {
+        /* each edge is one link each way between the 2^l leaves below it
+         * and the rest */
+        for (int l = 0; l < t->ndims; l++) {
+            uint64_t below = 1ull << l, bound = below * (t->nodes - below);
+            if (bound > best)
+                best = bound;
+        }
+        return best;
+    }
     for (int k = 0; k < t->ndims; k++) {
         uint32_t n = t->size[k];
         uint64_t a = 0, links = 0;
@@ -276,6 +287,11 @@ static void test_lower_bounds(void)
         /* 16*16*... : N1 = 16, p = 256: 16*256/8 = 512. */
         {"torus:16x4x4", 8, 255, 512, "torus bisection (Liu et al., Lemma 1)",
          "torus bisection (Liu et al., Lemma 1)"},
+        /* A tree: the 4 leaves of each half send 4*4 blocks through the one
+         * edge into the other half. */
+        {"tree:3", 3, 7, 16, "tree bisection (one edge below the root)",
+         "tree bisection (one edge below the root)"},
+        {"tree:1", 1, 1, 1, "tree bisection (one edge below the root)", "injection"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         xchg_topo t = check_topo(rows[i].spec);
@@ -307,7 +323,8 @@ static void test_lower_bounds(void)
     const char *more[] = {"torus:4x6",  "torus:6x4x2", "torus:3x3",  "torus:2x2x2",
                           "mesh:3x5",   "mesh:2x2",    "mesh:7x2x3", "ring:2",
                           "ring:3",     "ring:9",      "array:2",    "array:8",
-                          "hypercube:1", "hypercube:7", "torus:10x9", "mesh:6x6"};
+                          "hypercube:1", "hypercube:7", "torus:10x9", "mesh:6x6",
+                          "tree:0",      "tree:5"};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
         xchg_topo t = check_topo(more[i]);
         xchg_cost c;

@@ -51,7 +51,9 @@ static size_t senders(const xchg_sched *s, size_t step)
 }
 
 /* Directed links (node, dim, dir) that two or more messages of the step
- * cross, every node shown. */
+ * cross, every node shown. A tree's edge is keyed by the subtree below it
+ * and the way it is crossed: climbing, the node it leaves; coming down,
+ * the node it enters. */
 static size_t conflict_links(const xchg_sched *s, size_t step)
 {
     const xchg_topo *t = xchg_sched_topo(s);
@@ -71,9 +73,15 @@ static size_t conflict_links(const xchg_sched *s, size_t step)
         uint32_t cur = a;
         for (int g = 0; g < nsegs; g++)
             for (uint32_t h = 0; h < segs[g].hops; h++) {
-                load[((size_t)cur * (size_t)t->ndims + (size_t)segs[g].dim) * 2 +
-                     (segs[g].dir > 0)]++;
-                cur = xchg_topo_neighbor(t, cur, segs[g].dim, segs[g].dir);
+                uint32_t next = xchg_topo_neighbor(t, cur, segs[g].dim, segs[g].dir);
+                uint32_t key = cur;
+                int way = segs[g].dir > 0;
+                if (t->kind == XCHG_TOPO_TREE) {
+                    way = segs[g].dir == 0;
+                    key = way ? cur : next;
+                }
+                load[((size_t)key * (size_t)t->ndims + (size_t)segs[g].dim) * 2 + (size_t)way]++;
+                cur = next;
             }
     }
     size_t n = 0;
@@ -201,6 +209,47 @@ static void test_submesh(void)
     }
     free(d.buf);
     xchg_sched_free(s);
+}
+
+/*
+ * A tree: the leaves in a row with a switch above each subtree (7 on
+ * tree:3), an arrow per message and no conflict in bcast-tree; the
+ * all-to-all broadcast's pattern crowds the edges below each switch it
+ * climbs to (0, 8 and 12 links, test_ops.c counts them); a big tree shows
+ * the first 16 leaves and their 15 switches, and says so.
+ */
+static void test_tree(void)
+{
+    check_doc d = {0};
+    xchg_sched *s = check_generate("tree:3", "bcast-tree:root=2");
+    for (size_t k = 0; s && k < xchg_sched_nsteps(s); k++)
+        if (draw(s, k, &d) == 0) {
+            check_well_formed(&d, "bcast-tree on tree:3");
+            CHECK_EQ_U64(check_doc_count(&d, "<rect class=\"switch\""), 7, "tree:3 switches");
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"node\""), 8, "tree:3 leaves");
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), 1u << k, "bcast-tree arrows");
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"conflict\""), 0, "bcast-tree conflicts");
+        }
+    xchg_sched_free(s);
+    s = check_generate("tree:3", "allgather-hc");
+    const size_t want[] = {0, 8, 12};
+    for (size_t k = 0; s && k < 3; k++)
+        if (draw(s, k, &d) == 0) {
+            CHECK_EQ_U64(check_doc_count(&d, "class=\"conflict\""), want[k],
+                         "allgather-hc on tree:3: conflict links");
+            CHECK(strstr(d.buf, "a message, over a level-") != NULL, "the legend names the level");
+        }
+    if (s)
+        check_steps("allgather-hc", "tree:3", s, SIZE_MAX);
+    xchg_sched_free(s);
+    s = check_generate("tree:8", "bcast-tree");
+    if (s && draw(s, 7, &d) == 0) {
+        CHECK(strstr(d.buf, "the subtree of leaves 0..15 of 256") != NULL, "tree:8 note");
+        CHECK_EQ_U64(check_doc_count(&d, "<rect class=\"switch\""), 15, "tree:8 switches shown");
+        CHECK_EQ_U64(check_doc_count(&d, "class=\"msg\""), 8, "tree:8 last step: arrows inside");
+    }
+    xchg_sched_free(s);
+    free(d.buf);
 }
 
 /* The contact sheet: every step's arrows, one document. */
@@ -709,11 +758,13 @@ static void test_ops_groups(void)
 int main(void)
 {
     const char *topos[] = {"ring:8",      "array:6",     "mesh:4x6",   "torus:4x4",
-                           "torus:3x4x2", "hypercube:4", "complete:6", "torus:5"};
+                           "torus:3x4x2", "hypercube:4", "complete:6", "torus:5",
+                           "tree:3"};
     for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++)
         CHECK(check_each_schedule(topos[i], each_alg, NULL) > 0, "some algorithm on %s", topos[i]);
     test_conflicts();
     test_submesh();
+    test_tree();
     test_sheet();
     test_errors();
     test_labels();

@@ -160,7 +160,7 @@ static void test_registry(void)
     const char *topos[] = {"ring:4",     "ring:5",     "ring:8",      "ring:9",
                            "array:5",    "mesh:3x4",   "torus:4x4",   "torus:4x6",
                            "torus:8x8",  "hypercube:2", "hypercube:3", "hypercube:5",
-                           "complete:5", "torus:3x3x3"};
+                           "complete:5", "torus:3x3x3", "tree:3"};
     for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++) {
         xchg_topo t = check_topo(topos[i]);
         for (size_t a = 0; a < xchg_alg_count(); a++) {
@@ -190,7 +190,8 @@ static void test_ops_round_trip(void)
 {
     const char *topos[] = {"hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4",
                            "ring:8",      "torus:4x4",   "mesh:2x4",    "ring:5",
-                           "array:6",     "mesh:3x3",    "complete:4"};
+                           "array:6",     "mesh:3x3",    "complete:4",  "tree:2",
+                           "tree:4"};
     unsigned long before = round_trips;
     for (size_t a = 0; a < xchg_alg_count(); a++) {
         const xchg_alg *alg = xchg_alg_at(a);

@@ -422,6 +422,9 @@ static struct order_row {
     {"scan-hc", everywhere, 0, 0},
     {"shift-hc", everywhere, 0, 0},
     {"shift-hc-ecube", everywhere, 0, 0},
+    /* the tree's: the hypercube's rooted patterns */
+    {"bcast-tree", everywhere, 0, 0},
+    {"reduce-tree", everywhere, 0, 0},
     /* the ring's: the halving joins adjacent segments; the neighbour
      * reduce-scatter wraps */
     {"bcast-ring", everywhere, 0, 0},
@@ -773,7 +776,8 @@ int main(void)
         "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "ring:1",     "ring:2",
         "ring:3",      "ring:4",      "ring:5",      "ring:6",      "ring:7",     "ring:8",
         "ring:9",      "array:5",     "mesh:3x4",    "torus:4x4",   "complete:6", "array:8",
-        "mesh:2x3",    "torus:3x3",   "hypercube:5", "mesh:2x2",    "complete:8", "torus:2x2x2"};
+        "mesh:2x3",    "torus:3x3",   "hypercube:5", "mesh:2x2",    "complete:8", "torus:2x2x2",
+        "tree:3"};
     test_worked();
     test_errors();
     tally t;

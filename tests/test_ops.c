@@ -142,6 +142,48 @@ static void test_hypercube(void)
     slide_cost("complete:16", "bcast-split:root=9", 8, 30.0 / 16);
 }
 
+/*
+ * The balanced binary tree (tree:D, processors at the leaves): the slides'
+ * broadcast and reduction cost eq. (1) there too, contention-free, every
+ * root, and so do bcast-hc and reduce-hc run on the tree. The all-to-all
+ * broadcast's pattern does not fit a tree: on tree:3 its step i sends 2^i
+ * messages each way through each edge just below a level-(i+1) switch
+ * (step 2: the 4 level-1 edges of the two 4-leaf subtrees, both ways, 2
+ * each: 8 links; step 3: the root's 2 edges both ways with 4 each, and the
+ * 8 level-1 links with 2 each: 12 more), so 20 (step, link) pairs carry
+ * two or more messages, 4 at most, and the simulator is slower than the
+ * contention-free cost line.
+ */
+static void test_tree(void)
+{
+    char tspec[32], spec[64];
+    for (int d = 1; d <= 7; d++) {
+        uint32_t p = 1u << d;
+        snprintf(tspec, sizeof tspec, "tree:%d", d);
+        for (uint32_t root = 0; root < p && root < 16; root += d > 4 ? 5 : 1) {
+            const char *names[] = {"bcast-tree", "reduce-tree", "bcast-hc", "reduce-hc"};
+            for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+                snprintf(spec, sizeof spec, "%s:root=%u", names[k], root);
+                slide_cost(tspec, spec, d, d);
+            }
+        }
+    }
+    xchg_sched *s = check_generate("tree:3", "allgather-hc");
+    if (s) {
+        xchg_verify_report r = check_verify(s);
+        CHECK(r.ok && !xchg_sched_contention_free(s) && r.link_conflicts == 20 &&
+                  r.max_link_messages == 4,
+              "allgather-hc on tree:3: %llu conflicts, at most %u on a link; want 20, 4",
+              (unsigned long long)r.link_conflicts, r.max_link_messages);
+        xchg_sched_free(s);
+    }
+    xchg_topo t = check_topo("hypercube:3");
+    xchg_err err = {{0}};
+    CHECK(xchg_generate(&t, "bcast-tree", &s, &err) == XCHG_ENOTAPPLIC &&
+              strstr(err.msg, "needs a tree"),
+          "bcast-tree off a tree refused: %s", err.msg);
+}
+
 /* The phases of a -split schedule. */
 static void test_phases(void)
 {
@@ -251,6 +293,7 @@ int main(void)
 {
     test_api();
     test_hypercube();
+    test_tree();
     test_phases();
     test_wrong();
     return check_finish("test_ops");

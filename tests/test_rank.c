@@ -23,7 +23,7 @@ static const char *topologies[] = {
     "ring:1", "ring:2", "ring:5", "ring:8", "ring:12", "array:7", "complete:6",
     "complete:16", "mesh:4x4", "torus:3x5", "torus:4x4", "torus:8x8", "torus:8x12",
     "hypercube:0", "hypercube:3", "hypercube:5", "torus:6x6x6",
-    "torus:4x4x4x4", NULL};
+    "torus:4x4x4x4", "tree:3", NULL};
 
 /* h.a under the resolved symmetry (the same action rank.c uses). */
 static uint32_t act(const xchg_topo *t, const xchg_symmetry *sym, uint32_t h, uint32_t a)
@@ -317,10 +317,12 @@ static void check_ops_refused(void)
         if (a->op == XCHG_OP_ALLTOALL)
             continue;
         /* where it applies: the mesh ones on a mesh, the ring ones that
-         * need one dimension on a ring, the rest on a hypercube */
-        const char *tspec = strstr(a->name, "-mesh") ? "mesh:2x4"
+         * need one dimension on a ring, the tree's on a tree, the rest on a
+         * hypercube */
+        const char *tspec = strstr(a->name, "-mesh")   ? "mesh:2x4"
                             : strstr(a->name, "-ring") ? "ring:8"
-                                                      : "hypercube:3";
+                            : strstr(a->name, "-tree") ? "tree:3"
+                                                       : "hypercube:3";
         xchg_sched *s = check_generate(tspec, a->name);
         if (!s)
             continue;

@@ -1,11 +1,14 @@
 /*
- * test_topo.c - topology specs, coordinates, neighbours and routes.
+ * test_topo.c - topology specs, coordinates, neighbours and routes, and the
+ * numbering of a tree's links (sched/links.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "xchg.h"
+#include "sched/links.h"
 
 /* Parse spec, expecting success. */
 static xchg_topo parse_ok(const char *spec)
@@ -45,6 +48,15 @@ static void test_parse_good(void)
     CHECK(t.kind == XCHG_TOPO_ARRAY && t.nodes == 5, "array:5");
     t = parse_ok("torus:2x2x2x2x2");
     CHECK_EQ_U64(t.nodes, 32, "5-D torus nodes");
+    t = parse_ok("tree:3");
+    CHECK(t.kind == XCHG_TOPO_TREE && t.nodes == 8 && t.ndims == 3 && t.stride[2] == 4,
+          "tree:3: 8 leaves, a dimension (level) per bit");
+    CHECK(strcmp(xchg_topo_spec(&t, buf, sizeof buf), "tree:3") == 0, "spec %s", buf);
+    CHECK(xchg_topo_has_links(&t), "a tree has links");
+    t = parse_ok("tree:16");
+    CHECK_EQ_U64(t.nodes, 65536, "tree:16, the deepest");
+    t = parse_ok("tree:0");
+    CHECK_EQ_U64(t.nodes, 1, "tree:0 is one leaf");
 }
 
 static void test_parse_bad(void)
@@ -54,7 +66,8 @@ static void test_parse_bad(void)
                          "torus:8x8x", "mesh:0",      "ring:0",        "ring:-3",
                          "ring:3.5",  "ring:abc",     "ring: 4",       "hypercube:25",
                          "hypercube:-1", "complete:0", "star:8",       "torus:8x8 ",
-                         "ring:99999999999999999999", "torus:4096x4096x2", "Ring:8"};
+                         "ring:99999999999999999999", "torus:4096x4096x2", "Ring:8",
+                         "tree:17",   "tree:-1",      "tree:",         "tree:2x2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         xchg_topo t;
         memset(&t, 0x5a, sizeof t);
@@ -151,11 +164,87 @@ static void test_routes(void)
     }
 }
 
+/*
+ * A tree: routes climb to the lowest common ancestor and come down, one
+ * hop a level; every directed edge has its own link id, whichever way the
+ * route names it, and xchg_link_ends gives the hop back.
+ */
+static void test_tree(void)
+{
+    xchg_seg segs[XCHG_MAX_DIMS];
+    int n;
+    xchg_topo t = parse_ok("tree:3");
+    /* 2 -> 6: up levels 0, 1, 2 to the root, down to the 4-7 half, then 6-7, then 6 */
+    xchg_topo_route(&t, 2, 6, XCHG_ROUTE_SHORTEST, segs, &n);
+    CHECK(n == 6, "2->6 on tree:3 takes 6 hops, got %d", n);
+    int want[6][2] = {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {1, 1}, {0, -1}};
+    for (int i = 0; i < n && i < 6; i++)
+        CHECK(segs[i].dim == want[i][0] && segs[i].dir == want[i][1] && segs[i].hops == 1,
+              "2->6 hop %d: level %d dir %d, want %d %d", i, segs[i].dim, segs[i].dir, want[i][0],
+              want[i][1]);
+    /* the switches it passes are named by their first leaf */
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 2, 0, 0), 2, "leaf 2 climbs to the switch of 2-3");
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 2, 1, 0), 0, "the switch of 2-3 climbs to 0-3's");
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 0, 2, +1), 4, "the root comes down to 4-7's");
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 6, 0, -1), 6, "the switch of 6-7 comes down to 6");
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 3, 1, 0), XCHG_NONE, "3 names no level-1 subtree");
+    CHECK_EQ_U64(xchg_topo_neighbor(&t, 2, 1, +1), XCHG_NONE, "2 names no level-2 switch");
+    /* 4 -> 5: under one switch */
+    xchg_topo_route(&t, 4, 5, XCHG_ROUTE_PLUS, segs, &n);
+    CHECK(n == 2 && segs[0].dir == 0 && segs[1].dim == 0 && segs[1].dir == 1, "4->5 on tree:3");
+
+    /* every route on tree:0..5 reaches its target over 2L links (L its
+     * top level), and the routes use one link id for each of the tree's
+     * 2 (2^D - 1) edges each way, an id whose ends xchg_link_ends gives
+     * back as the hop */
+    for (int d = 0; d <= 5; d++) {
+        char spec[16];
+        snprintf(spec, sizeof spec, "tree:%d", d);
+        xchg_topo tt = parse_ok(spec);
+        size_t nl = xchg_link_count(&tt);
+        unsigned char *seen = calloc(nl ? nl : 1, 1);
+        int bad = 0;
+        for (uint32_t i = 0; i < tt.nodes; i++)
+            for (uint32_t j = 0; j < tt.nodes; j++) {
+                xchg_link_walk w;
+                size_t id;
+                uint64_t links = 0;
+                xchg_link_walk_start(&w, &tt, i, j, XCHG_ROUTE_SHORTEST);
+                while (xchg_link_walk_next(&w, &id)) {
+                    uint32_t from, to;
+                    int dim, dir;
+                    xchg_link_ends(&tt, id, &from, &dim, &dir, &to);
+                    if (id >= nl || to == XCHG_NONE ||
+                        xchg_link_id(&tt, from, dim, dir) != id ||
+                        xchg_topo_neighbor(&tt, from, dim, dir) != to)
+                        bad++;
+                    else
+                        seen[id] = 1;
+                    links++;
+                }
+                int levels = 0;
+                while ((i ^ j) >> levels)
+                    levels++;
+                if (w.left || w.at != j || links != 2u * (unsigned)levels)
+                    bad++;
+            }
+        size_t used = 0;
+        for (size_t k = 0; k < nl; k++)
+            used += seen[k];
+        CHECK(bad == 0, "%s: %d bad hops or routes", spec, bad);
+        CHECK(used == 4 * ((size_t)tt.nodes - 1),
+              "%s: routes use %zu link ids, want 2 (2^D - 1) edges both ways = %zu", spec, used,
+              4 * ((size_t)tt.nodes - 1));
+        free(seen);
+    }
+}
+
 int main(void)
 {
     test_parse_good();
     test_parse_bad();
     test_coords_neighbors();
     test_routes();
+    test_tree();
     return check_finish("test_topo");
 }

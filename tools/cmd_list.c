@@ -34,7 +34,7 @@ static const char *free_on_words(unsigned mask, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
-    for (int k = XCHG_TOPO_RING; k <= XCHG_TOPO_COMPLETE && at < len; k++)
+    for (int k = XCHG_TOPO_RING; k < XCHG_TOPO_KINDS && at < len; k++)
         if (mask & XCHG_KIND(k)) {
             int n = snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
                              xchg_topo_kind_name((xchg_topo_kind)k));
@@ -62,7 +62,7 @@ static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int
     fputs(",\"options\":", stdout);
     xchg_cli_json_str(stdout, opt ? opt : "");
     fputs(",\"contention_free_on\":[", stdout);
-    for (int k = XCHG_TOPO_RING, first = 1; k <= XCHG_TOPO_COMPLETE; k++)
+    for (int k = XCHG_TOPO_RING, first = 1; k < XCHG_TOPO_KINDS; k++)
         if (a->free_on & XCHG_KIND(k)) {
             fputs(first ? "" : ",", stdout);
             xchg_cli_json_str(stdout, xchg_topo_kind_name((xchg_topo_kind)k));

@@ -28,7 +28,8 @@ const char xchg_cli_sim_help[] =
     "waited and the busiest links. With th = 0, barrier steps and no contention\n"
     "the simulated time is the cost model's.\n\n"
     "options:\n"
-    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D complete:P\n"
+    "  --topo T          ring:P array:P mesh:A[xB..] torus:A[xB..] hypercube:D\n"
+    "                    complete:P tree:D\n"
     "  --alg A           an algorithm from 'xchg list', with options as NAME:OPTIONS\n"
     "  --schedule FILE   a schedule in the export format (xchg export, or written by\n"
     "                    hand), verified first, instead of --alg\n"
@@ -169,11 +170,16 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     printf("waiting       %llu messages waited, %.6g %s in all, %.6g at most\n",
            (unsigned long long)r->waited, r->wait, tu, r->max_wait);
     if (r->nlinks)
-        printf("busiest links (from -> to, dimension and direction: busy time, messages):\n");
+        printf("busiest links (from -> to, dimension and direction: busy time, messages%s):\n",
+               t->kind == XCHG_TOPO_TREE
+                   ? "; on a tree the dimension is the level, ^ climbs, a switch is named by its "
+                     "first leaf"
+                   : "");
     for (size_t i = 0; i < r->nlinks; i++) {
         const xchg_sim_link *l = &r->busiest[i];
         printf("  %u -> %u  dim %d %c: %.6g %s, %llu\n", l->node, far_end(t, l), l->dim,
-               l->dir > 0 ? '+' : '-', l->busy, tu, (unsigned long long)l->messages);
+               l->dir > 0 ? '+' : l->dir < 0 ? '-' : '^', l->busy, tu,
+               (unsigned long long)l->messages);
     }
 }
 

@@ -54,7 +54,7 @@ static void usage(FILE *f)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\ntopologies: ring:P array:P mesh:A[xB...] torus:A[xB...] hypercube:D "
-          "complete:P\n"
+          "complete:P tree:D\n"
           "options are long: --name value or --name=value; --json prints one JSON object\n"
           "per line.\n"
           "exit status: 0 ok, 1 a verification failed, 2 bad usage or input,\n"

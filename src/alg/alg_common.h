@@ -31,6 +31,8 @@ XCHG_INTERNAL extern const xchg_alg xchg_alg_mt3;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_mtk;
 /* The other operations (docs/operations.md) */
 XCHG_INTERNAL extern const xchg_alg xchg_alg_bcast_hc;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_bcast_tree;
+XCHG_INTERNAL extern const xchg_alg xchg_alg_reduce_tree;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_scatter_hc;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_reduce_hc;
 XCHG_INTERNAL extern const xchg_alg xchg_alg_gather_hc;

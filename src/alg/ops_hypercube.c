@@ -42,8 +42,21 @@
  *               (docs/operations.md).
  *   shift-hc-ecube  the slides' e-cube form, eq. (9): one step, node n
  *               straight to n + q mod p along its e-cube route: t_s + t_w m.
+ *
+ * On a balanced binary tree (tree:D, processors at the leaves, switches
+ * inside), the slides' "Broadcast and Reduction on a Balanced Binary Tree":
+ *   bcast-tree  the source sends to the first leaf of the other half of
+ *               the tree, then each half does the same alone: the
+ *               GENERAL_ONE_TO_ALL_BC template, whose step i keeps every
+ *               message inside its own subtree of 2^(i+1) leaves, so no
+ *               edge carries two: (t_s + t_w m) log p, as on a hypercube.
+ *   reduce-tree the same reversed: (t_s + t_w m) log p.
+ * They are bcast-hc and reduce-hc on the tree under the names the slides
+ * give them; the rooted hypercube entries claim the tree as well.
+ *
  * Preconditions: p = 2^d nodes on any topology (contention-free on a
- * hypercube and a switch; the verifier holds every claim). Memory: a
+ * hypercube and a switch, the rooted ones on a tree too; the verifier holds
+ * every claim); bcast-tree and reduce-tree on a tree only. Memory: a
  * partner table a step for the rooted ones, a size table for scan.
  * Sender groups (xchg draw): every sender of a step of the rooted and
  * pairwise patterns is in "dimension i", the bit it crosses; the shifts
@@ -56,6 +69,10 @@
 
 #define OPS_HC_NEEDS {.nodes_pow2 = 1}
 #define OPS_HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
+/* The rooted patterns keep each step's messages in disjoint subtrees of a
+ * balanced binary tree too (bcast-tree below). */
+#define OPS_HC_ROOTED_FREE_ON (OPS_HC_FREE_ON | XCHG_KIND(XCHG_TOPO_TREE))
+#define OPS_TREE_NEEDS {.kinds = XCHG_KIND(XCHG_TOPO_TREE)}
 
 /* Sender groups (xchg_sched_group): every sender of a step crosses the
  * step's dimension, its group_arg: "dimension I", index I. */
@@ -165,6 +182,8 @@ static int shift_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts
 #define GEN XCHG_OPS_GEN
 
 GEN(bcast_gen, xchg_alg_bcast_hc, rooted_generate(a, t, o, 1, 0, out, err))
+GEN(bcast_tree_gen, xchg_alg_bcast_tree, rooted_generate(a, t, o, 1, 0, out, err))
+GEN(reduce_tree_gen, xchg_alg_reduce_tree, rooted_generate(a, t, o, 0, 0, out, err))
 GEN(scatter_gen, xchg_alg_scatter_hc, rooted_generate(a, t, o, 1, 1, out, err))
 GEN(reduce_gen, xchg_alg_reduce_hc, rooted_generate(a, t, o, 0, 0, out, err))
 GEN(gather_gen, xchg_alg_gather_hc, rooted_generate(a, t, o, 0, 1, out, err))
@@ -206,6 +225,8 @@ static int ops_hc_formula(const xchg_alg *a, const xchg_topo *t, const xchg_opts
 #define FORMULA(fn, entry) XCHG_OPS_BIND(fn, entry, ops_hc_formula, xchg_counts)
 
 FORMULA(bcast_formula, xchg_alg_bcast_hc)
+FORMULA(bcast_tree_formula, xchg_alg_bcast_tree)
+FORMULA(reduce_tree_formula, xchg_alg_reduce_tree)
 FORMULA(scatter_formula, xchg_alg_scatter_hc)
 FORMULA(reduce_formula, xchg_alg_reduce_hc)
 FORMULA(gather_formula, xchg_alg_gather_hc)
@@ -236,6 +257,8 @@ static int ops_hc_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
 #define ESTIMATE(fn, entry) XCHG_OPS_BIND(fn, entry, ops_hc_estimate, xchg_estimate)
 
 ESTIMATE(bcast_estimate, xchg_alg_bcast_hc)
+ESTIMATE(bcast_tree_estimate, xchg_alg_bcast_tree)
+ESTIMATE(reduce_tree_estimate, xchg_alg_reduce_tree)
 ESTIMATE(scatter_estimate, xchg_alg_scatter_hc)
 ESTIMATE(reduce_estimate, xchg_alg_reduce_hc)
 ESTIMATE(gather_estimate, xchg_alg_gather_hc)
@@ -249,6 +272,8 @@ ESTIMATE(ecube_estimate, xchg_alg_shift_hc_ecube)
 #define APPLIES XCHG_OPS_APPLIES
 
 APPLIES(bcast_applies, xchg_alg_bcast_hc)
+APPLIES(bcast_tree_applies, xchg_alg_bcast_tree)
+APPLIES(reduce_tree_applies, xchg_alg_reduce_tree)
 APPLIES(scatter_applies, xchg_alg_scatter_hc)
 APPLIES(reduce_applies, xchg_alg_reduce_hc)
 APPLIES(gather_applies, xchg_alg_gather_hc)
@@ -259,23 +284,42 @@ APPLIES(ecube_applies, xchg_alg_shift_hc_ecube)
     XCHG_OPS_ENTRY(var, nm, opk, summ, src,                                                        \
                    "any topology with p = 2^D nodes (contention-free on hypercube, complete)",     \
                    OPS_HC_NEEDS, OPS_HC_FREE_ON, opts_text, prs, app, gen, form, est)
+#define ROOTED_ENTRY(var, nm, opk, summ, src, app, gen, form, est)                                 \
+    XCHG_OPS_ENTRY(var, nm, opk, summ, src,                                                        \
+                   "any topology with p = 2^D nodes (contention-free on hypercube, complete, "     \
+                   "tree)",                                                                        \
+                   OPS_HC_NEEDS, OPS_HC_ROOTED_FREE_ON, XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse,   \
+                   app, gen, form, est)
+#define TREE_ENTRY(var, nm, opk, summ, src, app, gen, form, est)                                   \
+    XCHG_OPS_ENTRY(var, nm, opk, summ, src, "tree:D (contention-free)", OPS_TREE_NEEDS,            \
+                   XCHG_KIND(XCHG_TOPO_TREE), XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, app, gen,   \
+                   form, est)
 
-ENTRY(xchg_alg_bcast_hc, "bcast-hc", XCHG_OP_BCAST,
-      "one-to-all broadcast in log p steps, halving the subcube each step",
-      "GENERAL_ONE_TO_ALL_BC, eq. (1)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, bcast_applies,
-      bcast_gen, bcast_formula, bcast_estimate);
-ENTRY(xchg_alg_scatter_hc, "scatter-hc", XCHG_OP_SCATTER,
-      "one-to-all personalized: the broadcast pattern, messages halving",
-      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, scatter_applies,
-      scatter_gen, scatter_formula, scatter_estimate);
-ENTRY(xchg_alg_reduce_hc, "reduce-hc", XCHG_OP_REDUCE,
-      "all-to-one reduction in log p steps, the broadcast reversed", "ALL_TO_ONE_REDUCE, eq. (1)",
-      XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, reduce_applies, reduce_gen, reduce_formula,
-      reduce_estimate);
-ENTRY(xchg_alg_gather_hc, "gather-hc", XCHG_OP_GATHER,
-      "all-to-one personalized: the scatter reversed, messages doubling",
-      "Scatter and Gather, eq. (3)", XCHG_OPS_OPTIONS_ROOTED, xchg_ops_parse, gather_applies,
-      gather_gen, gather_formula, gather_estimate);
+ROOTED_ENTRY(xchg_alg_bcast_hc, "bcast-hc", XCHG_OP_BCAST,
+             "one-to-all broadcast in log p steps, halving the subcube each step",
+             "GENERAL_ONE_TO_ALL_BC, eq. (1)", bcast_applies, bcast_gen, bcast_formula,
+             bcast_estimate);
+ROOTED_ENTRY(xchg_alg_scatter_hc, "scatter-hc", XCHG_OP_SCATTER,
+             "one-to-all personalized: the broadcast pattern, messages halving",
+             "Scatter and Gather, eq. (3)", scatter_applies, scatter_gen, scatter_formula,
+             scatter_estimate);
+ROOTED_ENTRY(xchg_alg_reduce_hc, "reduce-hc", XCHG_OP_REDUCE,
+             "all-to-one reduction in log p steps, the broadcast reversed",
+             "ALL_TO_ONE_REDUCE, eq. (1)", reduce_applies, reduce_gen, reduce_formula,
+             reduce_estimate);
+ROOTED_ENTRY(xchg_alg_gather_hc, "gather-hc", XCHG_OP_GATHER,
+             "all-to-one personalized: the scatter reversed, messages doubling",
+             "Scatter and Gather, eq. (3)", gather_applies, gather_gen, gather_formula,
+             gather_estimate);
+TREE_ENTRY(xchg_alg_bcast_tree, "bcast-tree", XCHG_OP_BCAST,
+           "one-to-all broadcast on a balanced binary tree: to the other half's first leaf, then "
+           "each half alone",
+           "Broadcast and Reduction on a Balanced Binary Tree", bcast_tree_applies, bcast_tree_gen,
+           bcast_tree_formula, bcast_tree_estimate);
+TREE_ENTRY(xchg_alg_reduce_tree, "reduce-tree", XCHG_OP_REDUCE,
+           "all-to-one reduction on a balanced binary tree: the broadcast reversed",
+           "Broadcast and Reduction on a Balanced Binary Tree", reduce_tree_applies,
+           reduce_tree_gen, reduce_tree_formula, reduce_tree_estimate);
 ENTRY(xchg_alg_allgather_hc, "allgather-hc", XCHG_OP_ALLGATHER,
       "all-to-all broadcast: log p exchanges across one bit each, messages doubling",
       "ALL_TO_ALL_BC_HCUBE, eq. (2)", "", NULL, NULL, allgather_gen, allgather_formula,

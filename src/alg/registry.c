@@ -42,6 +42,8 @@ static const xchg_alg *const registry[] = {
     &xchg_alg_scan_hc,
     &xchg_alg_shift_hc,
     &xchg_alg_shift_hc_ecube,
+    &xchg_alg_bcast_tree,
+    &xchg_alg_reduce_tree,
     &xchg_alg_bcast_ring,
     &xchg_alg_reduce_ring,
     &xchg_alg_scatter_ring,
@@ -219,9 +221,9 @@ static void put_dims_word(text *x, int k)
 static void put_kinds(text *x, unsigned kinds)
 {
     int n = 0, total = 0;
-    for (int k = XCHG_TOPO_RING; k <= XCHG_TOPO_COMPLETE; k++)
+    for (int k = XCHG_TOPO_RING; k < XCHG_TOPO_KINDS; k++)
         total += (kinds & XCHG_KIND(k)) != 0;
-    for (int k = XCHG_TOPO_RING; k <= XCHG_TOPO_COMPLETE; k++) {
+    for (int k = XCHG_TOPO_RING; k < XCHG_TOPO_KINDS; k++) {
         if (!(kinds & XCHG_KIND(k)))
             continue;
         put(x, "%s%s", n == 0 ? "" : n == total - 1 ? " or " : ", ",
@@ -235,7 +237,7 @@ static void put_form(text *x, xchg_topo_kind kind, int k)
 {
     static const char *const forms[] = {"", "P", "AxB", "AxBxC", "AxBxCxD"};
     put(x, "%s:", xchg_topo_kind_name(kind));
-    if (kind == XCHG_TOPO_HYPERCUBE)
+    if (kind == XCHG_TOPO_HYPERCUBE || kind == XCHG_TOPO_TREE)
         put(x, "D");
     else if (k >= 1 && k <= 4)
         put(x, "%s", forms[k]);
@@ -252,7 +254,7 @@ static unsigned kinds_of(const xchg_needs *n)
 /* The first kind of a mask (the lowest bit), torus when it is empty. */
 static xchg_topo_kind first_kind(unsigned kinds)
 {
-    for (int i = XCHG_TOPO_RING; i <= XCHG_TOPO_COMPLETE; i++)
+    for (int i = XCHG_TOPO_RING; i < XCHG_TOPO_KINDS; i++)
         if (kinds & XCHG_KIND(i))
             return (xchg_topo_kind)i;
     return XCHG_TOPO_TORUS;
@@ -277,7 +279,7 @@ static void put_examples(text *x, const xchg_needs *n)
         if (!kinds)
             kinds = XCHG_KIND(XCHG_TOPO_RING) | XCHG_KIND(XCHG_TOPO_ARRAY) |
                     XCHG_KIND(XCHG_TOPO_COMPLETE);
-        for (int i = XCHG_TOPO_RING; i <= XCHG_TOPO_COMPLETE; i++) {
+        for (int i = XCHG_TOPO_RING; i < XCHG_TOPO_KINDS; i++) {
             if (!(kinds & XCHG_KIND(i)))
                 continue;
             put(&ex, "%s", ex.at ? ", " : "");

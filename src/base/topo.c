@@ -10,18 +10,28 @@
  * a 2-D mesh that is along the row first, then along the column (the
  * Paragon's row-column rule, Bokhari section 3.1); on a hypercube the lowest
  * bit first, which is e-cube routing (Grama et al. section 4.5.3).
+ *
+ * A tree (tree:D) has its processors at the leaves and switches inside; a
+ * route climbs to the lowest common ancestor and comes down, one hop per
+ * level (xchg.h says how switches are named).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
 
-static const char *const kind_names[] = {"ring", "array", "mesh", "torus", "hypercube",
-                                         "complete"};
+static const char *const kind_names[] = {"ring",      "array",    "mesh", "torus",
+                                         "hypercube", "complete", "tree"};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == XCHG_TOPO_KINDS,
+               "a name for every topology kind");
 
 static const char accepted[] =
     "accepted: ring:P, array:P, complete:P (P >= 1), mesh:A[xB...], "
-    "torus:A[xB...] (every size >= 2), hypercube:D (0 <= D <= 24); at most 16777216 nodes";
+    "torus:A[xB...] (every size >= 2), hypercube:D (0 <= D <= 24), tree:D (0 <= D <= 16); "
+    "at most 16777216 nodes";
+
+/* Deepest tree: a route's 2*D one-hop segments must fit XCHG_MAX_DIMS. */
+#define TREE_MAX_DEPTH (XCHG_MAX_DIMS / 2)
 
 const char *xchg_topo_kind_name(xchg_topo_kind kind)
 {
@@ -106,10 +116,13 @@ int xchg_topo_parse(const char *spec, xchg_topo *out, xchg_err *err)
         t.size[0] = (uint32_t)v;
         break;
     case XCHG_TOPO_HYPERCUBE:
-        if (xchg_parse_u64(arg, 0, 24, &v) != 0)
+    case XCHG_TOPO_TREE: {
+        int tree = t.kind == XCHG_TOPO_TREE;
+        unsigned most = tree ? TREE_MAX_DEPTH : 24;
+        if (xchg_parse_u64(arg, 0, most, &v) != 0)
             return xchg_fail(err, XCHG_EINVAL,
-                             "bad hypercube dimension in '%s': want a whole number from 0 to 24; %s",
-                             spec, accepted);
+                             "bad %s in '%s': want a whole number from 0 to %u; %s",
+                             tree ? "tree depth" : "hypercube dimension", spec, most, accepted);
         t.ndims = (int)v;
         for (int b = 0; b < t.ndims; b++)
             t.size[b] = 2;
@@ -119,6 +132,7 @@ int xchg_topo_parse(const char *spec, xchg_topo *out, xchg_err *err)
         t.nodes = 1u << t.ndims;
         *out = t;
         return XCHG_OK;
+    }
     case XCHG_TOPO_MESH:
     case XCHG_TOPO_TORUS: {
         const char *why = NULL;
@@ -139,7 +153,7 @@ const char *xchg_topo_spec(const xchg_topo *t, char *buf, size_t len)
     if (!buf || len == 0)
         return buf;
     int n = snprintf(buf, len, "%s:", xchg_topo_kind_name(t->kind));
-    if (t->kind == XCHG_TOPO_HYPERCUBE) {
+    if (t->kind == XCHG_TOPO_HYPERCUBE || t->kind == XCHG_TOPO_TREE) {
         snprintf(buf + n, len > (size_t)n ? len - (size_t)n : 0, "%d", t->ndims);
         return buf;
     }
@@ -164,9 +178,26 @@ int xchg_topo_has_links(const xchg_topo *t)
     return t->kind != XCHG_TOPO_COMPLETE;
 }
 
+/* A tree's hop (xchg_topo_neighbor): dir 0 climbs from the subtree of 2^dim
+ * leaves named id, +1/-1 come down from the switch named id (level dim+1)
+ * into its child whose bit dim is 1/0. */
+static uint32_t tree_neighbor(uint32_t id, int dim, int dir)
+{
+    uint32_t bit = 1u << dim;
+    if (dir == 0)
+        return (id & (bit - 1)) ? XCHG_NONE : id & ~bit;
+    if (id & (bit | (bit - 1)))
+        return XCHG_NONE;
+    return dir > 0 ? id | bit : id;
+}
+
 uint32_t xchg_topo_neighbor(const xchg_topo *t, uint32_t id, int dim, int dir)
 {
-    if (dim < 0 || dim >= t->ndims || id >= t->nodes || (dir != 1 && dir != -1))
+    if (dim < 0 || dim >= t->ndims || id >= t->nodes)
+        return XCHG_NONE;
+    if (t->kind == XCHG_TOPO_TREE && dir >= -1 && dir <= 1)
+        return tree_neighbor(id, dim, dir);
+    if (dir != 1 && dir != -1)
         return XCHG_NONE;
     if (t->kind == XCHG_TOPO_COMPLETE)
         return XCHG_NONE;
@@ -192,10 +223,29 @@ uint32_t xchg_topo_neighbor(const xchg_topo *t, uint32_t id, int dim, int dir)
     return id - c * t->stride[dim] + nc * t->stride[dim];
 }
 
+/* A tree's route (xchg_topo_route): up to the lowest common ancestor, at
+ * level L, then down; returns the number of segments, 2L. */
+static int tree_route(uint32_t from, uint32_t to, xchg_seg *segs)
+{
+    uint32_t diff = from ^ to;
+    int levels = 0, n = 0;
+    while (levels < 32 && (diff >> levels))
+        levels++;
+    for (int l = 0; l < levels; l++)
+        segs[n++] = (xchg_seg){l, 0, 1};
+    for (int l = levels - 1; l >= 0; l--)
+        segs[n++] = (xchg_seg){l, (to >> l & 1u) ? 1 : -1, 1};
+    return n;
+}
+
 void xchg_topo_route(const xchg_topo *t, uint32_t from, uint32_t to, int policy,
                      xchg_seg *segs, int *nsegs)
 {
     int n = 0;
+    if (t->kind == XCHG_TOPO_TREE) {
+        *nsegs = from == to ? 0 : tree_route(from, to, segs);
+        return;
+    }
     if (t->kind != XCHG_TOPO_COMPLETE && from != to) {
         if (t->kind == XCHG_TOPO_HYPERCUBE) {
             uint32_t diff = from ^ to;

@@ -280,10 +280,12 @@ static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r
                 int dim, dir;
                 xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
                 xchg_verify_note(rep,
-                           "step %zu link %u->%u (dim %d) carries %u messages "
+                           "step %zu link %u->%u (%s %d%s) carries %u messages "
                            "(%u->%u, %u->%u%s) in a contention-free schedule",
-                           s, node, far, dim, m, a, xchg_cstep_partner(cs, a), b,
-                           xchg_cstep_partner(cs, b), m > 2 ? ", ..." : "");
+                           s, node, far, v->t->kind == XCHG_TOPO_TREE ? "level" : "dim", dim,
+                           v->t->kind != XCHG_TOPO_TREE ? "" : dir == 0 ? ", climbing" : ", down",
+                           m, a, xchg_cstep_partner(cs, a), b, xchg_cstep_partner(cs, b),
+                           m > 2 ? ", ..." : "");
             }
         }
         w->lmsg[id] = 0;

@@ -117,19 +117,45 @@ static int group_cmp(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-/* The load counter of the link leaving shown node a along dim, dir. */
+/* The load counter of the link leaving shown node a along dim, dir. A
+ * tree's edge is counted at the subtree below it: climbing (dir 0) the
+ * node's, coming down the child's (xchg_topo_neighbor), slot 1 and 0. */
 static uint32_t *link_load(drawer *w, uint32_t a, int dim, int dir)
 {
+    int slot = dir > 0;
+    if (w->t->kind == XCHG_TOPO_TREE) {
+        slot = dir == 0;
+        if (dir > 0)
+            a |= 1u << dim;
+    }
     size_t i = ((size_t)xchg_draw_layout_index(&w->l, a) * (size_t)w->t->ndims + (size_t)dim) * 2 +
-               (dir > 0);
+               (size_t)slot;
     return &w->load[i];
 }
 
-/* Class of a message whose route starts with segs[0] (nsegs 0: a chord). */
-static int first_class(const xchg_seg *segs, int nsegs)
+/* The link of load counter i (link_load's numbering): its node, dim, dir. */
+static void load_link(const drawer *w, size_t i, uint32_t *a, int *dim, int *dir)
+{
+    const xchg_topo *t = w->t;
+    *dim = (int)(i / 2 % (size_t)t->ndims);
+    *a = xchg_draw_layout_node(&w->l, (uint32_t)(i / 2 / (size_t)t->ndims));
+    *dir = i % 2 ? +1 : -1;
+    if (t->kind == XCHG_TOPO_TREE) {
+        uint32_t bit = 1u << *dim;
+        *dir = i % 2 ? 0 : (*a & bit) ? 1 : -1;
+        if (!(i % 2))
+            *a &= ~bit;
+    }
+}
+
+/* Class of a message on t whose route is segs (nsegs 0: a chord): its first
+ * hop, on a tree the level it climbs to. */
+static int first_class(const xchg_topo *t, const xchg_seg *segs, int nsegs)
 {
     if (nsegs == 0)
         return 0;
+    if (t->kind == XCHG_TOPO_TREE)
+        return 2 * segs[nsegs / 2 - 1].dim;
     return 2 * segs[0].dim + (segs[0].dir < 0);
 }
 
@@ -147,7 +173,7 @@ static int walk_route(drawer *w, const xchg_msg *m, int count)
             uint32_t nxt = xchg_topo_neighbor(w->t, cur, segs[g].dim, segs[g].dir);
             if (nxt == XCHG_NONE)
                 return 0;
-            int both = xchg_draw_layout_shown(&w->l, cur) && xchg_draw_layout_shown(&w->l, nxt);
+            int both = xchg_draw_layout_hop_shown(&w->l, cur, nxt, segs[g].dim);
             if (!both)
                 inside = 0;
             else if (count)
@@ -156,7 +182,7 @@ static int walk_route(drawer *w, const xchg_msg *m, int count)
         }
     }
     if (inside)
-        w->used[first_class(segs, nsegs)] = 1;
+        w->used[first_class(w->t, segs, nsegs)] = 1;
     return inside;
 }
 
@@ -226,9 +252,9 @@ static void step_body(drawer *w, size_t step, int labels, int ids)
     for (size_t i = 0; i < w->nload; i++) {
         if (w->load[i] < 2)
             continue;
-        int dir = i % 2 ? +1 : -1;
-        int dim = (int)(i / 2 % (size_t)t->ndims);
-        uint32_t a = xchg_draw_layout_node(&w->l, (uint32_t)(i / 2 / (size_t)t->ndims));
+        uint32_t a;
+        int dim, dir;
+        load_link(w, i, &a, &dim, &dir);
         uint32_t b = xchg_topo_neighbor(t, a, dim, dir);
         xchg_draw_path_clear(&w->path);
         xchg_draw_layout_hop(&w->l, a, b, dim, dir, lane, 1, &w->path, NULL, NULL);
@@ -262,7 +288,7 @@ static void step_body(drawer *w, size_t step, int labels, int ids)
                 cur = nxt;
             }
         }
-        int c = first_class(segs, nsegs);
+        int c = first_class(t, segs, nsegs);
         xchg_draw_svg_printf(&w->o,
                              "<path class=\"msg\" d=\"%s\" stroke=\"%s\" "
                              "marker-end=\"url(#ah%zu)\"><title>%u to %u, %llu blocks</title>"
@@ -332,6 +358,7 @@ static void open_svg(drawer *w, double width, double height)
                          "<style>\n"
                          ".link{fill:none;stroke:#c8c8c8;stroke-width:%.1f}\n"
                          ".node{fill:#fff;stroke:#555;stroke-width:1}\n"
+                         "%s"
                          ".group{stroke:#555;stroke-width:1}\n"
                          ".id{font:%.0fpx sans-serif;text-anchor:middle;fill:#444}\n"
                          ".msg{fill:none;stroke-width:%.1f}\n"
@@ -343,7 +370,10 @@ static void open_svg(drawer *w, double width, double height)
                          ".panel{font:11px sans-serif;fill:#000}\n"
                          ".legend{font:12px sans-serif;fill:#000}\n"
                          "</style>\n<defs>\n",
-                         fmax(1, s * 0.04), fmax(8, s * 0.22), fmax(1, s * 0.04), fmax(3, s * 0.16),
+                         fmax(1, s * 0.04),
+                         w->l.shape == DRAW_TREE ? ".switch{fill:#e8e8e8;stroke:#555;stroke-width:1}\n"
+                                                 : "",
+                         fmax(8, s * 0.22), fmax(1, s * 0.04), fmax(3, s * 0.16),
                          fmax(8, s * 0.2));
     for (size_t c = 0; c < NCOLOURS; c++)
         xchg_draw_svg_printf(&w->o,
@@ -427,7 +457,7 @@ static void legend(drawer *w, double y, double width, uint64_t conflicts)
                              "marker-end=\"url(#ah%zu)\"/>",
                              y - 4, palette[c % NCOLOURS], c % NCOLOURS);
         xchg_draw_svg_printf(&w->o, "<text class=\"legend\" x=\"48\" y=\"%.1f\">%s", y,
-                             dim < 0 ? "a message, " : "first hop ");
+                             dim < 0 || w->l.shape == DRAW_TREE ? "a message, " : "first hop ");
         xchg_draw_svg_text(&w->o, xchg_draw_layout_class_name(&w->l, dim, dir, name, sizeof name));
         xchg_draw_svg_printf(&w->o, "</text>\n");
     }

@@ -58,7 +58,8 @@ typedef enum draw_shape {
     DRAW_CIRCLE, /* ring, complete: nodes on a circle, node 0 at the top */
     DRAW_ROW,    /* array (and a ring too long for a circle): one row */
     DRAW_GRID,   /* mesh, torus: rows x columns, higher dims as slices */
-    DRAW_CUBE    /* hypercube: bits alternately across and down */
+    DRAW_CUBE,   /* hypercube: bits alternately across and down */
+    DRAW_TREE    /* tree: leaves in a row, switches above them by level */
 } draw_shape;
 
 /* Where every shown node is and how hops are drawn. A node is shown when
@@ -73,6 +74,8 @@ typedef struct draw_layout {
     int gx, gy;                     /* grid: the dims across and down */
     uint32_t slice_cols;            /* grid: slices per row of slices */
     double cube_w[XCHG_MAX_DIMS];   /* cube: offset of bit b (across or down) */
+    int tree_levels;                /* tree: levels of switches shown */
+    double level_h;                 /* tree: height of a level, px */
     double spacing;                 /* distance of neighbouring nodes, px */
     double radius;                  /* node radius, px */
     double cx, cy, rr;              /* circle: centre and radius */
@@ -91,6 +94,9 @@ XCHG_INTERNAL uint32_t xchg_draw_layout_index(const draw_layout *l, uint32_t id)
 XCHG_INTERNAL uint32_t xchg_draw_layout_node(const draw_layout *l, uint32_t i);
 /* Position of node id (shown or not: the grid goes on beyond the box). */
 XCHG_INTERNAL void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *y);
+/* Nonzero when the hop from a to b along dim is in the picture: both ends
+ * shown, and on a tree the switch it reaches below the top shown. */
+XCHG_INTERNAL int xchg_draw_layout_hop_shown(const draw_layout *l, uint32_t a, uint32_t b, int dim);
 
 /*
  * Append the geometry of one hop from a to b (neighbours along dim in
@@ -110,7 +116,8 @@ XCHG_INTERNAL void xchg_draw_layout_hop(const draw_layout *l, uint32_t a, uint32
  * nodes (with their ids when node_ids and there is room), slice names. */
 XCHG_INTERNAL void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids);
 
-/* Name of the first-hop class (dim, dir) for the legend, into buf. */
+/* Name of the first-hop class (dim, dir) for the legend, into buf; on a
+ * tree the class of a message is the level it climbs to (dim + 1). */
 XCHG_INTERNAL const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir,
                                                          char *buf, size_t len);
 

@@ -10,7 +10,9 @@
  *   hypercube       the papers' recursive layout: bits 0, 2, 4, ... across
  *                   and 1, 3, 5, ... down, with a widening gap at each
  *                   higher bit, so every subcube is a block; the edges of
- *                   bits above 1 are drawn as arcs.
+ *                   bits above 1 are drawn as arcs;
+ *   tree            the leaves in a row at the bottom, each switch above
+ *                   the middle of its subtree, a level higher per level.
  * Large networks show a box of nodes at the origin: the top-left
  * sub_side x sub_side submesh (subcube), the first slices, or the first
  * nodes of a ring or array; the layout says which in its note.
@@ -150,6 +152,38 @@ static void layout_cube(draw_layout *l, uint32_t max_side, uint32_t sub)
     l->height = ext[1] + 2 * room;
 }
 
+/* A tree: the leaves in a row, the first 2^b of them when there are more
+ * than max_side (b the most with 2^b <= sub), and their switches above. */
+static void layout_tree(draw_layout *l, uint32_t max_side, uint32_t sub)
+{
+    const xchg_topo *t = l->t;
+    l->shape = DRAW_TREE;
+    int bits = t->ndims;
+    if (t->nodes > max_side) {
+        bits = 0;
+        while ((2u << bits) <= sub && bits + 1 < t->ndims)
+            bits++;
+        snprintf(l->note, sizeof l->note, "the subtree of leaves 0..%u of %u", (1u << bits) - 1,
+                 t->nodes);
+    }
+    for (int b = 0; b < t->ndims; b++)
+        l->lim[b] = b < bits ? 2 : 1;
+    uint32_t leaves = 1u << bits;
+    l->tree_levels = bits;
+    l->spacing = spacing_for(leaves);
+    l->level_h = 0.9 * l->spacing;
+    l->width = 2 * (MARGIN + 0.8 * l->spacing) + (leaves - 1) * l->spacing;
+    l->height = 2 * (MARGIN + 0.8 * l->spacing) + bits * l->level_h;
+}
+
+/* Position of the tree's vertex named id at level (0: a leaf). */
+static void tree_pos(const draw_layout *l, uint32_t id, int level, double *x, double *y)
+{
+    double s = l->spacing, first = MARGIN + 0.8 * s;
+    *x = first + (id + ((1u << level) - 1) / 2.0) * s;
+    *y = first + (l->tree_levels - level) * l->level_h;
+}
+
 void xchg_draw_layout_init(draw_layout *l, const xchg_topo *t, const xchg_draw_opts *opts)
 {
     memset(l, 0, sizeof *l);
@@ -161,6 +195,8 @@ void xchg_draw_layout_init(draw_layout *l, const xchg_topo *t, const xchg_draw_o
         l->lim[d] = t->size[d];
     if (t->kind == XCHG_TOPO_HYPERCUBE)
         layout_cube(l, max_side, sub);
+    else if (t->kind == XCHG_TOPO_TREE)
+        layout_tree(l, max_side, sub);
     else if (t->ndims >= 2)
         layout_grid(l, max_side, sub);
     else
@@ -234,6 +270,9 @@ void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *
         *y = l->cy + (si / l->slice_cols) * ph + pad + xchg_topo_coord(t, id, l->gy) * s;
         return;
     }
+    case DRAW_TREE:
+        tree_pos(l, id, 0, x, y);
+        return;
     case DRAW_CUBE:
         *x = l->cx;
         *y = l->cy;
@@ -248,6 +287,13 @@ void xchg_draw_layout_pos(const draw_layout *l, uint32_t id, double *x, double *
     }
 }
 
+int xchg_draw_layout_hop_shown(const draw_layout *l, uint32_t a, uint32_t b, int dim)
+{
+    if (!xchg_draw_layout_shown(l, a) || !xchg_draw_layout_shown(l, b))
+        return 0;
+    return l->shape != DRAW_TREE || dim < l->tree_levels;
+}
+
 /* How a hop is drawn. */
 enum { HOP_STRAIGHT, HOP_WRAP, HOP_ARC };
 
@@ -256,7 +302,7 @@ enum { HOP_STRAIGHT, HOP_WRAP, HOP_ARC };
 static int hop_kind(const draw_layout *l, uint32_t a, int dim, int dir, double *ux, double *uy)
 {
     const xchg_topo *t = l->t;
-    if (dim < 0 || l->shape == DRAW_CIRCLE)
+    if (dim < 0 || l->shape == DRAW_CIRCLE || l->shape == DRAW_TREE)
         return HOP_STRAIGHT;
     if (l->shape == DRAW_CUBE)
         return dim >= 2 ? HOP_ARC : HOP_STRAIGHT;
@@ -278,8 +324,13 @@ void xchg_draw_layout_hop(const draw_layout *l, uint32_t a, uint32_t b, int dim,
                           double lane, int first, draw_path *path, double *mx, double *my)
 {
     double ax, ay, bx, by, ux = 0, uy = 0;
-    xchg_draw_layout_pos(l, a, &ax, &ay);
-    xchg_draw_layout_pos(l, b, &bx, &by);
+    if (l->shape == DRAW_TREE) { /* dir 0 climbs from level dim, else comes down to it */
+        tree_pos(l, a, dir == 0 ? dim : dim + 1, &ax, &ay);
+        tree_pos(l, b, dir == 0 ? dim + 1 : dim, &bx, &by);
+    } else {
+        xchg_draw_layout_pos(l, a, &ax, &ay);
+        xchg_draw_layout_pos(l, b, &bx, &by);
+    }
     double r = l->radius;
     int kind = hop_kind(l, a, dim, dir, &ux, &uy);
     if (kind != HOP_WRAP) {
@@ -325,6 +376,8 @@ const char *xchg_draw_layout_class_name(const draw_layout *l, int dim, int dir, 
     const char *sign = dir > 0 ? "+1" : "-1";
     if (dim < 0)
         snprintf(buf, len, "straight through the switch");
+    else if (l->shape == DRAW_TREE)
+        snprintf(buf, len, "over a level-%d switch", dim + 1);
     else if (l->shape == DRAW_CIRCLE)
         snprintf(buf, len, "%s (%s)", sign, dir > 0 ? "clockwise" : "anticlockwise");
     else if (l->shape == DRAW_ROW)
@@ -369,7 +422,12 @@ void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids
 {
     const xchg_topo *t = l->t;
     draw_path p = {0};
-    if (xchg_topo_has_links(t)) {
+    if (l->shape == DRAW_TREE) {
+        /* every edge below the top shown switch, and the switches */
+        for (int lv = 0; lv < l->tree_levels; lv++)
+            for (uint32_t a = 0; a < l->shown; a += 1u << lv)
+                xchg_draw_layout_hop(l, a, a & ~(1u << lv), lv, 0, 0, 1, &p, NULL, NULL);
+    } else if (xchg_topo_has_links(t)) {
         for (uint32_t i = 0; i < l->shown; i++) {
             uint32_t a = xchg_draw_layout_node(l, i);
             for (int d = 0; d < t->ndims; d++) {
@@ -388,6 +446,15 @@ void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids
     }
     if (p.len)
         xchg_draw_svg_printf(o, "<path class=\"link\" d=\"%s\"/>\n", p.buf);
+    for (int lv = 1; lv <= l->tree_levels; lv++) /* a tree's switches, over their edges */
+        for (uint32_t a = 0; a < l->shown; a += 1u << lv) {
+            double x, y, h = l->radius * 0.7;
+            tree_pos(l, a, lv, &x, &y);
+            xchg_draw_svg_printf(o,
+                                 "<rect class=\"switch\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                                 "height=\"%.1f\"/>\n",
+                                 x - h, y - h, 2 * h, 2 * h);
+        }
     if (p.oom)
         o->oom = 1;
     xchg_draw_path_free(&p);

@@ -123,7 +123,7 @@ static void put_json_topo(sink *o, const xchg_topo *t)
 {
     puts_(o, "{\"kind\":");
     put_json_string(o, xchg_topo_kind_name(t->kind));
-    if (t->kind == XCHG_TOPO_HYPERCUBE) {
+    if (t->kind == XCHG_TOPO_HYPERCUBE || t->kind == XCHG_TOPO_TREE) {
         puts_(o, ",\"dim\":");
         putu(o, (uint64_t)t->ndims);
     } else {
@@ -197,7 +197,7 @@ static void put_message(sink *o, int json, const xchg_topo *t, uint32_t from, ui
         for (int k = 0; k < nsegs; k++) {
             puts_(o, " d");
             puti(o, segs[k].dim);
-            puts_(o, segs[k].dir > 0 ? "+1x" : "-1x");
+            puts_(o, segs[k].dir > 0 ? "+1x" : segs[k].dir < 0 ? "-1x" : "^1x");
             putu(o, segs[k].hops);
         }
         puts_(o, "  blocks");

@@ -101,9 +101,10 @@ static int json_dir(xchg_imp_reader *r, int *out)
     size_t line = r->line, col = r->col;
     if (json_uint(r, UINT32_MAX, &v, "a direction"))
         return r->rc;
-    if (v != 1)
-        return xchg_imp_fail_at(r, line, col, "a direction is +1 or -1%s%s", NULL, NULL);
-    *out = neg ? -1 : 1;
+    if (v > 1 || (v == 0 && neg))
+        return xchg_imp_fail_at(r, line, col, "a direction is +1 or -1 (0 climbs a tree)%s%s",
+                                NULL, NULL);
+    *out = v == 0 ? 0 : neg ? -1 : 1;
     return 0;
 }
 
@@ -183,7 +184,8 @@ static int next_item(xchg_imp_reader *r, size_t i)
     return 1;
 }
 
-/* "topology": {"kind": K, "dims": [..]} or {"kind": "hypercube", "dim": D}. */
+/* "topology": {"kind": K, "dims": [..]}, or {"kind": "hypercube", "dim": D}
+ * and the same for a tree. */
 static int json_topology(xchg_imp_reader *r)
 {
     snprintf(r->path, sizeof r->path, "topology");
@@ -217,24 +219,27 @@ static int json_topology(xchg_imp_reader *r)
                     break;
                 }
                 if (ndims == XCHG_MAX_DIMS)
-                    return xchg_imp_fail(r, "more sizes than the %s dimensions xchg accepts%s", "8",
+                    return xchg_imp_fail(r, "more sizes than the %s dimensions xchg accepts%s", "32",
                                          "");
                 if (json_uint(r, XCHG_MAX_NODES, &dims[ndims++], "a size"))
                     return r->rc;
             }
         } else if (!strcmp(key, "dim")) {
             have_dim = 1;
-            if (json_uint(r, 24, &dim, "the hypercube's dimension"))
+            if (json_uint(r, 24, &dim, "the hypercube's dimension or the tree's depth"))
                 return r->rc;
         } else {
-            return xchg_imp_fail(r, "unknown key '%s'; accepted: kind, dims (dim for a hypercube)",
+            return xchg_imp_fail(r,
+                                 "unknown key '%s'; accepted: kind, dims (dim for a hypercube "
+                                 "or a tree)",
                                  key, NULL);
         }
     }
     char spec[160];
-    if (!strcmp(kind, "hypercube") && have_dim && !have_dims) {
-        snprintf(spec, sizeof spec, "hypercube:%llu", (unsigned long long)dim);
-    } else if (kind[0] && strcmp(kind, "hypercube") && have_dims && !have_dim && ndims) {
+    int by_dim = !strcmp(kind, "hypercube") || !strcmp(kind, "tree");
+    if (by_dim && have_dim && !have_dims) {
+        snprintf(spec, sizeof spec, "%s:%llu", kind, (unsigned long long)dim);
+    } else if (kind[0] && !by_dim && have_dims && !have_dim && ndims) {
         size_t at = (size_t)snprintf(spec, sizeof spec, "%s:", kind);
         for (size_t i = 0; i < ndims; i++)
             at += (size_t)snprintf(spec + at, sizeof spec - at, "%s%llu", i ? "x" : "",
@@ -242,7 +247,7 @@ static int json_topology(xchg_imp_reader *r)
     } else {
         return xchg_imp_fail_at(r, line, col,
                                 "a topology is {\"kind\":K,\"dims\":[N,...]} or "
-                                "{\"kind\":\"hypercube\",\"dim\":D}%s%s",
+                                "{\"kind\":\"hypercube\",\"dim\":D} (\"tree\" the same)%s%s",
                                 NULL, NULL);
     }
     xchg_err why = {{0}};

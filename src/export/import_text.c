@@ -222,14 +222,14 @@ static int text_message(xchg_imp_reader *r, cursor *c)
         char sign;
         int used = 0;
         if (m->nsegs == XCHG_MAX_DIMS || sscanf(w, "d%u%c1x%u%n", &dim, &sign, &hops, &used) != 3 ||
-            (size_t)used != strlen(w) || (sign != '+' && sign != '-') || dim >= XCHG_MAX_DIMS ||
-            hops > XCHG_MAX_NODES)
+            (size_t)used != strlen(w) || (sign != '+' && sign != '-' && sign != '^') ||
+            dim >= XCHG_MAX_DIMS || hops > XCHG_MAX_NODES)
             return text_fail(r, c,
                              "route segment '%s'; accepted: d<dim>+1x<hops> or "
-                             "d<dim>-1x<hops>, or '-' for none%s",
+                             "d<dim>-1x<hops> (d<dim>^1x<hops> climbs a tree), or '-' for none%s",
                              w, "");
         m->segs[m->nsegs].dim = (int)dim;
-        m->segs[m->nsegs].dir = sign == '+' ? 1 : -1;
+        m->segs[m->nsegs].dir = sign == '+' ? 1 : sign == '-' ? -1 : 0;
         m->segs[m->nsegs].hops = hops;
         m->nsegs++;
     }

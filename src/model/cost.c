@@ -161,6 +161,12 @@ static uint64_t bisection_blocks(const xchg_topo *t, char *name, size_t len)
         snprintf(name, len, "hypercube bisection");
         return t->nodes / 2;
     }
+    if (t->kind == XCHG_TOPO_TREE) {
+        /* p/2 leaves below each child of the root, and one edge each way
+         * between them and the rest: (p/2)^2 blocks through it. */
+        snprintf(name, len, "tree bisection (one edge below the root)");
+        return (uint64_t)(t->nodes / 2) * (t->nodes / 2);
+    }
     int wraps = t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS;
     uint64_t best = 0;
     uint32_t best_n = 0;

@@ -19,6 +19,15 @@ void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int
     uint32_t n = (uint32_t)(id / per);
     int k = (int)(id / 2 % (size_t)t->ndims);
     int d = (id & 1) ? 1 : -1;
+    if (t->kind == XCHG_TOPO_TREE) {
+        uint32_t bit = 1u << k;
+        int climbs = (id & 1) != 0;
+        *from = climbs ? n : n & ~bit;
+        *dim = k;
+        *dir = climbs ? 0 : (n & bit) ? 1 : -1;
+        *to = (n & (bit - 1)) ? XCHG_NONE : climbs ? n & ~bit : n;
+        return;
+    }
     *from = n;
     *dim = k;
     *dir = d;

@@ -14,6 +14,9 @@
  *   - on a wrapped dimension (ring, torus) of size 2 the +1 and -1
  *     neighbours of a node are the same node over the same physical link:
  *     it is keyed with up = 1.
+ * On a tree dim is the edge's level, and the edge above the subtree of
+ * 2^dim leaves named n (n's bits below dim are 0) is (n, dim, 1) climbing
+ * and (n, dim, 0) coming down; ids whose node has such a bit set are unused.
  * A complete topology (a switch) has no links.
  */
 #ifndef XCHG_LINKS_H
@@ -26,7 +29,12 @@
 static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
 {
     int up;
-    if (t->kind == XCHG_TOPO_HYPERCUBE)
+    if (t->kind == XCHG_TOPO_TREE) {
+        /* coming down, the edge is named by the child it enters */
+        up = dir == 0;
+        if (dir > 0)
+            node |= 1u << dim;
+    } else if (t->kind == XCHG_TOPO_HYPERCUBE)
         up = 0;
     else if (t->size[dim] == 2 && (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS))
         up = 1;
@@ -40,8 +48,10 @@ static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, in
 XCHG_INTERNAL size_t xchg_link_count(const xchg_topo *t);
 
 /* The link an id names: the node it leaves, its dimension and direction
- * (+1 for up = 1, else -1), and the node at its far end (XCHG_NONE when
- * the id names a missing link at a mesh or array edge). */
+ * (+1 for up = 1, else -1; on a tree 0 climbing, +1/-1 coming down into
+ * the child whose bit dim is 1/0), and the node at its far end (XCHG_NONE
+ * when the id names a missing link at a mesh or array edge or an unused
+ * tree id). */
 XCHG_INTERNAL void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim,
                                   int *dir, uint32_t *to);
 

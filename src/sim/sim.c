@@ -165,10 +165,33 @@ static event pop(sim *sm)
 /* Resources                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Resource id of the link leaving node along dim in direction dir. */
+/* Resource id of the link leaving node along dim in direction dir. On a
+ * tree (xchg_topo_neighbor) an edge is named by the subtree below it:
+ * climbing (dir 0) it is the node's, coming down the child's, and the two
+ * directions are the two ids of that subtree. */
 static uint32_t link_res(const sim *sm, uint32_t node, int dim, int dir)
 {
-    return (uint32_t)(((size_t)node * (size_t)sm->ndims + (size_t)dim) * 2 + (dir > 0));
+    int plus = dir > 0;
+    if (sm->t->kind == XCHG_TOPO_TREE) {
+        plus = dir == 0;
+        if (dir > 0)
+            node |= 1u << dim;
+    }
+    return (uint32_t)(((size_t)node * (size_t)sm->ndims + (size_t)dim) * 2 + (size_t)plus);
+}
+
+/* The link a resource id names, as link_res numbers it. */
+static void link_of_res(const sim *sm, size_t r, xchg_sim_link *l)
+{
+    l->node = (uint32_t)(r / 2 / (size_t)sm->ndims);
+    l->dim = (int)(r / 2 % (size_t)sm->ndims);
+    l->dir = r % 2 ? 1 : -1;
+    if (sm->t->kind == XCHG_TOPO_TREE) {
+        uint32_t bit = 1u << l->dim;
+        l->dir = r % 2 ? 0 : (l->node & bit) ? 1 : -1;
+        if (!(r % 2))
+            l->node &= ~bit;
+    }
 }
 
 /* The first resource of msg that someone else holds, or NONE. */
@@ -572,9 +595,7 @@ static void top_links(sim *sm)
             i--;
         }
         xchg_sim_link *l = &sm->r.busiest[i];
-        l->node = (uint32_t)(r / 2 / (size_t)sm->ndims);
-        l->dim = (int)(r / 2 % (size_t)sm->ndims);
-        l->dir = r % 2 ? 1 : -1;
+        link_of_res(sm, r, l);
         l->busy = sm->busy[r];
         l->messages = sm->crossed[r];
     }
