@@ -129,8 +129,8 @@ usage_error "hc-direct performs alltoall, not bcast" compare --topo hypercube:3 
 # list: every algorithm's operation; --op lists one operation's
 "$X" list --op bcast >"$TMP/l"
 expect "list --op bcast" "$(grep -v '^ ' "$TMP/l" | tr '\n' ' ')" \
-    "bcast-hc bcast-ring bcast-mesh bcast-split 4 algorithms of bcast; use one with --alg NAME[:OPTIONS] "
-expect "list --op bcast: operation lines" "$(grep -c '^    operation:  bcast$' "$TMP/l")" 4
+    "bcast-hc bcast-tree bcast-ring bcast-mesh bcast-split 5 algorithms of bcast; use one with --alg NAME[:OPTIONS] "
+expect "list --op bcast: operation lines" "$(grep -c '^    operation:  bcast$' "$TMP/l")" 5
 "$X" list --json >"$TMP/l"
 all=$(jsx 'L.length' <"$TMP/l")
 ops=$(jsx 'L.filter(x => x.operation !== "alltoall").length' <"$TMP/l")
@@ -138,8 +138,9 @@ ops=$(jsx 'L.filter(x => x.operation !== "alltoall").length' <"$TMP/l")
 expect "list --op alltoall: the others" "$(jsx 'L.length' <"$TMP/l2")" "$((all - ops))"
 expect "list --op alltoall: only the exchange" \
     "$(jsx 'L.every(x => x.operation === "alltoall")' <"$TMP/l2")" true
-# ten on the hypercube, seven on rings and lines, seven on meshes, three split
-expect "list: 27 algorithms of the other operations" "$ops" 27
+# ten on the hypercube, two on trees, seven on rings and lines, seven on
+# meshes, three split
+expect "list: 29 algorithms of the other operations" "$ops" 29
 "$X" list | grep -c '^    operation:  ' >"$TMP/n"
 expect "list: an operation line per algorithm" "$(cat "$TMP/n")" "$all"
 usage_error "--op: unknown operation 'broadcast'; accepted: alltoall, bcast, reduce" \

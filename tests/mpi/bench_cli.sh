@@ -164,14 +164,21 @@ for alg in $algs; do
     op_run "shift $alg" 13 "Circular Shift" --op shift --q -3 --alg $alg
     op_run "alltoall $alg" 13 "All-to-All" --op alltoall --alg $alg
 done
-# An algorithm of the operation by name, and a reduction's header.
+# An algorithm of the operation by name, and a reduction's header; the
+# tree's broadcast and reduction on the 4 ranks laid out as tree:2.
 op_run "bcast-hc" 13 Broadcast --op bcast --alg bcast-hc
+op_run "bcast-tree" 13 Broadcast --op bcast --root 3 --alg bcast-tree --topo tree:2
+op_run "reduce-tree" 11 Reduce --op reduce --root 1 --alg reduce-tree --topo tree:2
 op_run "allreduce-hc" 11 Allreduce --op allreduce --alg allreduce-hc
 op_runs_check
 grep -q '^# Ranks: 4, algorithm: allreduce-hc, .*datatype: MPI_INT, op: MPI_SUM$' "$TMP/op$op_n/out" &&
     ok || bad "allreduce header: '$(grep '^# Ranks' "$TMP/op$op_n/out")'"
 grep -q '^# plan from 4 B: allreduce-hc on ' "$TMP/op$op_n/out" && ok ||
     bad "allreduce-hc plan line: '$(grep '^# plan' "$TMP/op$op_n/out")'"
+for t in bcast-tree reduce-tree; do
+    grep -q "^# plan from [0-9]* B: $t on tree:2, " "$TMP"/op*/out && ok ||
+        bad "$t: no plan line on tree:2"
+done
 mpi_run 4 "$B" -m 8:8 -i 2 -x 0 --op shift --q -3 >"$TMP/out" 2>"$TMP/err"
 grep -q '^# Ranks: 4, .*datatype: MPI_BYTE, q: -3$' "$TMP/out" && ok ||
     bad "shift header: '$(grep '^# Ranks' "$TMP/out")'"
