@@ -423,7 +423,7 @@ void xchg_draw_layout_background(const draw_layout *l, draw_svg *o, int node_ids
     const xchg_topo *t = l->t;
     draw_path p = {0};
     if (l->shape == DRAW_TREE) {
-        /* every edge below the top shown switch, and the switches */
+        /* every edge below the top shown switch (the switches go on top, below) */
         for (int lv = 0; lv < l->tree_levels; lv++)
             for (uint32_t a = 0; a < l->shown; a += 1u << lv)
                 xchg_draw_layout_hop(l, a, a & ~(1u << lv), lv, 0, 0, 1, &p, NULL, NULL);
