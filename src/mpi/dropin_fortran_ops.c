@@ -10,9 +10,11 @@
  * drop-in's C function (dropin_ops.c: xchg's executor, or the MPI
  * library's call when xchg is off), and writes the error code into ierr.
  * Every spelling gfortran and other compilers may use is defined: name,
- * name_, name__ and NAME. The `use mpi_f08` routines (mpi_bcast_f08_, ...)
- * are not: their ABI has been checked for MPI_Alltoall only, so f08 calls
- * of these operations go to the MPI library unseen.
+ * name_, name__ and NAME. Open MPI 4's `use mpi_f08` routines
+ * (mpi_bcast_f08_, ...) take the same arguments, a handle type being one
+ * integer passed by reference, with ierror optional (NULL when absent), as
+ * mpi_alltoall_f08_ does (dropin_fortran.c): they are defined too. Open MPI
+ * 5's f08 layer has not been checked: there they go to the library unseen.
  */
 #include <stddef.h>
 
@@ -85,9 +87,22 @@ static void scatter_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *
                                PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
+/* Open MPI 4's `use mpi_f08` spelling of a routine (see the top). */
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+#define F08_NAME(lower, params, call)                                                              \
+    void lower##_f08_ params;                                                                      \
+    void lower##_f08_ params                                                                       \
+    {                                                                                              \
+        call;                                                                                      \
+    }
+#else
+#define F08_NAME(lower, params, call)
+#endif
+
 /* The four spellings of one Fortran routine, each a declaration (no header
- * has them) and a definition that calls `call`. */
+ * has them) and a definition that calls `call`, and its f08 one. */
 #define FORTRAN_NAMES(lower, upper, params, call)                                                  \
+    F08_NAME(lower, params, call)                                                                  \
     void lower params;                                                                             \
     void lower##_ params;                                                                          \
     void lower##__ params;                                                                         \

@@ -6,25 +6,28 @@
 # and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
 #
 # Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none
-#                            [LARGE_PROG]]]
+#                            [LARGE_PROG [F08_OPS_PROG|none]]]]
 #   LIB.so    libxchg_mpi.so
 #   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
 #   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
 #   LAUNCHER  the MPI's mpirun (tests/mpi/lib_mpi.sh)
 #   OPS_PROG  tests/mpi/dropin_ops_prog.c built (MPI_Bcast ... MPI_Scatter,
 #             checked against their definitions): the other operations
-#   F_OPS_PROG tests/mpi/dropin_ops_prog.f90 built (11 calls of the other
+#   F_OPS_PROG tests/mpi/dropin_ops_prog.F90 built (11 calls of the other
 #             operations per rank, checked), or none
+#   F08_OPS_PROG the same program built with `use mpi_f08`, or none
 #   LARGE_PROG tests/mpi/dropin_large_prog.c built (MPI 4's MPI_Alltoall_c,
 #             MPI_Bcast_c, ...; under an older MPI it says so and the check
 #             is skipped)
 # Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
 set -u
-if [ $# -lt 4 ] || [ $# -gt 7 ]; then
-    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none [LARGE_PROG]]]" >&2
+if [ $# -lt 4 ] || [ $# -gt 8 ]; then
+    echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none [LARGE_PROG" \
+        "[F08_OPS_PROG|none]]]]" >&2
     exit 2
 fi
 lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-} fopsprog=${6:-none} largeprog=${7:-}
+f08opsprog=${8:-none}
 # shellcheck source=lib_mpi.sh
 source "$(dirname "$0")/lib_mpi.sh" "$launcher"
 
@@ -246,21 +249,28 @@ else
     echo "SKIP: Fortran program (no MPI Fortran compiler in this build)"
 fi
 # The other operations from Fortran: every call carried (Open MPI's through
-# src/mpi/dropin_fortran_ops.c, MPICH's through the C functions), 11 a rank.
-if [ "$fopsprog" != none ]; then
-    run fops4 4 "$fopsprog" XCHG_VERBOSE=1
-    rc=$?
-    read -r n m <<<"$(ops_totals fops4)"
-    if [ $rc -eq 0 ] && grep -qx "dropin_ops_prog_f: OK" "$tmp/fops4.out" &&
-        [ "${n:-}" = 44 ] && [ "${m:-}" = 0 ]; then
-        pass "Fortran program of the other operations (use mpi), p=4: all 44 calls carried"
-    else
-        fail "Fortran program of the other operations: exit $rc, totals '${n:-?} ${m:-?}' (want 44 0)"
-        sed 's/^/    | /' "$tmp/fops4.out" "$tmp/fops4.err" | head -20
+# src/mpi/dropin_fortran_ops.c, MPICH's through the C functions), 11 a rank,
+# with `use mpi` and with `use mpi_f08` (Open MPI 4's f08 routines are
+# defined there too).
+fortran_ops() { # NAME PROG BINDING
+    if [ "$2" = none ]; then
+        echo "SKIP: Fortran program of the other operations ($3): not built here"
+        return
     fi
-else
-    echo "SKIP: Fortran program of the other operations (no MPI Fortran compiler in this build)"
-fi
+    run "$1" 4 "$2" XCHG_VERBOSE=1
+    local rc=$?
+    read -r n m <<<"$(ops_totals "$1")"
+    if [ $rc -eq 0 ] && grep -qx "dropin_ops_prog_f: OK" "$tmp/$1.out" &&
+        [ "${n:-}" = 44 ] && [ "${m:-}" = 0 ]; then
+        pass "Fortran program of the other operations ($3), p=4: all 44 calls carried"
+    else
+        fail "Fortran program of the other operations ($3): exit $rc, totals" \
+            "'${n:-?} ${m:-?}' (want 44 0)"
+        sed 's/^/    | /' "$tmp/$1.out" "$tmp/$1.err" | head -20
+    fi
+}
+fortran_ops fops4 "$fopsprog" "use mpi"
+fortran_ops f08ops4 "$f08opsprog" "use mpi_f08"
 
 if [ $failed -ne 0 ]; then
     echo "dropin.sh: $failed check(s) failed"

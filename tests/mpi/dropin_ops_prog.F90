@@ -1,5 +1,6 @@
-! dropin_ops_prog.f90 - an unmodified Fortran MPI program (use mpi) for the
-! drop-in test (tests/mpi/dropin.sh): one call of each operation the drop-in
+! dropin_ops_prog.F90 - an unmodified Fortran MPI program (use mpi, or use
+! mpi_f08 when built with XCHG_F08 defined) for the drop-in test
+! (tests/mpi/dropin.sh): one call of each operation the drop-in
 ! carries besides MPI_ALLTOALL (MPI_BCAST, MPI_REDUCE, MPI_ALLREDUCE and in
 ! place, MPI_SCAN, MPI_REDUCE_SCATTER_BLOCK, MPI_ALLGATHER, MPI_GATHER,
 ! MPI_SCATTER and in place) on n integers a rank, each result checked
@@ -7,7 +8,11 @@
 ! count: 11 calls a rank. Rank 0 prints "dropin_ops_prog_f: OK" and the
 ! program exits 0, or it prints the mismatches and stops with code 1.
 program dropin_ops_prog_f
+#ifdef XCHG_F08
+  use mpi_f08
+#else
   use mpi
+#endif
   implicit none
   integer, parameter :: n = 3
   integer :: ierr, rank, p, i, k, errs, total, root
