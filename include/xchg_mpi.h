@@ -84,7 +84,8 @@ int xchg_mpi_alg_check(const char *alg, xchg_err *err);
 /* Whether alg is one algorithm a call of operation kind can be asked for:
  * auto, mpi, shm (the exchange only), or one registry spec of kind
  * (another operation's, such as bcast-hc for the exchange, is refused
- * with "bcast-hc performs bcast, not the complete exchange"). For tools
+ * with "bcast-hc performs bcast, not the complete exchange"; so is an
+ * operation's spec with a root or q, which each call gives). For tools
  * that time one operation (xchg-bench --op). */
 int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err);
 

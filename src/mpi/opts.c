@@ -138,6 +138,14 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
     xchg_opts o;
     xchg_err why;
     if (alg && !item_end(alg) && xchg_alg_parse(alg, &a, &o, &why) == XCHG_OK) {
+        if (a->op == kind && kind != XCHG_OP_ALLTOALL && strchr(alg, ':')) {
+            if (err) /* the spec's root or q would be dropped for the call's */
+                snprintf(err->msg, sizeof err->msg,
+                         "%.64s: the call gives the root and the shift; name the algorithm "
+                         "alone (%.64s)",
+                         alg, a->name);
+            return XCHG_EINVAL;
+        }
         if (a->op == kind)
             return XCHG_OK;
         if (err)

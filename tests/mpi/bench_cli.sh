@@ -56,6 +56,8 @@ usage_error "--alg 'hc-standard': hc-standard performs alltoall, not bcast; acce
 usage_error "--alg 'shm' runs the complete exchange only, not --op reduce; accepted" \
     --op reduce --alg shm
 usage_error "--alg 'bcast-hc,bruck'.*one algorithm, not a list" --op bcast --alg bcast-hc,bruck
+usage_error "--alg 'bcast-hc:root=1': bcast-hc:root=1: the call gives the root and the shift; name the algorithm alone \(bcast-hc\)" \
+    --op bcast --alg bcast-hc:root=1
 usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair --alg mpi
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l

@@ -361,6 +361,10 @@ static void persistent(void)
     check(xchg_mpi_alg_check_op("bcast-hc", XCHG_OP_ALLTOALL, &aerr) == XCHG_EINVAL &&
               strstr(aerr.msg, "bcast-hc performs bcast, not the complete exchange"),
           "bcast-hc is not an exchange: %s%s%ld%ld", aerr.msg, "", 0, 0);
+    check(xchg_mpi_alg_check_op("bcast-hc:root=3", XCHG_OP_BCAST, &aerr) == XCHG_EINVAL &&
+              strstr(aerr.msg, "the call gives the root") &&
+              xchg_mpi_alg_check_op("bcast-hc", XCHG_OP_BCAST, &aerr) == XCHG_OK,
+          "one operation's algorithm with a root is refused: %s%s%ld%ld", aerr.msg, "", 0, 0);
     o.topology = "auto";
     o.alg = "bcast-hc";
     xchg_mpi_plan_create(n, MPI_BYTE, n, MPI_BYTE, 0, MPI_COMM_WORLD, &o, &pl);
