@@ -6,7 +6,10 @@
 #   make pictures  build, then redraw the pictures of README.md and docs/
 #              (scripts/make-pictures.sh into docs/pictures; commit them)
 #   make test  build with -Werror and run every test, then again under
-#              AddressSanitizer and UBSan, then the MPI tests with MPICH,
+#              AddressSanitizer and UBSan, then the MPI tests with MPICH
+#              (those two trees run a representative part: the checks of
+#              the documents, the sources and the install, and the largest
+#              cases, run in the plain tree alone; CMakeLists.txt says which),
 #              then the executor under SimGrid's SMPI on a simulated torus,
 #              then the fuzz harnesses over their kept corpora (clang)
 BUILD      ?= build
