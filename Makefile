@@ -56,9 +56,10 @@ CTEST_PASSES = ctest --output-on-failure -j$(JOBS) -LE mpi_ranks; a=$$?; \
 test-plain: build
 	cd $(BUILD) && $(CTEST_PASSES)
 
+# Only what the tests run is built (the target xchg_check).
 test-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXCHG_WERROR=ON -DXCHG_SANITIZE=ON
-	cmake --build $(BUILD_SAN) -j$(JOBS)
+	cmake --build $(BUILD_SAN) --target xchg_check -j$(JOBS)
 	cd $(BUILD_SAN) && $(CTEST_PASSES)
 
 # The executor again with MPICH (it polls hard when oversubscribed: its MPI
