@@ -6,7 +6,10 @@
 #   make pictures  build, then redraw the pictures of README.md and docs/
 #              (scripts/make-pictures.sh into docs/pictures; commit them)
 #   make test  build with -Werror and run every test, then again under
-#              AddressSanitizer and UBSan, then the MPI tests with MPICH,
+#              AddressSanitizer and UBSan, then the MPI tests with MPICH
+#              (those two trees run a representative part: the checks of
+#              the documents, the sources and the install, and the largest
+#              cases, run in the plain tree alone; CMakeLists.txt says which),
 #              then the executor under SimGrid's SMPI on a simulated torus,
 #              then the fuzz harnesses over their kept corpora (clang)
 BUILD      ?= build
@@ -53,17 +56,20 @@ CTEST_PASSES = ctest --output-on-failure -j$(JOBS) -LE mpi_ranks; a=$$?; \
 test-plain: build
 	cd $(BUILD) && $(CTEST_PASSES)
 
+# Only what the tests run is built (the target xchg_check).
 test-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXCHG_WERROR=ON -DXCHG_SANITIZE=ON
-	cmake --build $(BUILD_SAN) -j$(JOBS)
+	cmake --build $(BUILD_SAN) --target xchg_check -j$(JOBS)
 	cd $(BUILD_SAN) && $(CTEST_PASSES)
 
 # The executor again with MPICH (it polls hard when oversubscribed: its MPI
 # tests keep to small p, XCHG_MPI_TEST_PS and XCHG_MPI_OPS_PS in
-# CMakeLists.txt; so does the sanitizer build's).
+# CMakeLists.txt; so does the sanitizer build's). Only what the mpi_* tests
+# run is built (the target xchg_mpi_check): the library's and the CLI's own
+# tests run in the plain and sanitizer trees.
 test-mpich: deps
 	cmake -S . -B $(BUILD_MPICH) -DCMAKE_BUILD_TYPE=Release -DXCHG_WERROR=ON -DXCHG_MPI=mpich
-	cmake --build $(BUILD_MPICH) -j$(JOBS)
+	cmake --build $(BUILD_MPICH) --target xchg_mpi_check -j$(JOBS)
 	cd $(BUILD_MPICH) && ctest --output-on-failure -j1 -R '^mpi_'
 
 # The executor and xchg-bench built with SimGrid's smpicc, run by smpirun on

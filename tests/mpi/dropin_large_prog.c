@@ -10,15 +10,24 @@
  *   [DROPIN_LARGE_BIG=1] dropin_large_prog
  *   DROPIN_LARGE_BIG=1: then one MPI_Bcast_c of 2^31 + 8 bytes from rank 0, a count no
  *   int holds, checked at every 4099th byte and through the last 4 KiB.
+ *   The root's buffer is one period of the pattern (251 pages) mapped over
+ *   and over (big_source): the MPI library reads 2^31 + 8 bytes from it,
+ *   the same bytes as a filled buffer, but the kernel supplies 1 MB of
+ *   pages instead of 2 GiB (on the test machine, a virtual machine, first
+ *   touching 2 GiB took 20-25 s). The receivers' buffers are ordinary
+ *   memory, every byte of it written by the call.
  *
  * Under an MPI before version 4 there are no such calls: it prints
  * "dropin_large_prog: no MPI 4 large-count calls" and exits 0.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #if MPI_VERSION >= 4
 #include "dropin_check.h"
@@ -38,20 +47,54 @@ static unsigned char big_byte(size_t i)
     return (unsigned char)(i * 131 % 251);
 }
 
+/* The root's n bytes of big_byte(i), as one period of the pattern (251
+ * pages: big_byte's period, 251, divides it) in a memory file mapped
+ * back to back over a reserved range: *len is what to munmap. NULL when
+ * the system cannot (the caller then fills ordinary memory). */
+static unsigned char *big_source(size_t n, size_t *len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), period = 251 * page;
+    size_t copies = (n + period - 1) / period;
+    int fd = memfd_create("dropin_large_prog", 0);
+    if (fd < 0)
+        return NULL;
+    unsigned char *one = NULL, *range = MAP_FAILED;
+    if (ftruncate(fd, (off_t)period) == 0)
+        one = mmap(NULL, period, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (one && one != MAP_FAILED) {
+        for (size_t i = 0; i < period; i++)
+            one[i] = big_byte(i);
+        munmap(one, period);
+        range = mmap(NULL, copies * period, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
+    const int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED | MAP_FIXED;
+    for (size_t k = 0; range != MAP_FAILED && k < copies; k++)
+        if (mmap(range + k * period, period, prot, flags, fd, 0) == MAP_FAILED) {
+            munmap(range, copies * period);
+            range = MAP_FAILED;
+        }
+    close(fd);
+    *len = copies * period;
+    return range == MAP_FAILED ? NULL : range;
+}
+
 /* One MPI_Bcast_c of 2^31 + 8 bytes from rank 0. */
 static void big_bcast(int rank)
 {
     MPI_Count n = ((MPI_Count)1 << 31) + 8;
-    unsigned char *b = malloc((size_t)n);
+    size_t mapped = 0;
+    unsigned char *b = rank == 0 ? big_source((size_t)n, &mapped) : NULL;
+    if (!b)
+        b = malloc((size_t)n);
     if (!b) {
         fprintf(stderr, "rank %d: cannot allocate %lld bytes\n", rank, (long long)n);
         errs++;
         return;
     }
-    if (rank == 0)
+    if (rank == 0 && !mapped)
         for (size_t i = 0; i < (size_t)n; i++)
             b[i] = big_byte(i);
-    else
+    else if (rank != 0)
         memset(b, 0, (size_t)n);
     MPI_Bcast_c(b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
     for (size_t i = 0; i < (size_t)n; i = i + 4099 < (size_t)n - 8 ? i + 4099 : i + 1)
@@ -61,7 +104,10 @@ static void big_bcast(int rank)
             errs++;
             break;
         }
-    free(b);
+    if (mapped)
+        munmap(b, mapped);
+    else
+        free(b);
 }
 
 int main(int argc, char **argv)
