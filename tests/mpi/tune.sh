@@ -20,14 +20,15 @@ trap 'rm -rf "$TMP"' EXIT
 # usage_error PATTERN ARGS...: exit 2, one "xchg tune: " line. The runs go in
 # the background, a few at once (mpi_bg: each is mostly the launcher
 # starting and stopping); mpi_refusals_check "xchg tune: " waits and checks each.
-# Under MPICH (its launches are one at a time, mpi_bg) only the refusals
-# that depend on the job (its size, its memory): the rest is the same
-# option parsing with any MPI, and runs in the Open MPI builds.
+# Under MPICH (its launches are one at a time, mpi_bg) and under the
+# sanitizers (XCHG_TEST_REDUCED=1) only the refusals that depend on the job
+# (its size, its memory): the rest is the same option parsing with any MPI
+# and in any build, and runs in the plain Open MPI build.
 REFUSED_CMD=("$X" tune)
 usage_error() { mpi_refused 2 "$@"; }
 usage_error "--topo ring:5 does not have one node per rank" --topo ring:5
 usage_error "blocks of MAX bytes do not fit -M" -m 8:1G -M 1M
-if [ "$(mpi_flavor)" = openmpi ]; then
+if [ "$(mpi_flavor)" = openmpi ] && [ "${XCHG_TEST_REDUCED:-0}" != 1 ]; then
     usage_error "unknown option '--bogus'; accepted:" --bogus
     usage_error "-m '64:8' is not a size range" -m 64:8
     usage_error "-m 'x' is not a size range" -m x
