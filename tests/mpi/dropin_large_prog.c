@@ -49,8 +49,9 @@ static unsigned char big_byte(size_t i)
 
 /* The root's n bytes of big_byte(i), as one period of the pattern (251
  * pages: big_byte's period, 251, divides it) in a memory file mapped
- * back to back over a reserved range: *len is what to munmap. NULL when
- * the system cannot (the caller then fills ordinary memory). */
+ * back to back over a reserved range: *len is what to munmap. NULL, *len
+ * untouched, when the system cannot (the caller then fills ordinary
+ * memory). */
 static unsigned char *big_source(size_t n, size_t *len)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), period = 251 * page;
@@ -74,8 +75,10 @@ static unsigned char *big_source(size_t n, size_t *len)
             range = MAP_FAILED;
         }
     close(fd);
+    if (range == MAP_FAILED)
+        return NULL;
     *len = copies * period;
-    return range == MAP_FAILED ? NULL : range;
+    return range;
 }
 
 /* One MPI_Bcast_c of 2^31 + 8 bytes from rank 0. */
