@@ -448,7 +448,7 @@ typedef struct xchg_counts {
  * xchg_alg.free_on). */
 #define XCHG_KIND(kind) (1u << (kind))
 /* Every kind: ring, array, mesh, torus, hypercube, complete, tree. */
-#define XCHG_KINDS_ALL 0x7fu
+#define XCHG_KINDS_ALL ((1u << XCHG_TOPO_KINDS) - 1u)
 
 /*
  * What an algorithm needs of a topology, declared in its registry entry as
