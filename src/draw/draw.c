@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tree_edge.h"
 #include "draw_internal.h"
 
 /* First-hop colours: dimension d going +1 is colour 2d, going -1 is 2d+1
@@ -123,11 +124,8 @@ static int group_cmp(const void *pa, const void *pb)
 static uint32_t *link_load(drawer *w, uint32_t a, int dim, int dir)
 {
     int slot = dir > 0;
-    if (w->t->kind == XCHG_TOPO_TREE) {
-        slot = dir == 0;
-        if (dir > 0)
-            a |= 1u << dim;
-    }
+    if (w->t->kind == XCHG_TOPO_TREE)
+        a = xchg_tree_edge_node(a, dim, dir, &slot);
     size_t i = ((size_t)xchg_draw_layout_index(&w->l, a) * (size_t)w->t->ndims + (size_t)dim) * 2 +
                (size_t)slot;
     return &w->load[i];
@@ -140,12 +138,8 @@ static void load_link(const drawer *w, size_t i, uint32_t *a, int *dim, int *dir
     *dim = (int)(i / 2 % (size_t)t->ndims);
     *a = xchg_draw_layout_node(&w->l, (uint32_t)(i / 2 / (size_t)t->ndims));
     *dir = i % 2 ? +1 : -1;
-    if (t->kind == XCHG_TOPO_TREE) {
-        uint32_t bit = 1u << *dim;
-        *dir = i % 2 ? 0 : (*a & bit) ? 1 : -1;
-        if (!(i % 2))
-            *a &= ~bit;
-    }
+    if (t->kind == XCHG_TOPO_TREE)
+        *a = xchg_tree_edge_hop(*a, *dim, (int)(i % 2), dir);
 }
 
 /* Class of a message on t whose route is segs (nsegs 0: a chord): its first

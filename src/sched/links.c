@@ -20,12 +20,10 @@ void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int
     int k = (int)(id / 2 % (size_t)t->ndims);
     int d = (id & 1) ? 1 : -1;
     if (t->kind == XCHG_TOPO_TREE) {
-        uint32_t bit = 1u << k;
-        int climbs = (id & 1) != 0;
-        *from = climbs ? n : n & ~bit;
+        *from = xchg_tree_edge_hop(n, k, (int)(id & 1), dir);
         *dim = k;
-        *dir = climbs ? 0 : (n & bit) ? 1 : -1;
-        *to = (n & (bit - 1)) ? XCHG_NONE : climbs ? n & ~bit : n;
+        /* an id whose node has a set bit below the level names no edge */
+        *to = (n & ((1u << k) - 1)) ? XCHG_NONE : xchg_topo_neighbor(t, *from, k, *dir);
         return;
     }
     *from = n;

@@ -22,6 +22,7 @@
 #ifndef XCHG_LINKS_H
 #define XCHG_LINKS_H
 
+#include "base/tree_edge.h"
 #include "base/util.h"
 
 /* Id of the directed link leaving node along dim in direction dir (+1 or
@@ -29,12 +30,9 @@
 static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
 {
     int up;
-    if (t->kind == XCHG_TOPO_TREE) {
-        /* coming down, the edge is named by the child it enters */
-        up = dir == 0;
-        if (dir > 0)
-            node |= 1u << dim;
-    } else if (t->kind == XCHG_TOPO_HYPERCUBE)
+    if (t->kind == XCHG_TOPO_TREE)
+        node = xchg_tree_edge_node(node, dim, dir, &up);
+    else if (t->kind == XCHG_TOPO_HYPERCUBE)
         up = 0;
     else if (t->size[dim] == 2 && (t->kind == XCHG_TOPO_RING || t->kind == XCHG_TOPO_TORUS))
         up = 1;

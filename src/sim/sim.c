@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tree_edge.h"
 #include "base/util.h"
 
 #define NONE UINT32_MAX
@@ -172,11 +173,8 @@ static event pop(sim *sm)
 static uint32_t link_res(const sim *sm, uint32_t node, int dim, int dir)
 {
     int plus = dir > 0;
-    if (sm->t->kind == XCHG_TOPO_TREE) {
-        plus = dir == 0;
-        if (dir > 0)
-            node |= 1u << dim;
-    }
+    if (sm->t->kind == XCHG_TOPO_TREE)
+        node = xchg_tree_edge_node(node, dim, dir, &plus);
     return (uint32_t)(((size_t)node * (size_t)sm->ndims + (size_t)dim) * 2 + (size_t)plus);
 }
 
@@ -186,12 +184,8 @@ static void link_of_res(const sim *sm, size_t r, xchg_sim_link *l)
     l->node = (uint32_t)(r / 2 / (size_t)sm->ndims);
     l->dim = (int)(r / 2 % (size_t)sm->ndims);
     l->dir = r % 2 ? 1 : -1;
-    if (sm->t->kind == XCHG_TOPO_TREE) {
-        uint32_t bit = 1u << l->dim;
-        l->dir = r % 2 ? 0 : (l->node & bit) ? 1 : -1;
-        if (!(r % 2))
-            l->node &= ~bit;
-    }
+    if (sm->t->kind == XCHG_TOPO_TREE)
+        l->node = xchg_tree_edge_hop(l->node, l->dim, (int)(r % 2), &l->dir);
 }
 
 /* The first resource of msg that someone else holds, or NONE. */
