@@ -11,6 +11,7 @@
 #      equals xchg sim's on the same links within 1% at 1 KiB: the executor
 #      sends what the schedule says, when it says.
 #   3. xchg-bench's own refusals work under smpirun (exit 2, a message).
+# The runs of 1 and 2 go two at a time (smpi_bg, below).
 #
 # Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
 SUITE=smpi_exec
@@ -40,8 +41,8 @@ smpi() {
 # status in $TMP/NAME.rc; SMPI_JOBS (2: the cores of this machine) at once.
 # Each smpirun is one process simulating every rank, and its times are
 # simulated (smpi/simulate-computation:no), so runs side by side give the
-# same results as one after the other; sections 1 and 2 went from 50 s to
-# half that on 2 cores. smpi_wait waits for them all.
+# same results as one after the other, on both cores. smpi_wait waits for
+# them all.
 smpi_bg() {
     local name=$1
     shift
