@@ -46,10 +46,11 @@ run: deps
 
 test: test-plain test-san test-mpich test-smpi test-fuzz
 
-# Each ctest run in two passes: the tests that start no MPI ranks, JOBS at a
-# time, then those that do (label mpi_ranks), one at a time with nothing
-# beside them (many oversubscribed ranks lose whole time slices to any busy
-# process). Both passes run; the recipe fails if either did.
+# Each ctest run in two passes: the tests that start no MPI ranks (or, the
+# install test, 2 ranks for a moment), JOBS at a time, then those that do
+# (label mpi_ranks), one at a time with nothing beside them (many
+# oversubscribed ranks lose whole time slices to any busy process). Both
+# passes run; the recipe fails if either did.
 CTEST_PASSES = ctest --output-on-failure -j$(JOBS) -LE mpi_ranks; a=$$?; \
 	ctest --output-on-failure -L mpi_ranks; b=$$?; [ $$a -eq 0 ] && [ $$b -eq 0 ]
 

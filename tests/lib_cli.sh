@@ -5,7 +5,8 @@
 #   expect WHAT ACTUAL WANT count a check that ACTUAL equals WANT
 #   jsx EXPR < lines        parse every stdin line as JSON into L (an array),
 #                           o = the last one; print EXPR's value, or
-#                           "error: ..." when a line does not parse
+#                           "error: ..." when a line does not parse (one
+#                           node process answers every jsx of a script)
 #   finish                  print the closing line; status 1 on a failure
 #   usage_error PATTERN ARGS  "$X" ARGS exits 2, prints nothing on stdout
 #                           and an "xchg: " error matching PATTERN ($TMP
@@ -36,18 +37,53 @@ need() {
 }
 need node nodejs
 
+# jsx's evaluator: one node process for the whole script, started here, in
+# the script's own shell, so that every jsx (most run in a $(...) subshell)
+# reaches the same one. Starting node costs 0.2-0.5 s on this machine and
+# cli_basic.sh alone asks ~150 questions: one node per question was half of
+# its time. A request is EXPR NUL TEXT NUL on its stdin, the answer the
+# value NUL on its stdout; it ends when the script's end closes the pipe.
+# It runs in a subshell so that it is not one of the script's jobs
+# (mpi_bg_wait waits for those).
+JSX_SERVER='
+const evaluate = (expr, text) => {
+  try {
+    const L = text.split("\n").filter(l => l.length).map(l => JSON.parse(l));
+    const o = L[L.length - 1];
+    const v = eval(expr);
+    return typeof v === "object" ? JSON.stringify(v) : String(v);
+  } catch (e) {
+    return "error: " + e.message;
+  }
+};
+let buf = "";
+const fields = [];
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", d => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf("\0")) >= 0) {
+    fields.push(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    if (fields.length === 2) {
+      const [expr, text] = fields.splice(0, 2);
+      process.stdout.write(evaluate(expr, text) + "\0");
+    }
+  }
+});'
+jsx_dir=$(mktemp -d)
+mkfifo "$jsx_dir/in" "$jsx_dir/out"
+(node -e "$JSX_SERVER" <"$jsx_dir/in" >"$jsx_dir/out" &)
+exec {JSX_IN}>"$jsx_dir/in" {JSX_OUT}<"$jsx_dir/out"
+rm -rf "$jsx_dir"
+
 jsx() {
-    node -e '
-try {
-  const L = require("fs").readFileSync(0, "utf8").split("\n").filter(l => l.length)
-      .map(l => JSON.parse(l));
-  const o = L[L.length - 1];
-  const v = eval(process.argv[1]);
-  console.log(typeof v === "object" ? JSON.stringify(v) : String(v));
-} catch (e) {
-  console.log("error: " + e.message);
-  process.exit(1);
-}' "$1"
+    local text answer
+    text=$(cat)
+    printf '%s\0%s\0' "$1" "$text" >&"$JSX_IN"
+    IFS= read -r -d '' answer <&"$JSX_OUT" || answer="error: jsx: node gave no answer"
+    printf '%s\n' "$answer"
+    [ "${answer#error: }" = "$answer" ]
 }
 
 # usage_error PATTERN ARGS...: exit 2, empty stdout, stderr starting with

@@ -104,7 +104,9 @@ table "auto in place" -l
 table "mpi in place" --alg mpi --in-place
 
 # --pair: the library's call timed in the same run; its column and ratio,
-# xchg's results still validated; in JSON the ratio is avg_us / mpi_avg_us.
+# xchg's results still validated; in JSON the ratio is avg_us / mpi_avg_us
+# (printed to 4 decimals: within 5e-5 of it, which a ratio below 0.05, one
+# noisy row on a loaded machine, would fail as 1e-3 of itself alone).
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
 expect "pair: exit" "$?" 0
 grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +Validation$' "$TMP/out" && ok ||
@@ -112,7 +114,7 @@ grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +Validation$' "$TM
 expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --json >"$TMP/out" 2>"$TMP/err"
 expect "pair json" "$(jsx 'L.length === 4 && L.every(o => o.mpi_avg_us > 0 && o.valid === true &&
-    Math.abs(o.ratio - o.avg_us / o.mpi_avg_us) < 1e-3 * o.ratio)' <"$TMP/out")" true
+    Math.abs(o.ratio - o.avg_us / o.mpi_avg_us) < 1e-3 * o.ratio + 5e-5)' <"$TMP/out")" true
 
 # --json: one object per size with the issue's fields.
 mpi_run 4 "$B" -m 8:1K -i 10 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
@@ -123,7 +125,8 @@ expect "json: sizes" "$(jsx 'L.map(o => o.bytes).join(",")' <"$TMP/out")" \
 expect "json: fields" "$(jsx 'L.every(o => typeof o.alg === "string" && o.p === 4 &&
     o.avg_us > 0 && o.min_us <= o.avg_us && o.avg_us <= o.max_us && o.iterations === 10 &&
     o.valid === true && o.requested === "auto")' <"$TMP/out")" true
-mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi --json >"$TMP/out" 2>"$TMP/err"
+# (XCHG_VERBOSE: the same run checks the drop-in's count, at the end)
+XCHG_VERBOSE=1 mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi --json >"$TMP/out" 2>"$TMP/mpi-err"
 expect "json mpi" "$(jsx 'o.alg + " " + o.topology + " " + o.valid' <"$TMP/out")" "mpi null null"
 
 # Every operation, validated at p = 4 (sizes 1..4096: 13 rows, 11 for the
@@ -187,9 +190,10 @@ for t in bcast-tree reduce-tree; do
     grep -q "^# plan from [0-9]* B: $t on tree:2, " "$TMP"/op*/out && ok ||
         bad "$t: no plan line on tree:2"
 done
-mpi_run 4 "$B" -m 8:8 -i 2 -x 0 --op shift --q -3 >"$TMP/out" 2>"$TMP/err"
-grep -q '^# Ranks: 4, .*datatype: MPI_BYTE, q: -3$' "$TMP/out" && ok ||
-    bad "shift header: '$(grep '^# Ranks' "$TMP/out")'"
+# (the header of the run "shift auto" above)
+shift_out=$(dirname "$(grep -lx 'shift auto' "$TMP"/op*/what)")/out
+grep -q '^# Ranks: 4, .*datatype: MPI_BYTE, q: -3$' "$shift_out" && ok ||
+    bad "shift header: '$(grep '^# Ranks' "$shift_out")'"
 
 # --json of an operation: its name, root, the plan's algorithm and steps.
 mpi_run 4 "$B" --op gather --root 2 -m 8:64 -i 3 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
@@ -213,9 +217,9 @@ expect "json allreduce p=3" "$(jsx 'o.alg + " " + o.fallback + " " + o.valid' <"
     "allreduce-split false true"
 
 # --alg mpi is the MPI library's own call, not xchg's drop-in (which this
-# program links): the drop-in's count at MPI_Finalize carries none of it.
-XCHG_VERBOSE=1 mpi_run 4 "$B" -m 8:8 -i 5 -x 0 --alg mpi >"$TMP/out" 2>"$TMP/err"
-grep -q "at MPI_Finalize: 0 MPI_Alltoall calls carried by xchg" "$TMP/err" && ok ||
-    bad "--alg mpi went through xchg: '$(grep MPI_Finalize "$TMP/err")'"
+# program links): the drop-in's count at MPI_Finalize carries none of it
+# (the run "json mpi" above, with XCHG_VERBOSE=1).
+grep -q "at MPI_Finalize: 0 MPI_Alltoall calls carried by xchg" "$TMP/mpi-err" && ok ||
+    bad "--alg mpi went through xchg: '$(grep MPI_Finalize "$TMP/mpi-err")'"
 
 finish
