@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # smpi_executor.sh - xchg's MPI executor on tori we do not have: xchg-bench,
 # built with SimGrid's smpicc, run unchanged under smpirun on simulated
-# tori of 216, 256, 1,024 and 4,096 ranks, xchg's algorithms against SimGrid's own
-# MPI_Alltoall algorithms, and beside xchg's own simulator (docs/mpi.md,
-# "On tori you do not have").
+# tori of 216, 256, 1,024 and 4,096 ranks, xchg's algorithms against
+# SimGrid's own MPI_Alltoall algorithms, and beside xchg's own simulator
+# (docs/mpi.md, "On tori you do not have").
 #
 # Every run is one smpirun of xchg-bench at one block size, one timed call
 # (-i 1 -x 0: SMPI's time is simulated, so it is the same on every call
