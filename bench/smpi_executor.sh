@@ -33,7 +33,7 @@
 # time limit and say so ('>Ns' in the table). The simulation also does
 # every rank's real work in its one process (the executor's packing and
 # unpacking of every block), which at 1,024 ranks no longer fits in the
-# caches (perf: over half the time in memmove and first-touch page faults),
+# caches (perf, docs/mpi.md: over half the time in memmove and page faults),
 # so a run's wall time grows faster than its bytes (the runs file: at2 on
 # 32x32 at 512 B and at 4 KiB). The 32x32 table stops at 4 KiB, with a
 # limit of its own (GRID_LIMIT_1024): at 64 KiB one run of xchg's would
