@@ -42,6 +42,7 @@
 # Usage: bench/mpi_ops.sh [--reps R] [--build DIR] [--ops "bcast scan ..."]
 #                         [--nps "16 64"] [--cap64 SIZE] [--until HH:MM]
 #                         [--quick] [--out FILE] [--paired] [--tuning FILE]
+#                         [--min-time S]
 #   --reps R      interleaved repetitions (default 3)
 #   --build DIR   Open MPI build tree (default <repo>/build; configured and
 #                 built here when xchg-bench is missing or stale)
@@ -58,6 +59,12 @@
 #                 its name ending -tuning.txt)
 #   --paired      auto with the tuning file against the library in one run
 #   --tuning FILE use this tuning file instead of tuning first
+#   --min-time S  xchg-bench --min-time: at each size at least as many timed
+#                 calls as fill S seconds (default 0.3 with --paired, off
+#                 otherwise; 0 turns it off). A paired ratio of the few calls
+#                 -i gives strays by up to 1.9x when both sides make the very
+#                 same call (bench/results/pair_control.txt); thousands of
+#                 small calls take under a second.
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
 # Open MPI, node) and builds xchg-bench and xchg-tune. Takes about 35
 # minutes on the 2-core machine the results were made on.
@@ -75,6 +82,7 @@ quick=0
 out=
 paired=0
 tuning_in=
+min_time=
 cmdline="bench/mpi_ops.sh $*"
 
 die() {
@@ -99,11 +107,15 @@ while [ $# -gt 0 ]; do
     --paired) paired=1; shift ;;
     --tuning) [ $# -ge 2 ] && [ -r "$2" ] || die "--tuning needs a readable tuning file"
         tuning_in=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --min-time) [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]*\.?[0-9]+$ ]] ||
+        die "--min-time needs seconds such as 0.3, got '${2:-}'"
+        min_time=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown option '$1'; accepted: --reps R, --build DIR, --ops LIST, --nps LIST, --cap64 SIZE, --until HH:MM, --quick, --out FILE, --paired, --tuning FILE, --help" ;;
+    *) die "unknown option '$1'; accepted: --reps R, --build DIR, --ops LIST, --nps LIST, --cap64 SIZE, --until HH:MM, --quick, --out FILE, --paired, --tuning FILE, --min-time S, --help" ;;
     esac
 done
 if [ "$quick" = 1 ] && [ "$reps" = 3 ]; then reps=1; fi
+if [ -z "$min_time" ]; then min_time=0; [ "$paired" = 1 ] && min_time=0.3; fi
 if [ -z "$out" ]; then
     out=$here/results/mpi_ops.txt
     [ "$paired" = 1 ] && out=$here/results/mpi_ops-paired.txt
@@ -158,13 +170,14 @@ sizes_of() {
     echo "-m 8:$max"
 }
 iters_of() {
-    local np=$1
+    local np=$1 t=
+    awk -v t="$min_time" 'BEGIN { exit !(t > 0) }' && t=" --min-time $min_time"
     if [ "$quick" = 1 ]; then
-        echo "-i 3 -x 1 --iterations-large 2 --warmup-large 1"
+        echo "-i 3 -x 1 --iterations-large 2 --warmup-large 1$t"
     elif [ "$np" -ge 64 ]; then
-        echo "-i 10 -x 2 --iterations-large 3 --warmup-large 1"
+        echo "-i 10 -x 2 --iterations-large 3 --warmup-large 1$t"
     else
-        echo "-i 20 -x 2 --iterations-large 5 --warmup-large 1"
+        echo "-i 20 -x 2 --iterations-large 5 --warmup-large 1$t"
     fi
 }
 
@@ -267,6 +280,11 @@ if [ "$paired" = 1 ]; then
     echo "# alone with a barrier after it; ratio = auto's Avg / the library's Avg of the same run."
     echo "# Where the tuning row is 'mpi' both calls are the library's, auto's after its dispatch"
     echo "# (argument checks, the plan cache): those ratios show the noise and the dispatch's cost."
+    if awk -v t="$min_time" 'BEGIN { exit !(t > 0) }'; then
+        echo "# --min-time $min_time: at each size the timed pairs are at least -i's and as many as fill"
+        echo "# $min_time s at the warm-up's pace (xchg-bench --help); a few pairs stray by up to 1.9x"
+        echo "# when both sides make the same call (bench/results/pair_control.txt)."
+    fi
     if [ -n "$stopped" ]; then
         echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
     fi

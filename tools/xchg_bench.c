@@ -40,6 +40,11 @@
  * and second on odd ones, each timed alone with its barrier after it; the
  * row adds the library's Avg and the ratio of the two, so both sides meet
  * the same state of the machine and of the MPI library.
+ * --min-time S raises the timed count at each size to fill S seconds at
+ * the warm-up's pace: on a shared machine a paired ratio of a few calls
+ * strays far from 1 even when both sides make the same call
+ * (bench/pair_control.sh), and thousands of calls of a small size cost
+ * less than a second.
  *
  * Validation (-c) fills every input before every call and checks every
  * output afterwards against a value computed locally from the inputs (the
@@ -76,6 +81,9 @@
 #define DEF_WARMUP_LARGE 10
 #define LARGE_MESSAGE_SIZE ((size_t)8192)
 #define DEF_MEM_LIMIT ((size_t)512 << 20)
+/* --min-time: its largest value (seconds) and the most timed calls it adds */
+#define MAX_MIN_TIME 3600
+#define MAX_TIMED_ITERS 1000000L
 /* OSU's column widths. */
 #define FIELD_WIDTH 20
 #define FLOAT_PRECISION 2
@@ -89,6 +97,7 @@ typedef struct bench_args {
     size_t mem_limit;
     int full, validate, in_place, json, verbose;
     int pair; /* --pair: the MPI library's call timed too, interleaved */
+    double min_time; /* --min-time: seconds of timed calls per size at least (0: off) */
     const char *alg;  /* "auto", "mpi" or a registry spec */
     const char *topo; /* NULL or "auto" or a topology spec */
     const char *tuning, *machine; /* auto's files (NULL: XCHG_TUNING_FILE,
@@ -204,7 +213,12 @@ static void usage(FILE *f)
             "  --pair                        also time the MPI library's own call in the same\n"
             "                                run, each iteration one call of each in turn (the\n"
             "                                order alternating); adds its Avg and the ratio\n"
-            "                                xchg/MPI (not with --alg mpi or -l)\n\n"
+            "                                xchg/MPI (not with --alg mpi or -l)\n"
+            "  --min-time S                  at each size, at least as many timed calls as\n"
+            "                                fill S seconds (0 < S <= %d) at the warm-up's\n"
+            "                                pace (one warm-up call at least; with --pair a\n"
+            "                                pair of calls each), never fewer than -i; -f\n"
+            "                                shows the counts run\n\n"
             "Size (bytes, one rank's block, as the OSU benchmark of the operation counts it):\n"
             "  alltoall        the block for each destination (sends and receives P of them)\n"
             "  bcast, shift    the message\n"
@@ -221,7 +235,7 @@ static void usage(FILE *f)
             "through a plan made per size before the timed loop.\n"
             "exit status: 0 ok, 1 a validation failed, 2 bad usage, 3 an MPI call failed.\n",
             DEF_ITERS, DEF_ITERS_LARGE, LARGE_MESSAGE_SIZE, DEF_WARMUP, DEF_WARMUP_LARGE,
-            LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE);
+            LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE, MAX_MIN_TIME);
 }
 
 /*
@@ -272,6 +286,28 @@ static int parse_long(const char *s, long lo, long hi, long *out)
         v = v * 10 + (*s - '0');
     }
     if (*s != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* --min-time's value: seconds in (0, MAX_MIN_TIME], digits with at most
+ * one decimal point (no sign, exponent or "inf"); 0 and *out, or -1. */
+static int parse_seconds(const char *s, double *out)
+{
+    int digits = 0, points = 0;
+    for (const char *c = s; *c; c++) {
+        if (*c == '.')
+            points++;
+        else if (*c >= '0' && *c <= '9')
+            digits++;
+        else
+            return -1;
+    }
+    if (digits == 0 || points > 1 || digits > 12)
+        return -1;
+    double v = strtod(s, NULL);
+    if (!(v > 0) || v > MAX_MIN_TIME)
         return -1;
     *out = v;
     return 0;
@@ -341,7 +377,8 @@ enum {
     OPT_OP,
     OPT_ROOT,
     OPT_Q,
-    OPT_PAIR
+    OPT_PAIR,
+    OPT_MIN_TIME
 };
 
 /*
@@ -373,11 +410,12 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         {"root", required_argument, 0, OPT_ROOT},
         {"q", required_argument, 0, OPT_Q},
         {"pair", no_argument, 0, OPT_PAIR},
+        {"min-time", required_argument, 0, OPT_MIN_TIME},
         {0, 0, 0, 0},
     };
     static const char accepted[] = "-m, -i, -x, -f, -c, -l, -M, -h, -v, --alg, --topo, "
                                    "--iterations-large, --warmup-large, --tuning, --machine, "
-                                   "--op, --root, --q, --pair, --json, --verbose";
+                                   "--op, --root, --q, --pair, --min-time, --json, --verbose";
     memset(a, 0, sizeof *a);
     a->min_size = DEF_MIN_SIZE;
     a->max_size = DEF_MAX_SIZE;
@@ -445,6 +483,14 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
             break;
         case OPT_JSON: a->json = 1; break;
         case OPT_PAIR: a->pair = 1; break;
+        case OPT_MIN_TIME:
+            if (parse_seconds(optarg, &a->min_time)) {
+                usage_error("--min-time '%s' is not a time; accepted: seconds above 0 and up to "
+                            "%d, e.g. 0.25",
+                            optarg, MAX_MIN_TIME);
+                return EXIT_USAGE;
+            }
+            break;
         case OPT_VERBOSE: a->verbose = 1; break;
         case ':':
             usage_error("%s needs a value", argv[optind - 1]);
@@ -917,6 +963,25 @@ static int op_call(const bench_call *c)
 }
 
 /*
+ * --min-time: the timed iterations that fill min_time seconds, at the pace
+ * of the warm-up (warmup iterations in `took` seconds on this rank, the
+ * barriers and, with --pair, both calls included), and never fewer than
+ * iters. The slowest rank's pace decides, so every rank runs the same
+ * count. At most MAX_TIMED_ITERS, or iters when that is more.
+ */
+static long iters_for_time(MPI_Comm comm, double min_time, long iters, long warmup, double took)
+{
+    double slowest = took;
+    MPI_Allreduce(&took, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    double per = slowest / (double)warmup;
+    double need = per > 0 ? min_time / per : (double)MAX_TIMED_ITERS;
+    if (need > (double)MAX_TIMED_ITERS)
+        need = (double)MAX_TIMED_ITERS;
+    long n = (long)need + 1;
+    return n > iters ? n : iters;
+}
+
+/*
  * Time one size m (count elements): warm-up and timed calls as the OSU
  * benchmarks do them (each timed call alone, a barrier after it outside
  * the timed region), with a refill before and a check after every call
@@ -929,6 +994,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
 {
     long iters = m > LARGE_MESSAGE_SIZE ? a->iters_large : a->iters;
     long warmup = m > LARGE_MESSAGE_SIZE ? a->warmup_large : a->warmup;
+    if (a->min_time > 0 && warmup < 1)
+        warmup = 1; /* --min-time counts from the warm-up's time */
     xchg_mpi_opts o;
     bench_call c = {.a = a,
                     .opts = &o,
@@ -947,7 +1014,6 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     int rc;
     memset(row, 0, sizeof *row);
     row->bytes = m;
-    row->iters = iters;
     xchg_mpi_opts_default(&o);
     o.alg = a->alg;
     o.topology = a->topo;
@@ -998,7 +1064,10 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     double timer = 0.0, timer_lib = 0.0;
     long bad = 0;
     MPI_Barrier(comm);
+    double warm_start = MPI_Wtime();
     for (long i = 0; i < warmup + iters; i++) {
+        if (i == warmup && a->min_time > 0)
+            iters = iters_for_time(comm, a->min_time, iters, warmup, MPI_Wtime() - warm_start);
         /* with --pair, two turns: xchg first on even iterations, the
          * library first on odd ones, so neither always follows the other */
         for (int turn = 0; turn < (a->pair ? 2 : 1); turn++) {
@@ -1019,6 +1088,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
                 *(is_lib ? &timer_lib : &timer) += t1 - t0;
         }
     }
+    row->iters = iters;
     double lat = timer * 1e6 / (double)iters, sum = 0.0;
     MPI_Allreduce(&lat, &row->min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
     MPI_Allreduce(&lat, &row->max_us, 1, MPI_DOUBLE, MPI_MAX, comm);

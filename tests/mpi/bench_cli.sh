@@ -66,6 +66,8 @@ usage_error "--alg 'bcast-hc:root=1': bcast-hc:root=1: the call gives the root a
 usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair --alg mpi
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l
+usage_error "--min-time '0' is not a time; accepted: seconds above 0 and up to 3600" --min-time 0
+usage_error "--min-time '1e3' is not a time" --min-time 1e3
 fi
 mpi_refusals_check "xchg-bench: "
 
@@ -107,14 +109,19 @@ table "mpi in place" --alg mpi --in-place
 # xchg's results still validated; in JSON the ratio is avg_us / mpi_avg_us
 # (printed to 4 decimals: within 5e-5 of it, which a ratio below 0.05, one
 # noisy row on a loaded machine, would fail as 1e-3 of itself alone).
+# --min-time 0.25 raises the 10 timed pairs of each size to fill 0.25 s
+# (a pair of 8-64 B allreduces on 4 ranks takes well under 1 ms; only a
+# pace above 25 ms a pair would leave 10).
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
 expect "pair: exit" "$?" 0
 grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +Validation$' "$TMP/out" && ok ||
     bad "pair: no column header in '$(cat "$TMP/out")'"
 expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
-mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --json >"$TMP/out" 2>"$TMP/err"
+mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --json --min-time 0.25 >"$TMP/out" 2>"$TMP/err"
 expect "pair json" "$(jsx 'L.length === 4 && L.every(o => o.mpi_avg_us > 0 && o.valid === true &&
     Math.abs(o.ratio - o.avg_us / o.mpi_avg_us) < 1e-3 * o.ratio + 5e-5)' <"$TMP/out")" true
+expect "min-time: more than -i's 10 pairs" "$(jsx 'L.every(o => o.iterations > 10 &&
+    o.iterations <= 1000000)' <"$TMP/out")" true
 
 # --json: one object per size with the issue's fields.
 mpi_run 4 "$B" -m 8:1K -i 10 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
