@@ -96,7 +96,7 @@ typedef struct bench_args {
     long iters, warmup, iters_large, warmup_large;
     size_t mem_limit;
     int full, validate, in_place, json, verbose;
-    int pair; /* --pair: the MPI library's call timed too, interleaved */
+    int pair;        /* --pair: the MPI library's call timed too, interleaved */
     double min_time; /* --min-time: seconds of timed calls per size at least (0: off) */
     const char *alg;  /* "auto", "mpi" or a registry spec */
     const char *topo; /* NULL or "auto" or a topology spec */
