@@ -142,6 +142,33 @@ static void test_hypercube(void)
     slide_cost("complete:16", "bcast-split:root=9", 8, 30.0 / 16);
 }
 
+/* scan-hc on any p (MPI_Scan's): the butterfly with the partners above p-1
+ * left out, (t_s + t_w m) ceil(log2 p), verified (every token delivered,
+ * every declared size what the message carries) and contention-free on a
+ * switch (slide_cost), for every p from 1 to 130 and around the next
+ * powers of two. */
+static void test_scan_any_p(void)
+{
+    char tspec[32];
+    uint32_t ps[140];
+    size_t n = 0;
+    for (uint32_t p = 1; p <= 130; p++)
+        ps[n++] = p;
+    const uint32_t more[] = {255, 257, 511, 513, 1000};
+    for (size_t k = 0; k < sizeof more / sizeof *more; k++)
+        ps[n++] = more[k];
+    for (size_t k = 0; k < n; k++) {
+        uint32_t p = ps[k];
+        int d = 0;
+        while ((1u << d) < p)
+            d++;
+        snprintf(tspec, sizeof tspec, "complete:%u", p);
+        slide_cost(tspec, "scan-hc", d, d);
+    }
+    /* and on a ring of 6, where messages share links (no claim) */
+    check_slide_cost("ring:6", "scan-hc", 0, 3, 3, 3);
+}
+
 /*
  * The balanced binary tree (tree:D, processors at the leaves): the slides'
  * broadcast and reduction cost eq. (1) there too, contention-free, every
@@ -293,6 +320,7 @@ int main(void)
 {
     test_api();
     test_hypercube();
+    test_scan_any_p();
     test_tree();
     test_phases();
     test_wrong();

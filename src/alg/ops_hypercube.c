@@ -33,6 +33,10 @@
  *               (o, d), o <= d; a node whose partner is lower sends only
  *               while some higher subcube needs its origins (in the last
  *               step the upper half sends nothing): (t_s + t_w m) log p.
+ *               On any other p (MPI_Scan takes any), the same steps for
+ *               i = 0 to ceil(log2 p)-1 with the partners n XOR 2^i >= p
+ *               left out, as MPICH's recursive-doubling scan does: no
+ *               token needs them (below), so (t_s + t_w m) ceil(log2 p).
  *   shift-hc    a q-shift as one shift by 2^k per set bit k of q, node n to
  *               n + 2^k mod p (ids in binary order, e-cube routes), one
  *               block a step: (t_s + t_w m) popcount(q). The slides map a
@@ -56,8 +60,9 @@
  *
  * Preconditions: p = 2^d nodes on any topology (contention-free on a
  * hypercube and a switch, the rooted ones on a tree too; the verifier holds
- * every claim); bcast-tree and reduce-tree on a tree only. Memory: a
- * partner table a step for the rooted ones, a size table for scan.
+ * every claim), scan-hc any p; bcast-tree and reduce-tree on a tree only.
+ * Memory: a partner table a step for the rooted ones, a size table for
+ * scan (and a partner table when p is not a power of two).
  * Sender groups (xchg draw): every sender of a step of the rooted and
  * pairwise patterns is in "dimension i", the bit it crosses; the shifts
  * name none (a shift by 2^k carries into higher bits).
@@ -68,6 +73,7 @@
 #include "alg/ops.h"
 
 #define OPS_HC_NEEDS {.nodes_pow2 = 1}
+#define OPS_ANY_NEEDS {0}
 #define OPS_HC_FREE_ON (XCHG_KIND(XCHG_TOPO_HYPERCUBE) | XCHG_KIND(XCHG_TOPO_COMPLETE))
 /* The rooted patterns keep each step's messages in disjoint subtrees of a
  * balanced binary tree too (bcast-tree below). */
@@ -120,10 +126,33 @@ static int rooted_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
     return XCHG_OK;
 }
 
+/*
+ * Whether scan-hc's node n sends at the step across bit i (partner
+ * n XOR 2^i, below p), and so the size of its message, 0 or 1 block.
+ * Before the step n holds the tokens (o, d) with o in its aligned group of
+ * 2^i ids, d >= o, d < p and d's bits below i those of n; it sends those
+ * whose bit i is the partner's. A higher partner is itself such a dest. A
+ * lower partner's side has bit i clear, so such a d must lie in a higher
+ * group of 2^(i+1): the first is ((n >> (i+1)) + 1) << (i+1) with n's low
+ * bits, and the node sends when that is below p. The same follows a token
+ * (o, d): its holder before step i has d's bits below i and o's from i up,
+ * and the partner it needs has d's bits up to i and o's above, at most d
+ * (o <= d), so below p: no token waits on a partner left out.
+ */
+static uint32_t scan_blocks(uint32_t p, uint32_t n, int i)
+{
+    uint32_t bit = 1u << i;
+    if (!(n & bit))
+        return 1;
+    uint64_t next = ((uint64_t)(n >> (i + 1)) + 1) << (i + 1) | (n & (bit - 1));
+    return next < p;
+}
+
 /* Steps of the pairwise patterns: every node with n XOR 2^i, i = 0 to d-1,
  * the tokens bound for the partner's half; a message is 2^i blocks (size
  * 1: doubling), p/2^(i+1) (size -1: halving, the reduce-scatter) or one
- * (size 0: allreduce); scan sizes each node's message. */
+ * (size 0: allreduce); scan sizes each node's message and, on p not a
+ * power of two, leaves out the partners >= p (a partner table). */
 static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts, int size,
                              xchg_sched **out, xchg_err *err)
 {
@@ -137,19 +166,27 @@ static int pairwise_generate(const xchg_alg *a, const xchg_topo *t, const xchg_o
         uint32_t bit = 1u << i;
         uint64_t blocks = size > 0 ? bit : size < 0 ? p >> (i + 1) : 1;
         xchg_step st = xchg_step_xor(bit, xchg_rule_dest_mask_to(bit), blocks);
-        st.group_arg = i;
         if (a->op == XCHG_OP_SCAN) {
-            /* a node whose partner is higher always sends; one whose partner
-             * is lower sends while a higher subcube is left above it */
-            st.blocks_table = malloc(p * sizeof *st.blocks_table);
-            if (!st.blocks_table) {
+            int table = !xchg_alg_is_pow2(p);
+            uint32_t *part = table ? malloc(p * sizeof *part) : NULL;
+            uint32_t *msg = malloc(p * sizeof *msg);
+            if (!msg || (table && !part)) {
+                free(part);
+                free(msg);
                 xchg_sched_free(s);
                 return xchg_fail(err, XCHG_ENOMEM, "out of memory while building the schedule");
             }
-            uint32_t top = (p >> (i + 1)) - 1;
-            for (uint32_t n = 0; n < p; n++)
-                st.blocks_table[n] = !(n & bit) || (n >> (i + 1)) != top;
+            for (uint32_t n = 0; n < p; n++) {
+                int there = (n ^ bit) < p;
+                msg[n] = there ? scan_blocks(p, n, i) : 0;
+                if (table)
+                    part[n] = there ? n ^ bit : XCHG_NONE;
+            }
+            if (table)
+                st = xchg_ops_table_step(part, xchg_rule_dest_mask_to(bit), 1);
+            st.blocks_table = msg;
         }
+        st.group_arg = i;
         int rc = xchg_alg_add(s, &st, err);
         if (rc)
             return rc;
@@ -196,11 +233,12 @@ GEN(ecube_gen, xchg_alg_shift_hc_ecube, shift_generate(a, t, o, 0, out, err))
 
 /* The slides' counts: log p start-ups; volume log p blocks (messages that
  * do not grow) or p-1 (halving or doubling); shifts one a set bit of q, or
- * one. */
+ * one. Scan on other p: ceil(log2 p) of each (node 0's partner 2^i is
+ * below p at every step, and it sends one block). */
 static int ops_hc_formula(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
                           xchg_counts *out)
 {
-    if (!xchg_alg_is_pow2(t->nodes))
+    if (!xchg_alg_is_pow2(t->nodes) && a->op != XCHG_OP_SCAN)
         return XCHG_ENOTAPPLIC;
     uint64_t d = (uint64_t)xchg_alg_log2(t->nodes);
     out->copy_blocks = 0;
@@ -238,7 +276,8 @@ FORMULA(shift_formula, xchg_alg_shift_hc)
 FORMULA(ecube_formula, xchg_alg_shift_hc_ecube)
 
 /* Steps and tables: log p steps, a partner table each (rooted) or a size
- * table each (scan); shifts one step a set bit. */
+ * table each (scan; and a partner table when p is not a power of two);
+ * shifts one step a set bit. */
 static int ops_hc_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opts *opts,
                            xchg_estimate *out)
 {
@@ -250,7 +289,8 @@ static int ops_hc_estimate(const xchg_alg *a, const xchg_topo *t, const xchg_opt
         a->op == XCHG_OP_GATHER)
         xchg_est_tables(out, steps, t->nodes, sizeof(uint32_t));
     if (a->op == XCHG_OP_SCAN)
-        xchg_est_tables(out, steps, t->nodes, sizeof(uint64_t));
+        xchg_est_tables(out, steps, t->nodes,
+                        sizeof(uint32_t) * (xchg_alg_is_pow2(t->nodes) ? 1 : 2));
     return XCHG_OK;
 }
 
@@ -332,9 +372,13 @@ ENTRY(xchg_alg_allreduce_hc, "allreduce-hc", XCHG_OP_ALLREDUCE,
       "all-reduce: the all-to-all broadcast pattern with messages that do not grow",
       "All-Reduce, (t_s + t_w m) log p", "", NULL, NULL, allreduce_gen, allreduce_formula,
       allreduce_estimate);
-ENTRY(xchg_alg_scan_hc, "scan-hc", XCHG_OP_SCAN,
-      "prefix sums: the all-reduce pattern, a node keeping what comes from below",
-      "PREFIX_SUMS_HCUBE", "", NULL, NULL, scan_gen, scan_formula, scan_estimate);
+XCHG_OPS_ENTRY(xchg_alg_scan_hc, "scan-hc", XCHG_OP_SCAN,
+               "prefix sums: the all-reduce pattern, a node keeping what comes from below",
+               "PREFIX_SUMS_HCUBE",
+               "any topology (contention-free on hypercube, complete); p not a power of two "
+               "leaves out the partners above p-1",
+               OPS_ANY_NEEDS, OPS_HC_FREE_ON, "", NULL, NULL, scan_gen, scan_formula,
+               scan_estimate);
 ENTRY(xchg_alg_shift_hc, "shift-hc", XCHG_OP_SHIFT,
       "circular q-shift as one shift by 2^k per set bit of q",
       "Circular Shift on a Hypercube, eq. (8)", XCHG_OPS_OPTIONS_SHIFT, xchg_ops_parse,

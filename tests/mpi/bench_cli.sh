@@ -213,12 +213,12 @@ expect "json gather: plan" "$(jsx 'L.every(o => typeof o.alg === "string" && o.a
 mpi_run 4 "$B" --op reduce_scatter -m 1:16 -i 3 -x 1 --alg mpi --json >"$TMP/out" 2>"$TMP/err"
 expect "json reduce_scatter mpi" "$(jsx 'L.map(o => o.op + ":" + o.bytes + ":" + o.alg).join(",")' \
     <"$TMP/out")" "reduce_scatter:4:mpi,reduce_scatter:8:mpi,reduce_scatter:16:mpi"
-# On 3 ranks no scan algorithm applies (scan-hc needs 2^d): the row says
-# the MPI library ran. An all-reduce runs allreduce-split there (the ring's
-# parts on a switch of any p).
+# On 3 ranks scan-hc runs with node 1's partner 3 left out (docs/op-scan.md),
+# validated. An all-reduce runs allreduce-split there (the ring's parts on a
+# switch of any p).
 mpi_run 3 "$B" --op scan -m 8:8 -i 3 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
 expect "json scan p=3" "$(jsx 'o.alg + " " + o.fallback + " " + o.valid' <"$TMP/out")" \
-    "mpi true true"
+    "scan-hc false true"
 mpi_run 3 "$B" --op allreduce -m 8:8 -i 3 -x 1 -c --json >"$TMP/out" 2>"$TMP/err"
 expect "json allreduce p=3" "$(jsx 'o.alg + " " + o.fallback + " " + o.valid' <"$TMP/out")" \
     "allreduce-split false true"
