@@ -63,17 +63,31 @@ static unsigned char pattern(long r, long i)
     return (unsigned char)(x >> 56);
 }
 
-/* The exchange done with point-to-point messages only: the reference. */
+/* The exchange done with point-to-point messages only: the reference. All
+ * its messages are posted at once: p rounds of MPI_Sendrecv, each waiting on
+ * every oversubscribed rank in turn, took a third of the matrix's time at
+ * p = 64 (17 s of 55; 7 s posted at once), the same messages and types. */
 static void reference_p2p(const unsigned char *send, long scount, MPI_Datatype stype,
                           MPI_Aint sext, unsigned char *recv, long rcount, MPI_Datatype rtype,
                           MPI_Aint rext, MPI_Comm comm)
 {
+    /* statuses, not MPI_STATUSES_IGNORE: GCC 12 sees MPICH's as a zero-size
+     * array (src/mpi/mpi_internal.h) */
+    MPI_Request *req = malloc(2 * (size_t)nranks * sizeof *req);
+    MPI_Status *st = malloc(2 * (size_t)nranks * sizeof *st);
     for (int k = 0; k < nranks; k++) {
-        int to = (rank + k) % nranks, from = (rank - k + nranks) % nranks;
-        MPI_Sendrecv(send + (size_t)to * (size_t)scount * (size_t)sext, (int)scount, stype, to, 77,
-                     recv + (size_t)from * (size_t)rcount * (size_t)rext, (int)rcount, rtype, from,
-                     77, comm, MPI_STATUS_IGNORE);
+        int from = (rank - k + nranks) % nranks;
+        MPI_Irecv(recv + (size_t)from * (size_t)rcount * (size_t)rext, (int)rcount, rtype, from,
+                  77, comm, &req[k]);
     }
+    for (int k = 0; k < nranks; k++) {
+        int to = (rank + k) % nranks;
+        MPI_Isend(send + (size_t)to * (size_t)scount * (size_t)sext, (int)scount, stype, to, 77,
+                  comm, &req[nranks + k]);
+    }
+    MPI_Waitall(2 * nranks, req, st);
+    free(req);
+    free(st);
 }
 
 /*
@@ -133,15 +147,15 @@ static int run_case(const char *spec, const char *topo, MPI_Comm comm, long byte
             memcpy(ref, p2p, rbuf);
     }
     /* the MPI library's MPI_Alltoall must agree with the point-to-point
-     * reference */
-    int lib_ok = memcmp(ref, p2p, rbuf) == 0, lib_all = 0;
-    MPI_Allreduce(&lib_ok, &lib_all, 1, MPI_INT, MPI_MIN, comm);
+     * reference, and xchg's buffer with that reference (so with both): the
+     * two checks agreed over the ranks in one reduction, not one each */
+    int ok[2] = {memcmp(ref, p2p, rbuf) == 0, rc == MPI_SUCCESS && memcmp(mine, p2p, rbuf) == 0};
+    int agreed[2] = {0, 0};
+    MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_MIN, comm);
+    int lib_all = agreed[0], all = agreed[1];
     check(lib_all, "MPI_Alltoall and the point-to-point reference disagree (%s, %s) %ld %ld",
           spec, topo, bytes, nranks);
-    memcpy(ref, p2p, rbuf);
     free(p2p);
-    int ok = rc == MPI_SUCCESS && memcmp(mine, ref, rbuf) == 0, all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
     char what[160];
     snprintf(what, sizeof what, "%s %s %s", dt->name, in_place ? "in place" : "", topo);
     check(all, "%s on %s: %ld bytes a block, p %ld: differs from MPI_Alltoall", spec, what,
