@@ -111,10 +111,16 @@ grep -q "8 bytes: the MPI library's MPI_Bcast (auto: tuned ($TMP/ops.txt): the M
     bad "no tuned fallback line for bcast: $(head -c 600 "$TMP/err")"
 grep -q "2048 bytes: bcast-hc on complete:$NP (auto: tuned ($TMP/ops.txt): bcast-hc measured fastest" "$TMP/err" && ok ||
     bad "no tuned bcast-hc line: $(head -c 600 "$TMP/err")"
-# a row for another operation leaves this one to the cost model
+# a row for another operation leaves this one to the cost model (reduced,
+# the sanitizer build: the lookup's answer, the same in every build, is
+# left to the plain one; the file is read under ASan in the run above)
+reduced=0
+[ "${XCHG_TEST_REDUCED:-0}" = 1 ] && reduced=1
+if [ $reduced = 0 ]; then
 mpi_run $NP "$B" --op gather -m 8:8 -i 3 -x 1 -c --tuning "$TMP/ops.txt" --verbose >"$TMP/out" 2>"$TMP/err"
 grep -q "auto: predicted fastest.*the tuning file has no row of gather for $NP ranks on complete:$NP" "$TMP/err" && grep -q ' Pass$' "$TMP/out" && ok ||
     bad "gather with bcast's rows: $(head -c 600 "$TMP/err")"
+fi
 
 # a damaged file is refused and left as it was
 printf 'xchg-tuning/1\n4 complete:4 1 64 nosuch\n' >"$TMP/damaged.txt"
@@ -140,17 +146,20 @@ expect "every size validated" "$(grep -c ' Pass$' "$TMP/out")" 4
 grep -q "auto: tuned ($F)" "$TMP/err" && ok || bad "no 'auto: tuned' line: $(head -c 400 "$TMP/err")"
 
 # damaged, cut or foreign files: said once by rank 0, auto goes on, validated
+# (reduced: one tuning file and one machine file; the readers' refusals are
+# the same in every build, and fuzzed under ASan, tests/fuzz/fuzz_files.c)
 printf 'xchg-tuning/2\nalltoall %d complete:%d 1 64 pairwise\nalltoall %d complete:%d 60 1024 mpi\n' \
     $NP $NP $NP $NP >"$TMP/overlap.txt"
 printf 'xchg-machine/1\nts 2\n' >"$TMP/cut-machine.txt"
 # cut inside a row (as a copy cut short would be)
 { head -n 3 "$F"; sed -n 4p "$F" | cut -c1-16; } >"$TMP/cut-tuning.txt"
-for env in "XCHG_TUNING_FILE=$TMP/overlap.txt:overlaps an earlier row" \
-           "XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 4: 2 fields" \
-           "XCHG_TUNING_FILE=$TMP/nosuch.txt:cannot read it" \
-           "XCHG_TUNING_FILE=$HERE/../../README.md:is not the header of a tuning file" \
-           "XCHG_MACHINE_FILE=$TMP/cut-machine.txt:no 'tw' line" \
-           "XCHG_MACHINE_FILE=$F:is not the header of a machine file"; do
+envs=("XCHG_TUNING_FILE=$TMP/overlap.txt:overlaps an earlier row"
+      "XCHG_MACHINE_FILE=$TMP/cut-machine.txt:no 'tw' line")
+[ $reduced = 0 ] && envs+=("XCHG_TUNING_FILE=$TMP/cut-tuning.txt:line 4: 2 fields"
+                            "XCHG_TUNING_FILE=$TMP/nosuch.txt:cannot read it"
+                            "XCHG_TUNING_FILE=$HERE/../../README.md:is not the header of a tuning file"
+                            "XCHG_MACHINE_FILE=$F:is not the header of a machine file")
+for env in "${envs[@]}"; do
     var=${env%%=*} rest=${env#*=}
     val=${rest%%:*} pat=${rest#*:}
     env "$var=$val" "$MPI_LAUNCHER" $( [ "$(mpi_flavor)" = openmpi ] && echo "--oversubscribe -x $var" ) \
