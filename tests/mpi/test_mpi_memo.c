@@ -179,8 +179,13 @@ int main(int argc, char **argv)
     char what[160], alg[XCHG_SPEC_MAX];
     int in3 = wrank < 3; /* rank 3 makes the same calls on its own (1 rank) */
 
-    /* Each operation twice: the second takes the short way. */
+    /* Each operation twice: the second takes the short way. The "-hc"
+     * algorithm asked for needs 2^d ranks, so on 3 it passes the call on;
+     * scan-hc takes any p (docs/op-scan.md) and runs, so scan has no case
+     * here (the memo's code is the same for every operation). */
     for (int k = 0; k < XCHG_OP_COUNT; k++) {
+        if (k == XCHG_OP_SCAN)
+            continue;
         snprintf(alg, sizeof alg, "%s-hc", xchg_op_name((xchg_op_kind)k));
         if (k == XCHG_OP_ALLTOALL)
             snprintf(alg, sizeof alg, "hc-standard");
@@ -226,11 +231,11 @@ int main(int argc, char **argv)
 
     /* Evicted: 16 plans of other operations on the communicator (which
      * leave each operation's memo of its own alone) push the first out. */
-    run(XCHG_OP_SCAN, 5, MPI_INT, MPI_SUM, 0, c3, "scan-hc", 0);
+    run(XCHG_OP_ALLGATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, "allgather-hc", 0);
     run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 0);
     for (int n = 6; n < 6 + 16; n++)
         run(XCHG_OP_BCAST, n, MPI_INT, MPI_OP_NULL, 0, c3, "bcast-hc", n);
-    outcome e = run(XCHG_OP_SCAN, 5, MPI_INT, MPI_SUM, 0, c3, "scan-hc", 99);
+    outcome e = run(XCHG_OP_ALLGATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, "allgather-hc", 99);
     check(e.same && (!in3 || e.lookups > 0), "a plan evicted: looked up again, as the library's");
     e = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 99);
     check(e.same && (!in3 || e.lookups > 0),
