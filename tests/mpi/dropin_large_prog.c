@@ -15,7 +15,7 @@
  *   the same bytes as a filled buffer, but the kernel supplies 1 MB of
  *   pages instead of 2 GiB (on the test machine, a virtual machine, first
  *   touching 2 GiB took 20-25 s). The receivers' buffers are fresh
- *   memory (in huge pages where the kernel gives them, big_alloc), every
+ *   memory (in huge pages where the kernel gives them, huge_pages.h), every
  *   byte of it written by the call.
  *
  * Under an MPI before version 4 there are no such calls: it prints
@@ -32,6 +32,7 @@
 
 #if MPI_VERSION >= 4
 #include "dropin_check.h"
+#include "huge_pages.h"
 
 /* want[i] = the sum over ranks lo..hi of in(rank, off + i). */
 static void sums(int *want, int n, int lo, int hi, int off)
@@ -82,22 +83,6 @@ static unsigned char *big_source(size_t n, size_t *len)
     return range;
 }
 
-/* n bytes of fresh memory for a receiver of big_bcast, in transparent
- * huge pages where the kernel gives them (madvise mode, as on the test
- * machine: fresh 4 KiB pages are slow to first touch in its virtual
- * machine, mpi_big's 9.6 GB took 32 s in them and 10 s in 2 MiB pages).
- * NULL when it cannot map; free with munmap(b, n). */
-static unsigned char *big_alloc(size_t n)
-{
-    void *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(b, n, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-#endif
-    return b;
-}
-
 /* One MPI_Bcast_c of 2^31 + 8 bytes from rank 0. */
 static void big_bcast(int rank)
 {
@@ -105,7 +90,7 @@ static void big_bcast(int rank)
     size_t mapped = 0;
     unsigned char *b = rank == 0 ? big_source((size_t)n, &mapped) : NULL;
     int source = b != NULL; /* the root's pattern, mapped period by period */
-    if (!b && (b = big_alloc((size_t)n)) != NULL)
+    if (!b && (b = huge_pages_alloc((size_t)n)) != NULL)
         mapped = (size_t)n;
     if (!b) {
         fprintf(stderr, "rank %d: cannot allocate %lld bytes\n", rank, (long long)n);

@@ -38,6 +38,8 @@
 #include "xchg.h"
 #include "xchg_mpi.h"
 
+#include "huge_pages.h"
+
 static int rank, nranks, failures, checks;
 
 static void check(int ok, const char *fmt, const char *a, const char *b, long n, long m)
@@ -453,28 +455,12 @@ static void intercommunicator(void)
     MPI_Comm_free(&half);
 }
 
-/* n bytes of fresh zeroed memory for big(), in transparent huge pages
- * where the kernel gives them (madvise mode, as on the test machine):
- * first touching 9.6 GB in 4 KiB pages took 32 s of mpi_big's 38 on that
- * virtual machine, in 2 MiB pages 10 s. The executor runs the same code on
- * either. NULL when it cannot map; free with munmap(b, n). */
-static void *big_alloc(size_t n)
-{
-    void *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(b, n, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-#endif
-    return b;
-}
-
 /* One exchange of `total` bytes (count x extent x p) through xchg. */
 static int big(long long total)
 {
     size_t block = (size_t)(total / nranks) / 4 * 4;
     size_t n = block * (size_t)nranks;
-    uint32_t *s = big_alloc(n), *r = big_alloc(n);
+    uint32_t *s = huge_pages_alloc(n), *r = huge_pages_alloc(n);
     if (!s || !r) {
         fprintf(stderr, "rank %d: cannot allocate 2 x %zu bytes\n", rank, n);
         if (s)
