@@ -974,10 +974,8 @@ static long iters_for_time(MPI_Comm comm, double min_time, long iters, long warm
     double slowest = took;
     MPI_Allreduce(&took, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
     double per = slowest / (double)warmup;
-    double need = per > 0 ? min_time / per : (double)MAX_TIMED_ITERS;
-    if (need > (double)MAX_TIMED_ITERS)
-        need = (double)MAX_TIMED_ITERS;
-    long n = (long)need + 1;
+    double need = per > 0 ? min_time / per + 1 : (double)MAX_TIMED_ITERS;
+    long n = need < (double)MAX_TIMED_ITERS ? (long)need : MAX_TIMED_ITERS;
     return n > iters ? n : iters;
 }
 
