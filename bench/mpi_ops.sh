@@ -116,6 +116,9 @@ while [ $# -gt 0 ]; do
 done
 if [ "$quick" = 1 ] && [ "$reps" = 3 ]; then reps=1; fi
 if [ -z "$min_time" ]; then min_time=0; [ "$paired" = 1 ] && min_time=0.3; fi
+# xchg-bench's flag for it ("" when 0)
+min_time_flag=
+awk -v t="$min_time" 'BEGIN { exit !(t > 0) }' && min_time_flag=" --min-time $min_time"
 if [ -z "$out" ]; then
     out=$here/results/mpi_ops.txt
     [ "$paired" = 1 ] && out=$here/results/mpi_ops-paired.txt
@@ -170,8 +173,7 @@ sizes_of() {
     echo "-m 8:$max"
 }
 iters_of() {
-    local np=$1 t=
-    awk -v t="$min_time" 'BEGIN { exit !(t > 0) }' && t=" --min-time $min_time"
+    local np=$1 t=$min_time_flag
     if [ "$quick" = 1 ]; then
         echo "-i 3 -x 1 --iterations-large 2 --warmup-large 1$t"
     elif [ "$np" -ge 64 ]; then
@@ -280,7 +282,7 @@ if [ "$paired" = 1 ]; then
     echo "# alone with a barrier after it; ratio = auto's Avg / the library's Avg of the same run."
     echo "# Where the tuning row is 'mpi' both calls are the library's, auto's after its dispatch"
     echo "# (argument checks, the plan cache): those ratios show the noise and the dispatch's cost."
-    if awk -v t="$min_time" 'BEGIN { exit !(t > 0) }'; then
+    if [ -n "$min_time_flag" ]; then
         echo "# --min-time $min_time: at each size the timed pairs are at least -i's and as many as fill"
         echo "# $min_time s at the warm-up's pace (xchg-bench --help); a few pairs stray by up to 1.9x"
         echo "# when both sides make the same call (bench/results/pair_control.txt)."
