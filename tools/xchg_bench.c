@@ -39,7 +39,14 @@
  * call of xchg's and one of the library's, xchg's first on even iterations
  * and second on odd ones, each timed alone with its barrier after it; the
  * row adds the library's Avg and the ratio of the two, so both sides meet
- * the same state of the machine and of the MPI library.
+ * the same state of the machine and of the MPI library, and the median
+ * ratio: each rank's median call of each side, averaged over the ranks.
+ * On an oversubscribed machine a few calls that lose the core for a
+ * scheduler's slice move a mean by 10-20% (64 ranks on 2 cores); the
+ * median call is what the two calls themselves cost. With --alg mpi
+ * both calls of a pair are the library's: a control, whose ratio shows how
+ * far two identical calls stray on this machine (bench/mpi_ops.sh prints
+ * it beside each size).
  * --min-time S raises the timed count at each size to fill S seconds at
  * the warm-up's pace: on a shared machine a paired ratio of a few calls
  * strays far from 1 even when both sides make the same call
@@ -112,6 +119,7 @@ typedef struct bench_row {
     long iters;
     double avg_us, min_us, max_us;
     double mpi_avg_us, ratio; /* --pair: the library's Avg, and avg_us / it */
+    double med_us, mpi_med_us, med_ratio; /* --pair: the same of each rank's median call */
     int checked, valid;
     xchg_mpi_plan_info info; /* alg "mpi" for --alg mpi */
     int have_info;
@@ -212,8 +220,11 @@ static void usage(FILE *f)
             "  --verbose                     the executor says what each plan chose (stderr)\n"
             "  --pair                        also time the MPI library's own call in the same\n"
             "                                run, each iteration one call of each in turn (the\n"
-            "                                order alternating); adds its Avg and the ratio\n"
-            "                                xchg/MPI (not with --alg mpi or -l)\n"
+            "                                order alternating); adds its Avg, the ratio\n"
+            "                                xchg/MPI of the Avgs, and the median ratio: of\n"
+            "                                each rank's median call, averaged over the ranks\n"
+            "                                (not with -l); with --alg mpi both calls are the\n"
+            "                                library's: the ratios' noise floor\n"
             "  --min-time S                  at each size, at least as many timed calls as\n"
             "                                fill S seconds (0 < S <= %d) at the warm-up's\n"
             "                                pace (one warm-up call at least; with --pair a\n"
@@ -563,9 +574,9 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
                     a->q, nprocs);
         return EXIT_USAGE;
     }
-    if (a->pair && (a->in_place || strcmp(a->alg, "mpi") == 0)) {
+    if (a->pair && a->in_place) {
         usage_error("--pair times xchg's call against the MPI library's in one run; accepted "
-                    "with an xchg --alg (not mpi) and without -l");
+                    "without -l");
         return EXIT_USAGE;
     }
     if (a->in_place && a->op != XCHG_OP_ALLTOALL) {
@@ -979,6 +990,29 @@ static long iters_for_time(MPI_Comm comm, double min_time, long iters, long warm
     return n > iters ? n : iters;
 }
 
+/* The median of the n values at v (sorted in place); 0 when n is 0. */
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median_of(double *v, long n)
+{
+    if (n <= 0)
+        return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The mean over the ranks of x. */
+static double rank_mean(MPI_Comm comm, int p, double x)
+{
+    double sum = 0.0;
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    return sum / p;
+}
+
 /*
  * Time one size m (count elements): warm-up and timed calls as the OSU
  * benchmarks do them (each timed call alone, a barrier after it outside
@@ -1060,12 +1094,19 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
         mpi_fail(comm, rc, "making the datatype", m);
 
     double timer = 0.0, timer_lib = 0.0;
+    double *each = NULL, *each_lib = NULL; /* --pair: every timed call's time */
     long bad = 0;
     MPI_Barrier(comm);
     double warm_start = MPI_Wtime();
     for (long i = 0; i < warmup + iters; i++) {
         if (i == warmup && a->min_time > 0)
             iters = iters_for_time(comm, a->min_time, iters, warmup, MPI_Wtime() - warm_start);
+        if (i == warmup && a->pair) {
+            each = malloc((size_t)iters * sizeof *each);
+            each_lib = malloc((size_t)iters * sizeof *each_lib);
+            if (!each || !each_lib)
+                mpi_fail(comm, MPI_ERR_NO_MEM, "keeping each call's time (--pair)", m);
+        }
         /* with --pair, two turns: xchg first on even iterations, the
          * library first on odd ones, so neither always follows the other */
         for (int turn = 0; turn < (a->pair ? 2 : 1); turn++) {
@@ -1082,8 +1123,11 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
             MPI_Barrier(comm);
             if (a->validate && !is_lib && bad == 0)
                 bad += check_op(a, p, m, count, i, rbuf, coefs);
-            if (i >= warmup)
+            if (i >= warmup) {
                 *(is_lib ? &timer_lib : &timer) += t1 - t0;
+                if (a->pair)
+                    (is_lib ? each_lib : each)[i - warmup] = t1 - t0;
+            }
         }
     }
     row->iters = iters;
@@ -1093,11 +1137,16 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     MPI_Allreduce(&lat, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     row->avg_us = sum / p;
     if (a->pair) {
-        double lat_lib = timer_lib * 1e6 / (double)iters;
-        MPI_Allreduce(&lat_lib, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-        row->mpi_avg_us = sum / p;
+        row->mpi_avg_us = rank_mean(comm, p, timer_lib * 1e6 / (double)iters);
         row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
+        /* each rank's median call, then the mean over the ranks: a call
+         * that a busy machine stretched moves a mean, not a median */
+        row->med_us = rank_mean(comm, p, median_of(each, iters) * 1e6);
+        row->mpi_med_us = rank_mean(comm, p, median_of(each_lib, iters) * 1e6);
+        row->med_ratio = row->mpi_med_us > 0 ? row->med_us / row->mpi_med_us : 0;
     }
+    free(each);
+    free(each_lib);
     if (a->validate) {
         long total = 0;
         MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, comm);
@@ -1144,7 +1193,9 @@ static void print_json(const bench_args *a, int p, const bench_row *r)
     else
         json_str(r->info.topology);
     if (a->pair)
-        printf(",\"mpi_avg_us\":%.3f,\"ratio\":%.4f", r->mpi_avg_us, r->ratio);
+        printf(",\"mpi_avg_us\":%.3f,\"ratio\":%.4f,\"median_us\":%.3f,\"mpi_median_us\":%.3f,"
+               "\"median_ratio\":%.4f",
+               r->mpi_avg_us, r->ratio, r->med_us, r->mpi_med_us, r->med_ratio);
     printf(",\"fallback\":%s,\"steps\":%zu,\"p\":%d,\"bytes\":%zu,\"avg_us\":%.3f,\"min_us\":%.3f,"
            "\"max_us\":%.3f,\"iterations\":%ld,\"in_place\":%s,\"valid\":%s}\n",
            r->info.fallback ? "true" : "false", r->info.steps, p, r->bytes, r->avg_us, r->min_us,
@@ -1178,7 +1229,7 @@ static void print_header(const bench_args *a, int p)
         printf("%*s%*s%*s", FIELD_WIDTH, "Min Latency(us)", FIELD_WIDTH, "Max Latency(us)", 12,
                "Iterations");
     if (a->pair)
-        printf("%*s%*s", FIELD_WIDTH, "MPI Avg(us)", 12, "xchg/MPI");
+        printf("%*s%*s%*s", FIELD_WIDTH, "MPI Avg(us)", 12, "xchg/MPI", 14, "median ratio");
     if (a->validate)
         printf("%*s", FIELD_WIDTH, "Validation");
     putchar('\n');
@@ -1216,7 +1267,8 @@ static void print_row(const bench_args *a, const bench_row *r)
         printf("%*.*f%*.*f%*ld", FIELD_WIDTH, FLOAT_PRECISION, r->min_us, FIELD_WIDTH,
                FLOAT_PRECISION, r->max_us, 12, r->iters);
     if (a->pair)
-        printf("%*.*f%*.*f", FIELD_WIDTH, FLOAT_PRECISION, r->mpi_avg_us, 12, 3, r->ratio);
+        printf("%*.*f%*.*f%*.*f", FIELD_WIDTH, FLOAT_PRECISION, r->mpi_avg_us, 12, 3, r->ratio, 14,
+               3, r->med_ratio);
     if (a->validate)
         printf("%*s", FIELD_WIDTH, r->valid ? "Pass" : "Fail");
     putchar('\n');

@@ -70,7 +70,6 @@ usage_error "--alg 'bcast-hc,bruck'.*one algorithm, not a list" --op bcast --alg
 usage_error "--alg 'bcast-hc:root=1': bcast-hc:root=1: the call gives the root and the shift; name the algorithm alone \(bcast-hc\)" \
     --op bcast --alg bcast-hc:root=1
 usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --op scan -m 2
-usage_error "--pair times xchg's call against the MPI library's in one run" --pair --alg mpi
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l
 usage_error "--min-time '0' is not a time; accepted: seconds above 0 and up to 3600" --min-time 0
 usage_error "--min-time '1e3' is not a time" --min-time 1e3
@@ -125,17 +124,28 @@ table "auto in place" -l
 # pace above 25 ms a pair would leave 10).
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
 expect "pair: exit" "$?" 0
-grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +Validation$' "$TMP/out" && ok ||
+grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +median ratio +Validation$' "$TMP/out" && ok ||
     bad "pair: no column header in '$(cat "$TMP/out")'"
-expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
+expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
 # (reduced: --pair's JSON fields and --min-time; its timing and buffers run
 # just above)
 if [ $reduced = 0 ]; then
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --json --min-time 0.25 >"$TMP/out" 2>"$TMP/err"
 expect "pair json" "$(jsx 'L.length === 4 && L.every(o => o.mpi_avg_us > 0 && o.valid === true &&
     Math.abs(o.ratio - o.avg_us / o.mpi_avg_us) < 1e-3 * o.ratio + 5e-5)' <"$TMP/out")" true
+# the median ratio: each side's median call (per rank, averaged over ranks)
+expect "pair json: median ratio" "$(jsx 'L.every(o => o.median_us > 0 && o.mpi_median_us > 0 &&
+    Math.abs(o.median_ratio - o.median_us / o.mpi_median_us) < 1e-3 * o.median_ratio + 5e-5)' \
+    <"$TMP/out")" true
 expect "min-time: more than -i's 10 pairs" "$(jsx 'L.every(o => o.iterations > 10 &&
     o.iterations <= 1000000)' <"$TMP/out")" true
+# --pair --alg mpi: the control, the library's call on both sides of each
+# pair (the row says so; validation checks the first side's results)
+mpi_run 4 "$B" -m 8:16 -i 10 -x 1 -c --pair --alg mpi --op gather --json >"$TMP/out" 2>"$TMP/err"
+expect "pair control: exit" "$?" 0
+expect "pair control json" "$(jsx 'L.length === 2 && L.every(o => o.alg === "mpi" &&
+    o.requested === "mpi" && o.mpi_avg_us > 0 && o.median_ratio > 0 && o.valid === true)' \
+    <"$TMP/out")" true
 fi
 
 # --json: one object per size with the issue's fields.
