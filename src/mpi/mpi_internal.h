@@ -233,4 +233,8 @@ void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
  * freed. */
 void xchg_mpi_memo_forget(void);
 
+/* The count of xchg_mpi_memo_forget calls so far (it moves before every
+ * free of a cached plan). */
+unsigned xchg_mpi_memo_epoch(void);
+
 #endif /* XCHG_MPI_INTERNAL_H */

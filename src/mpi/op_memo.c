@@ -188,3 +188,8 @@ void xchg_mpi_memo_forget(void)
 {
     atomic_fetch_add_explicit(&memo_epoch, 1, memory_order_acq_rel);
 }
+
+unsigned xchg_mpi_memo_epoch(void)
+{
+    return atomic_load_explicit(&memo_epoch, memory_order_acquire);
+}

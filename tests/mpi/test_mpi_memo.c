@@ -30,7 +30,8 @@
  *  - after the communicator was freed: a new communicator of all 4 ranks
  *    (perhaps with the freed one's handle: MPICH reuses handles; the
  *    program says which) must run bcast-hc, which applies there, not the
- *    MPI library.
+ *    MPI library; then allgather-hc and bcast-hc again there, each call's
+ *    last info naming its own plan.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -261,6 +262,13 @@ int main(int argc, char **argv)
     check(f.same && !strcmp(f.alg, "bcast-hc"), what);
     if (wrank == 0)
         printf("the new communicator has %s handle\n", c4 == old ? "the freed one's" : "another");
+    /* The last info follows the plan each call ran, when two cached plans
+     * alternate (op_calls.c copies it only when the plan changes). */
+    outcome g1 = run(XCHG_OP_ALLGATHER, 5, MPI_INT, MPI_OP_NULL, 0, c4, "allgather-hc", 2);
+    outcome g2 = run(XCHG_OP_BCAST, 5, MPI_INT, MPI_OP_NULL, 0, c4, "bcast-hc", 3);
+    snprintf(what, sizeof what, "alternating plans: info %s then %s", g1.alg, g2.alg);
+    check(g1.same && g2.same && !strcmp(g1.alg, "allgather-hc") && !strcmp(g2.alg, "bcast-hc"),
+          what);
     MPI_Comm_free(&c4);
 
     if (wrank == 0)
