@@ -30,14 +30,21 @@
 # times the MPI library's call in the same xchg-bench run, each iteration
 # one call of each in alternating order (a drift of the machine, or of the
 # MPI library's own state, hits both alike); the ratio is the run's own.
-# Results go to mpi_ops-paired.txt. --tuning FILE skips the tuning and uses
-# that file (a tuning file an earlier run of this script wrote).
+# The figure judged is the median ratio (xchg-bench --help: each rank's
+# median call of each side, averaged over the ranks): at 64 ranks on 2
+# cores a few calls that lose the core for a scheduler's slice move a
+# mean by 10-20% either way. The ratio of the means is shown beside it.
+# In the first repetition a control run, xchg-bench --alg mpi --pair (the
+# library's call on both sides), gives each size's noise floor: its median
+# ratio should be 1. Results go to mpi_ops-paired.txt. --tuning FILE skips
+# the tuning and uses that file (a tuning file an earlier run wrote).
 #
 # Cap at p = 64: allgather, gather, scatter and reduce_scatter hold p blocks
 # on a rank (every rank for allgather and reduce_scatter), p x 1 MiB = 64 MiB
-# per rank and 4 GiB over the 64 ranks, and one call copies it all through
-# 2 cores: their sizes stop at --cap64 (default 64 KiB: 4 MiB per rank) so
-# the run fits the time. The results file says so.
+# per rank and 4 GiB over the 64 ranks (about 5 GiB in use at 1 MiB,
+# measured), and one call at 1 MiB copies it all through 2 cores in about
+# 0.4 s. --cap64 SIZE stops them earlier (default 1M: no cap). The results
+# file says where they stop.
 #
 # Usage: bench/mpi_ops.sh [--reps R] [--build DIR] [--ops "bcast scan ..."]
 #                         [--nps "16 64"] [--cap64 SIZE] [--until HH:MM]
@@ -49,7 +56,7 @@
 #   --ops LIST    the operations (default all nine)
 #   --nps LIST    rank counts (default "16 64")
 #   --cap64 SIZE  largest block of allgather, gather, scatter, reduce_scatter
-#                 at p = 64 (default 64K)
+#                 at p = 64 (default 1M)
 #   --until HH:MM (UTC) start no repetition of an (operation, p) that would
 #                 not end by then (the time its first one took); the results
 #                 say how many repetitions each row has
@@ -60,11 +67,12 @@
 #   --paired      auto with the tuning file against the library in one run
 #   --tuning FILE use this tuning file instead of tuning first
 #   --min-time S  xchg-bench --min-time: at each size at least as many timed
-#                 calls as fill S seconds (default 0.3 with --paired, off
-#                 otherwise; 0 turns it off). A paired ratio of the few calls
-#                 -i gives strays by up to 1.9x when both sides make the very
-#                 same call (bench/results/pair_control.txt); thousands of
-#                 small calls take under a second.
+#                 calls as fill S seconds, 2S at p >= 64 (default 1 with
+#                 --paired, off otherwise; 0 turns it off). A paired ratio of
+#                 the few calls -i gives strays by up to 1.9x when both sides
+#                 make the very same call (bench/results/pair_control.txt);
+#                 at 64 ranks 0.5 s of pairs still strays by 20-30%, 2 s by
+#                 about 5% (the control's median ratio).
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
 # Open MPI, node) and builds xchg-bench and xchg-tune. Takes about 35
 # minutes on the 2-core machine the results were made on.
@@ -76,7 +84,7 @@ reps=3
 build=$repo/build
 ops="bcast reduce allreduce reduce_scatter scan allgather gather scatter shift"
 nps="16 64"
-cap64=64K
+cap64=1M
 until=
 quick=0
 out=
@@ -115,10 +123,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ "$quick" = 1 ] && [ "$reps" = 3 ]; then reps=1; fi
-if [ -z "$min_time" ]; then min_time=0; [ "$paired" = 1 ] && min_time=0.3; fi
-# xchg-bench's flag for it ("" when 0)
-min_time_flag=
-awk -v t="$min_time" 'BEGIN { exit !(t > 0) }' && min_time_flag=" --min-time $min_time"
+if [ -z "$min_time" ]; then min_time=0; [ "$paired" = 1 ] && min_time=1; fi
 if [ -z "$out" ]; then
     out=$here/results/mpi_ops.txt
     [ "$paired" = 1 ] && out=$here/results/mpi_ops-paired.txt
@@ -172,14 +177,23 @@ sizes_of() {
     esac
     echo "-m 8:$max"
 }
+# xchg-bench's --min-time flag at np ranks ("" when off): twice the time
+# at 64 ranks and more, where a call's time strays more. With it, 10
+# warm-up calls of the small sizes, whose pace sets the timed count (the
+# first size's first calls, which set up the library's connections, would
+# leave it too few).
 iters_of() {
-    local np=$1 t=$min_time_flag
+    local np=$1 t= x=2
+    if awk -v t="$min_time" 'BEGIN { exit !(t > 0) }'; then
+        t=" --min-time $(awk -v t="$min_time" -v p="$np" 'BEGIN { print (p >= 64 ? 2 * t : t) }')"
+        x=10
+    fi
     if [ "$quick" = 1 ]; then
         echo "-i 3 -x 1 --iterations-large 2 --warmup-large 1$t"
     elif [ "$np" -ge 64 ]; then
-        echo "-i 10 -x 2 --iterations-large 3 --warmup-large 1$t"
+        echo "-i 10 -x $x --iterations-large 3 --warmup-large 1$t"
     else
-        echo "-i 20 -x 2 --iterations-large 5 --warmup-large 1$t"
+        echo "-i 20 -x $x --iterations-large 5 --warmup-large 1$t"
     fi
 }
 
@@ -188,6 +202,7 @@ side_flags() {
     case "$1" in
     tuned) echo "--alg auto --tuning $tuning" ;;
     paired) echo "--alg auto --tuning $tuning --pair" ;;
+    control) echo "--alg mpi --pair" ;;
     auto) echo "--alg auto" ;;
     mpi) echo "--alg mpi" ;;
     esac
@@ -233,7 +248,8 @@ for r in $(seq 1 "$reps"); do
                 done
                 echo "$op $np $sz $it" >>"$tmp/pairs"
             fi
-            for side in $( [ "$paired" = 1 ] && echo paired || echo tuned auto mpi); do
+            for side in $( [ "$paired" = 1 ] && echo paired $( [ "$r" = 1 ] && echo control) ||
+                echo tuned auto mpi); do
                 # shellcheck disable=SC2086
                 mpi_run "$np" "$bench" --op "$op" $(side_flags $side) $sz $it --json \
                     >"$tmp/$key.${side/paired/tuned}.$r.json" 2>"$tmp/$key.$side.$r.err" ||
@@ -279,19 +295,23 @@ if [ "$paired" = 1 ]; then
     echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block."
     echo "# paired: in each xchg-bench run every iteration makes one call of auto (following the tuning"
     echo "# file $(basename "$tuning")) and one of the MPI library's, in alternating order, each timed"
-    echo "# alone with a barrier after it; ratio = auto's Avg / the library's Avg of the same run."
-    echo "# Where the tuning row is 'mpi' both calls are the library's, auto's after its dispatch"
-    echo "# (argument checks, the plan cache): those ratios show the noise and the dispatch's cost."
-    if [ -n "$min_time_flag" ]; then
-        echo "# --min-time $min_time: at each size the timed pairs are at least -i's and as many as fill"
-        echo "# $min_time s at the warm-up's pace (xchg-bench --help); a few pairs stray by up to 1.9x"
-        echo "# when both sides make the same call (bench/results/pair_control.txt)."
+    echo "# alone with a barrier after it. median ratio = auto's median call / the library's (each"
+    echo "# rank's median, averaged over the ranks): the figure judged; mean ratio = auto's Avg / the"
+    echo "# library's Avg (a few calls stretched by the scheduler move it). Where the tuning row is"
+    echo "# 'mpi' both calls are the library's, auto's after its dispatch (argument checks, the plan"
+    echo "# cache): those ratios show the noise and the dispatch's cost."
+    echo "# control: the median ratio of xchg-bench --alg mpi --pair in the first repetition, the"
+    echo "# library's call on both sides of each pair: how far a ratio strays here when nothing differs."
+    if awk -v t="$min_time" 'BEGIN { exit !(t > 0) }'; then
+        echo "# --min-time: at each size the timed pairs are at least -i's and as many as fill $min_time s"
+        echo "# ($(awk -v t="$min_time" 'BEGIN { print 2 * t }') s at p = 64) at the pace of 10 warm-up pairs (xchg-bench --help)."
     fi
     if [ -n "$stopped" ]; then
         echo "# PARTIAL: --until $until stopped repetitions of: $stopped repetition(s)"
     fi
     report <<'EOF'
-console.log("# time(us): median over the repetitions; ratio: auto/mpi of each run, median [min..max]");
+console.log("# time(us): Avg, median over the repetitions; ratios: auto/mpi of each run, median over the");
+console.log("# repetitions [min..max]");
 const summary = [];
 for (const {op, p, flags} of pairs) {
   const key = `${op}.${p}`;
@@ -301,20 +321,28 @@ for (const {op, p, flags} of pairs) {
   const vok = valid.length > 0 && valid.every(o => o.valid === true);
   console.log(`\n## ${op}, p = ${p}; ${flags}; ${T.length} repetition(s); validation pass (-c): ${vok ? "Pass" : "FAIL"} (${valid.length} sizes)`);
   if (T.length === 0) { summary.push({op, p, none: true}); continue; }
-  console.log("# Size        auto(us)      mpi(us)  auto/mpi [min..max]     auto ran");
+  const C = readj(`${key}.control.1.json`) || [];
+  console.log("# Size        auto(us)      mpi(us)  median ratio [min..max]  mean ratio  control  auto ran");
   const rows = T[0].map((row, k) => {
-    const rs = T.map(R => R[k].ratio);
+    const rs = T.map(R => R[k].median_ratio);
     const own = T.every(R => !R[k].fallback);
-    const r = {bytes: row.bytes, m: med(rs), lo: Math.min(...rs), hi: Math.max(...rs), own};
+    const c = C[k] && C[k].bytes === row.bytes ? C[k].median_ratio : null;
+    const r = {bytes: row.bytes, m: med(rs), lo: Math.min(...rs), hi: Math.max(...rs), own, c};
     console.log(`${String(row.bytes).padEnd(8)}${med(T.map(R => R[k].avg_us)).toFixed(2).padStart(12)}` +
                 `${med(T.map(R => R[k].mpi_avg_us)).toFixed(2).padStart(13)}  ${r.m.toFixed(2).padStart(6)} ` +
-                `${`[${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]`.padEnd(16)} ` +
+                `${`[${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]`.padEnd(16)}` +
+                `${med(T.map(R => R[k].ratio)).toFixed(2).padStart(11)}` +
+                `${c === null ? "-".padStart(9) : c.toFixed(2).padStart(9)}  ` +
                 [...new Set(T.map(R => (R[k].fallback ? "mpi" : R[k].alg)))].join("/"));
     return r;
   });
   summary.push({op, p, rows, vok});
 }
 console.log("\n## summary: worst median ratio auto/mpi (within 1.1x?); sizes where auto ran xchg's own algorithm and was faster");
+const cs = summary.filter(s => s.rows).flatMap(s => s.rows.map(r => r.c)).filter(c => c !== null);
+if (cs.length)
+  console.log(`# control (the library against itself): ${cs.length} sizes, median ratios ${Math.min(...cs).toFixed(2)}..${Math.max(...cs).toFixed(2)}, ` +
+              `${cs.filter(c => c > 1.1 || c < 1 / 1.1).length} beyond 1.1x either way`);
 for (const s of summary) {
   if (s.none) { console.log(`# ${s.op.padEnd(15)} p=${String(s.p).padEnd(3)} not run`); continue; }
   const worst = s.rows.reduce((a, b) => (b.m > a.m ? b : a));
@@ -326,7 +354,7 @@ for (const s of summary) {
               (s.vok ? "" : "; VALIDATION FAILED"));
   if (wins.length) console.log(`#     faster: ${wins.map(r => `${human(r.bytes)} ${r.m.toFixed(2)} (${(1 / r.m).toFixed(1)}x)`).join(", ")}`);
   const slow = s.rows.filter(r => r.m > 1.1);
-  if (slow.length) console.log(`#     over 1.1x: ${slow.map(r => `${human(r.bytes)} ${r.m.toFixed(2)} [${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]${r.own ? "" : " (library)"}`).join(", ")}`);
+  if (slow.length) console.log(`#     over 1.1x: ${slow.map(r => `${human(r.bytes)} ${r.m.toFixed(2)} [${r.lo.toFixed(2)}..${r.hi.toFixed(2)}]${r.own ? "" : " (library)"}${r.c === null ? "" : ` control ${r.c.toFixed(2)}`}`).join(", ")}`);
 }
 EOF
 } >"$out"
