@@ -39,12 +39,14 @@
 # ratio should be 1. Results go to mpi_ops-paired.txt. --tuning FILE skips
 # the tuning and uses that file (a tuning file an earlier run wrote).
 #
-# Cap at p = 64: allgather, gather, scatter and reduce_scatter hold p blocks
-# on a rank (every rank for allgather and reduce_scatter), p x 1 MiB = 64 MiB
-# per rank and 4 GiB over the 64 ranks (about 5 GiB in use at 1 MiB,
-# measured), and one call at 1 MiB copies it all through 2 cores in about
-# 0.4 s. --cap64 SIZE stops them earlier (default 1M: no cap). The results
-# file says where they stop.
+# Caps at p = 64: allgather, gather, scatter and reduce_scatter hold p
+# blocks on a rank (every rank for allgather and reduce_scatter), p x 1 MiB
+# = 64 MiB per rank and 4 GiB over the 64 ranks. allgather, gather and
+# scatter run to 1 MiB (about 5 GiB in use for allgather, a call 0.4 s);
+# --cap64 SIZE stops them earlier. reduce_scatter stops at 64 KiB: Open
+# MPI's own MPI_Reduce_scatter_block took 19 s a call at 512 KiB while
+# xchg tune ran it, with 20.6 of the machine's 23.5 GiB in use, and 1 MiB
+# would not fit. The results file says where each stops.
 #
 # Usage: bench/mpi_ops.sh [--reps R] [--build DIR] [--ops "bcast scan ..."]
 #                         [--nps "16 64"] [--cap64 SIZE] [--until HH:MM]
@@ -55,8 +57,8 @@
 #                 built here when xchg-bench is missing or stale)
 #   --ops LIST    the operations (default all nine)
 #   --nps LIST    rank counts (default "16 64")
-#   --cap64 SIZE  largest block of allgather, gather, scatter, reduce_scatter
-#                 at p = 64 (default 1M)
+#   --cap64 SIZE  largest block of allgather, gather and scatter at p = 64
+#                 (default 1M; reduce_scatter: 64K or SIZE, the smaller)
 #   --until HH:MM (UTC) start no repetition of an (operation, p) that would
 #                 not end by then (the time its first one took); the results
 #                 say how many repetitions each row has
@@ -168,13 +170,29 @@ if [ -n "$until" ]; then
     [ "$deadline" -gt "$start" ] || deadline=$((deadline + 86400))
 fi
 
+# A size such as 64K in bytes.
+bytes_of() {
+    case "$1" in
+    *K) echo $((${1%K} * 1024)) ;;
+    *M) echo $((${1%M} * 1048576)) ;;
+    *) echo "$1" ;;
+    esac
+}
+# The smaller of two sizes.
+smaller() { [ "$(bytes_of "$1")" -le "$(bytes_of "$2")" ] && echo "$1" || echo "$2"; }
+# The largest block reduce_scatter runs at p >= 64 (the header says why).
+cap64_rs=$(smaller 64K "$cap64")
+
 # The sizes and iteration counts of (op, p).
 sizes_of() {
     local op=$1 np=$2 max=1M
     [ "$quick" = 1 ] && max=64K
-    case "$op" in
-    allgather | gather | scatter | reduce_scatter) [ "$np" -ge 64 ] && max=$cap64 ;;
-    esac
+    if [ "$np" -ge 64 ]; then
+        case "$op" in
+        allgather | gather | scatter) max=$(smaller "$max" "$cap64") ;;
+        reduce_scatter) max=$(smaller "$max" "$cap64_rs") ;;
+        esac
+    fi
     echo "-m 8:$max"
 }
 # xchg-bench's --min-time flag at np ranks ("" when off): twice the time
@@ -292,7 +310,8 @@ if [ "$paired" = 1 ]; then
     echo "# machine: $cpu, $(nproc) online cores, $mem; ranks oversubscribed on one node; $(cat "$tmp/version")"
     echo "# load average (1, 5, 15 min): $load_start at the start, $load_end at the end"
     echo "# size: one rank's block (xchg-bench --help); reductions MPI_INT, MPI_SUM; root 0, shift q = 1."
-    echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block."
+    echo "# caps at p = 64: allgather, gather and scatter stop at $cap64 per block, reduce_scatter at"
+    echo "# $cap64_rs (the library's own call took 19 s at 512 KiB with 20.6 of 23.5 GiB in use: bench/mpi_ops.sh)."
     echo "# paired: in each xchg-bench run every iteration makes one call of auto (following the tuning"
     echo "# file $(basename "$tuning")) and one of the MPI library's, in alternating order, each timed"
     echo "# alone with a barrier after it. median ratio = auto's median call / the library's (each"
@@ -369,9 +388,9 @@ else
     echo "# size: one rank's block (xchg-bench --help): bcast/shift the message; reduce/allreduce/scan"
     echo "# the vector (MPI_INT, MPI_SUM); reduce_scatter the block each rank receives; allgather/"
     echo "# gather/scatter each rank's block. Root 0, shift q = 1."
-    echo "# cap: at p = 64 allgather, gather, scatter and reduce_scatter stop at $cap64 per block (p blocks"
-    echo "# per rank: 1 MiB blocks would be 64 MiB a rank, 4 GiB over the ranks, and calls of seconds on"
-    echo "# 2 cores; the time of the run decided it, not a failure)"
+    echo "# caps at p = 64: allgather, gather and scatter stop at $cap64 per block, reduce_scatter at"
+    echo "# $cap64_rs (p blocks per rank: 1 MiB blocks would be 64 MiB a rank, 4 GiB over the ranks; the"
+    echo "# library's own reduce_scatter took 19 s a call at 512 KiB: bench/mpi_ops.sh)"
     echo "# sides: tuned = --alg auto --tuning $(basename "$tuning") (made by xchg tune --op OP at the start"
     echo "# of this run, --round-ms 10; a row 'mpi' there passes the call to the library); auto = --alg"
     echo "# auto with the cost model alone; mpi = the library's own call"
