@@ -76,8 +76,9 @@
 #                 at 64 ranks 0.5 s of pairs still strays by 20-30%, 2 s by
 #                 about 5% (the control's median ratio).
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
-# Open MPI, node) and builds xchg-bench and xchg-tune. Takes about 35
-# minutes on the 2-core machine the results were made on.
+# Open MPI, node) and builds xchg-bench and xchg-tune. On the 2-core
+# machine the results were made on: --paired about 52 minutes (8 of them
+# tuning); the three-side run about 35 (before 1 MiB at p = 64).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
