@@ -8,7 +8,10 @@
 # First the tuning: for each (operation, p), `xchg tune --op OP` times the
 # operation's algorithms and the MPI library's call at every size and
 # writes the winners to a tuning file (bench/results/mpi_ops-tuning.txt,
-# committed beside the results; docs/tuning.md).
+# committed beside the results; docs/tuning.md). An algorithm that wins
+# the tuner's rounds must then hold its lead in its paired check against
+# the library (--confirm-ms: 0.5 s of pairs, 1 s at p >= 64); the tuner's
+# tables, with each paired ratio, go beside it (...-tuning-log.txt).
 #
 # Then for each (operation, p): one validated pass of each xchg side (-c:
 # every output checked against the operation's definition at every size,
@@ -65,7 +68,8 @@
 #   --quick       fewer iterations, sizes to 64 KiB, 1 repetition (a try-out)
 #   --out FILE    results file (default bench/results/mpi_ops.txt, with
 #                 --paired mpi_ops-paired.txt; the tuning file goes beside it,
-#                 its name ending -tuning.txt)
+#                 its name ending -tuning.txt, and the tuner's tables,
+#                 -tuning-log.txt)
 #   --paired      auto with the tuning file against the library in one run
 #   --tuning FILE use this tuning file instead of tuning first
 #   --min-time S  xchg-bench --min-time: at each size at least as many timed
@@ -154,6 +158,7 @@ bench=$build/xchg-bench
 tune=$build/xchg-tune
 [ -x "$bench" ] && [ -x "$tune" ] || die "$bench or $tune was not built (is Open MPI found? see cmake -B $build)"
 tuning=${tuning_in:-${out%.txt}-tuning.txt}
+tuning_log=${out%.txt}-tuning-log.txt
 # shellcheck source=../tests/mpi/lib_mpi.sh
 source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$build/CMakeCache.txt")"
 
@@ -230,14 +235,16 @@ side_flags() {
 mpi_run 2 "$bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' |
     cut -d, -f1 | tr -s " \t" " " >"$tmp/version"
 # The tuning file: every (operation, p) tuned over the sizes the run times.
-[ -z "$tuning_in" ] && rm -f "$tuning"
+[ -z "$tuning_in" ] && rm -f "$tuning" "$tuning_log"
 for np in $( [ -z "$tuning_in" ] && echo "$nps"); do
     for op in $ops; do
         t0=$(date +%s)
         # shellcheck disable=SC2086
-        mpi_run "$np" "$tune" --op "$op" $(sizes_of "$op" "$np") --round-ms 10 -o "$tuning" \
+        mpi_run "$np" "$tune" --op "$op" $(sizes_of "$op" "$np") --round-ms 10 \
+            --confirm-ms $((np >= 64 ? 1000 : 500)) -o "$tuning" \
             >"$tmp/tune.$op.$np.out" 2>"$tmp/tune.$op.$np.err" ||
             die "xchg tune --op $op on $np ranks failed: $(head -c 300 "$tmp/tune.$op.$np.err")"
+        cat "$tmp/tune.$op.$np.out" >>"$tuning_log"
         echo "   tuned $op p=$np: $(($(date +%s) - t0)) s" >&2
     done
 done

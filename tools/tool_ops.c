@@ -6,6 +6,8 @@
  */
 #include "tool_ops.h"
 
+#include <stdlib.h>
+
 int xchg_tool_op_reduces(xchg_op_kind k)
 {
     return k == XCHG_OP_REDUCE || k == XCHG_OP_ALLREDUCE || k == XCHG_OP_REDUCE_SCATTER ||
@@ -116,4 +118,18 @@ int xchg_tool_op_call(const xchg_tool_opcall *c)
     default:
         return MPI_ERR_INTERN;
     }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+double xchg_tool_median(double *v, long n)
+{
+    if (n <= 0)
+        return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

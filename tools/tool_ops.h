@@ -4,7 +4,7 @@
  * each is measured against, the buffers a rank needs, and one call of an
  * operation other than the exchange, by xchg's executor or by the MPI
  * library. Reductions are of MPI_INT with MPI_SUM; the others move
- * MPI_BYTE.
+ * MPI_BYTE. And the median both take of calls timed in pairs.
  */
 #ifndef XCHG_TOOL_OPS_H
 #define XCHG_TOOL_OPS_H
@@ -47,5 +47,8 @@ typedef struct xchg_tool_opcall {
 /* Make the call; the MPI error code (MPI_ERR_INTERN for the exchange,
  * which the tools call through a plan of their own). */
 int xchg_tool_op_call(const xchg_tool_opcall *c);
+
+/* The median of the n values at v (sorted in place); 0 when n <= 0. */
+double xchg_tool_median(double *v, long n);
 
 #endif

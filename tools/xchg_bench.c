@@ -990,21 +990,6 @@ static long iters_for_time(MPI_Comm comm, double min_time, long iters, long warm
     return n > iters ? n : iters;
 }
 
-/* The median of the n values at v (sorted in place); 0 when n is 0. */
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, long n)
-{
-    if (n <= 0)
-        return 0.0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The mean over the ranks of x. */
 static double rank_mean(MPI_Comm comm, int p, double x)
 {
@@ -1141,8 +1126,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
         row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
         /* each rank's median call, then the mean over the ranks: a call
          * that a busy machine stretched moves a mean, not a median */
-        row->med_us = rank_mean(comm, p, median_of(each, iters) * 1e6);
-        row->mpi_med_us = rank_mean(comm, p, median_of(each_lib, iters) * 1e6);
+        row->med_us = rank_mean(comm, p, xchg_tool_median(each, iters) * 1e6);
+        row->mpi_med_us = rank_mean(comm, p, xchg_tool_median(each_lib, iters) * 1e6);
         row->med_ratio = row->mpi_med_us > 0 ? row->med_us / row->mpi_med_us : 0;
     }
     free(each);

@@ -29,7 +29,13 @@
  *
  * The choice: the fastest, except that an algorithm must beat the MPI
  * library's call by --margin percent (default 5), else the size goes to
- * the library (row_choice).
+ * the library (row_choice). An algorithm that passes is then confirmed
+ * against the library call by call (confirm: about --confirm-ms of
+ * interleaved pairs, each rank's median call, as xchg-bench --pair
+ * measures), and must beat it by the margin there too, else the size goes
+ * to the library. Rounds' means let one slow spell of a loaded machine
+ * decide a size: at 64 ranks on 2 cores bcast-ring won its rounds at 32 B
+ * and then took 1.6x the library's time in the program.
  *
  * Rows: consecutive sizes with the same choice make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
@@ -66,6 +72,7 @@ typedef struct tune_args {
     size_t min_size, max_size, mem_limit;
     const char *out, *topo, *only, *machine;
     double round_ms;
+    double confirm_ms; /* --confirm-ms: the paired check of a row's algorithm; 0 none */
     double margin; /* --margin: percent an algorithm must beat the library by */
     int json;
 } tune_args;
@@ -75,6 +82,7 @@ static int g_rank;
 static const char usage_text[] =
     "usage: mpirun -np P xchg tune [-o FILE] [--op NAME] [-m MIN:MAX] [--topo SPEC]\n"
     "                              [--only LIST] [--round-ms MS] [--margin PCT]\n"
+    "                              [--confirm-ms MS]\n"
     "                              [-M BYTES] [--json [--machine FILE]]\n\n"
     "Time every candidate for MPI_Alltoall on these P ranks: each algorithm of\n"
     "the registry that applies to the topology (its variants, Bruck's radices,\n"
@@ -102,6 +110,11 @@ static const char usage_text[] =
     "  --margin PCT        a size's row names an algorithm only when it measured at\n"
     "                      least PCT percent faster than the MPI library's call,\n"
     "                      else mpi (default 5; 0: the fastest)\n"
+    "  --confirm-ms MS     then time that algorithm against the library's call in\n"
+    "                      alternating pairs for about MS milliseconds; the row\n"
+    "                      keeps it only if each rank's median call, averaged over\n"
+    "                      the ranks, is PCT percent faster there too (default\n"
+    "                      500; 0: no paired check)\n"
     "  -M, --mem-limit BYTES  memory a rank may use: the send and receive buffers\n"
     "                      (2*P*MAX for alltoall) and a candidate's scratch; one that\n"
     "                      needs more is left out at that size (default 512M)\n"
@@ -130,13 +143,15 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"only", required_argument, NULL, 'n'},
                                              {"round-ms", required_argument, NULL, 'r'},
                                              {"margin", required_argument, NULL, 'g'},
+                                             {"confirm-ms", required_argument, NULL, 'C'},
                                              {"mem-limit", required_argument, NULL, 'M'},
                                              {"json", no_argument, NULL, 'j'},
                                              {"machine", required_argument, NULL, 'c'},
                                              {"op", required_argument, NULL, 'p'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, --margin, -M, "
+    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, --margin, "
+                                   "--confirm-ms, -M, "
                                    "--machine, --json, --help";
     memset(a, 0, sizeof *a);
     a->min_size = 8;
@@ -144,6 +159,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     a->mem_limit = (size_t)512 << 20;
     a->round_ms = 5;
     a->margin = 5;
+    a->confirm_ms = 500;
     opterr = 0;
     int c;
     char *colon, *end;
@@ -186,6 +202,13 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             a->margin = strtod(optarg, &end);
             if (*end || end == optarg || !(a->margin >= 0 && a->margin <= 100))
                 return usage_error("--margin '%s' is not a percentage; accepted: 0 to 100",
+                                   optarg);
+            break;
+        case 'C':
+            a->confirm_ms = strtod(optarg, &end);
+            if (*end || end == optarg || !(a->confirm_ms >= 0 && a->confirm_ms <= 100000))
+                return usage_error("--confirm-ms '%s' is not a duration; accepted: 0 (no paired "
+                                   "check) to 100000 milliseconds",
                                    optarg);
             break;
         case 'M':
@@ -298,6 +321,9 @@ typedef struct cand {
     char why[160];
     double rounds[ROUNDS];
     double us;
+    /* the paired check (confirm): this and the library's median call (us),
+     * 0 when not made */
+    double pair_us, pair_mpi_us;
 } cand;
 
 /* What one size's calls need. */
@@ -311,12 +337,6 @@ typedef struct size_ctx {
     MPI_Comm shift_comm;
     void *sbuf, *rbuf;
 } size_ctx;
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 /* One call of candidate c: the MPI library's (is_mpi) or xchg's. */
 static int one_call(const size_ctx *x, const cand *c, int is_mpi)
@@ -403,10 +423,64 @@ static int open_plan(const size_ctx *x, const char *spec, cand *c)
     return 0;
 }
 
+/* The algorithm a size's row names: the fastest, unless the MPI library's
+ * call (the last candidate) was within the margin of it; -1 when none ran.
+ * Timings on a shared machine move by several percent between runs, and a
+ * row that replaces the library on a near tie may lose to it in the
+ * program: the margin keeps those sizes with the library. */
+static int row_choice(const cand *cs, int n, int fastest, double margin)
+{
+    const cand *mpi = &cs[n - 1];
+    if (fastest < 0 || fastest == n - 1 || mpi->skip)
+        return fastest;
+    return mpi->us <= cs[fastest].us * (1 + margin / 100) ? n - 1 : fastest;
+}
+
+/* Time candidate c against the MPI library's call mpi (collective), call
+ * by call: pairs of calls, c first in even pairs and the library first in
+ * odd ones so that neither always follows the other, each call timed alone
+ * with a barrier after it (xchg-bench --pair's loop), after 4 pairs to warm
+ * up, for about --confirm-ms by the rounds' times (10 to 10000 pairs).
+ * Into c->pair_us and c->pair_mpi_us: each rank's median call averaged over
+ * the ranks. 0, or -1 when a call failed or memory ran out (nothing set). */
+static int confirm(const size_ctx *x, const char *spec, cand *c, const cand *mpi)
+{
+    double per = (c->us + mpi->us) * 1e-3, want = x->a->confirm_ms / (per > 1e-6 ? per : 1e-6);
+    long pairs = want < 10 ? 10 : want > 10000 ? 10000 : (long)want;
+    /* every rank the same count (the times are sums over the ranks) */
+    MPI_Bcast(&pairs, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    double *mine = malloc((size_t)pairs * sizeof *mine);
+    double *lib = malloc((size_t)pairs * sizeof *lib);
+    int ok = mine && lib && open_plan(x, spec, c) == 0, all = 0;
+    for (long i = -4; ok && i < pairs; i++)
+        for (int turn = 0; ok && turn < 2; turn++) {
+            int is_mpi = (turn + (int)(i & 1)) % 2 == 1;
+            double t0 = MPI_Wtime();
+            ok = one_call(x, c, is_mpi) == MPI_SUCCESS;
+            double t = MPI_Wtime() - t0;
+            MPI_Barrier(x->comm);
+            if (i >= 0)
+                (is_mpi ? lib : mine)[i] = t * 1e6;
+        }
+    xchg_mpi_plan_free(c->plan);
+    c->plan = NULL;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all) {
+        double med[2] = {xchg_tool_median(mine, pairs), xchg_tool_median(lib, pairs)}, sum[2];
+        MPI_Allreduce(med, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        c->pair_us = sum[0] / x->p;
+        c->pair_mpi_us = sum[1] / x->p;
+    }
+    free(mine);
+    free(lib);
+    return all ? 0 : -1;
+}
+
 /* Time every candidate at the size; returns the fastest's index, or -1
- * when none ran. One exchange plan at a time: at 64 ranks and 1 MiB
+ * when none ran, and the row's choice into *row (row_choice, then the
+ * paired check of an algorithm it chose). One exchange plan at a time: at 64 ranks and 1 MiB
  * blocks a plan's scratch can be a p*m buffer a rank. */
-static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs)
+static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs, int *row)
 {
     int ks[MAX_CANDIDATES], other = x->a->op != XCHG_OP_ALLTOALL;
     x->comm = x->shift_comm = MPI_COMM_WORLD;
@@ -433,33 +507,26 @@ static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs)
             xchg_mpi_plan_free(c->plan);
             c->plan = NULL;
         }
-    if (other) {
-        MPI_Comm_free(&x->comm);
-        MPI_Comm_free(&x->shift_comm);
-    }
     int best = -1;
     for (int i = 0; i < n; i++) {
         if (cs[i].skip)
             continue;
-        qsort(cs[i].rounds, ROUNDS, sizeof(double), cmp_double);
-        cs[i].us = cs[i].rounds[ROUNDS / 2];
+        cs[i].us = xchg_tool_median(cs[i].rounds, ROUNDS);
         if (best < 0 || cs[i].us < cs[best].us)
             best = i;
     }
+    *row = row_choice(cs, n, best, x->a->margin);
+    if (*row >= 0 && *row != n - 1 && x->a->confirm_ms > 0) {
+        cand *c = &cs[*row];
+        if (confirm(x, spec[*row], c, &cs[n - 1]) ||
+            c->pair_mpi_us <= c->pair_us * (1 + x->a->margin / 100))
+            *row = n - 1;
+    }
+    if (other) {
+        MPI_Comm_free(&x->comm);
+        MPI_Comm_free(&x->shift_comm);
+    }
     return best;
-}
-
-/* The algorithm a size's row names: the fastest, unless the MPI library's
- * call (the last candidate) was within the margin of it; -1 when none ran.
- * Timings on a shared machine move by several percent between runs, and a
- * row that replaces the library on a near tie may lose to it in the
- * program: the margin keeps those sizes with the library. */
-static int row_choice(const cand *cs, int n, int fastest, double margin)
-{
-    const cand *mpi = &cs[n - 1];
-    if (fastest < 0 || fastest == n - 1 || mpi->skip)
-        return fastest;
-    return mpi->us <= cs[fastest].us * (1 + margin / 100) ? n - 1 : fastest;
 }
 
 /* What auto's cost model predicts at the size (collective): the
@@ -657,8 +724,7 @@ int main(int argc, char **argv)
                       .count = sizes[k] / esize,
                       .sbuf = sbuf,
                       .rbuf = rbuf};
-        int fastest = tune_size(&x, spec, n, cs);
-        row[k] = row_choice(cs, n, fastest, a.margin);
+        int fastest = tune_size(&x, spec, n, cs, &row[k]);
         static xchg_spec pspec[XCHG_MPI_MAX_PREDICTIONS];
         double pus[XCHG_MPI_MAX_PREDICTIONS];
         char model_best[XCHG_SPEC_MAX] = "";
@@ -693,11 +759,20 @@ int main(int argc, char **argv)
             printf("},\"predicted\":{");
             for (int i = 0; i < npred; i++)
                 printf("%s\"%s\":%.6g", i ? "," : "", pspec[i], pus[i]);
-            printf("},\"model_best\":\"%s\"}\n", model_best);
+            printf("},\"model_best\":\"%s\",\"paired\":", model_best);
+            const cand *f = fastest >= 0 ? &cs[fastest] : NULL;
+            if (f && f->pair_us > 0)
+                printf("{\"alg\":\"%s\",\"us\":%.6g,\"mpi_us\":%.6g}}\n", spec[fastest],
+                       f->pair_us, f->pair_mpi_us);
+            else
+                printf("null}\n");
         } else if (row[k] >= 0) {
             printf("%-12zu  %-24s %10.2f %12.2f %9.2f", sizes[k], spec[fastest], cs[fastest].us,
                    mpi->us, mpi->us / cs[fastest].us);
-            if (row[k] != fastest)
+            const cand *f = &cs[fastest];
+            if (f->pair_us > 0) /* the paired check's ratio, whichever it chose */
+                printf("   %s (paired mpi/fast %.2f)\n", spec[row[k]], f->pair_mpi_us / f->pair_us);
+            else if (row[k] != fastest)
                 printf("   mpi (within %g%%)\n", a.margin);
             else
                 printf("   %s\n", spec[row[k]]);
