@@ -10,6 +10,16 @@
 #include "xchg.h"
 #include "xchg_mpi.h"
 
+/* The executor's internal functions are hidden from the shared library, as
+ * the core's are (XCHG_INTERNAL, in src/base/util.h, which this layer does
+ * not include): calls between its files then go straight to the function,
+ * not through the PLT, and a program cannot bind to them by accident. */
+#if defined(__GNUC__)
+#define XCHG_MPI_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define XCHG_MPI_INTERNAL
+#endif
+
 /* Consecutive slots of one place (XCHG_LOC_SEND, RECV or SCRATCH). */
 typedef struct xchg_mpi_run {
     int where;
@@ -105,9 +115,9 @@ struct xchg_mpi_plan {
  * fallback) is agreed by all ranks. Returns an MPI error code without
  * raising it; *out is NULL on error.
  */
-int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
-                       MPI_Datatype rtype, int in_place, MPI_Comm comm,
-                       const xchg_mpi_opts *opts, xchg_mpi_plan **out);
+XCHG_MPI_INTERNAL int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
+                                         MPI_Datatype rtype, int in_place, MPI_Comm comm,
+                                         const xchg_mpi_opts *opts, xchg_mpi_plan **out);
 
 /* plan.c's steps that op_plan.c shares:
  * xchg_mpi_fall_back: set the plan's fallback (alg "mpi") with a reason
@@ -118,36 +128,39 @@ int xchg_mpi_plan_make(MPI_Count scount, MPI_Datatype stype, MPI_Count rcount,
  * xchg_mpi_ranks_per_core: the most ranks per core on any node of the
  *   communicator into pl->ranks_per_core, and pl->one_node (collective:
  *   every rank gets the same, so every rank's auto chooses the same). */
-void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg);
-int xchg_mpi_map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts, xchg_topo *t);
-int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl);
+XCHG_MPI_INTERNAL void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, const char *arg);
+XCHG_MPI_INTERNAL int xchg_mpi_map_topology(xchg_mpi_plan *pl, const xchg_mpi_opts *opts,
+                                            xchg_topo *t);
+XCHG_MPI_INTERNAL int xchg_mpi_ranks_per_core(xchg_mpi_plan *pl);
 
 /* Where the blocks of a buffer sit for a type and count (sets *out); an MPI
  * error code. */
-int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
-                       size_t *block_bytes);
+XCHG_MPI_INTERNAL int xchg_mpi_layout_of(MPI_Count count, MPI_Datatype type, xchg_mpi_layout *out,
+                                         size_t *block_bytes);
 
 /* Run a plan on buffers with the layouts given (the plan's own for
  * persistent plans, a call's for cached ones). Returns an MPI error code,
  * not raised. */
-int xchg_mpi_exec(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf,
-                  const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
+XCHG_MPI_INTERNAL int xchg_mpi_exec(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf,
+                                    const xchg_mpi_layout *send_layout,
+                                    const xchg_mpi_layout *recv_layout);
 
 /* Post a message of bytes at buf to (recv 0) or from (recv 1) peer on comm
  * as pieces of at most XCHG_MPI_PIECE bytes (tags 0, 1, ...; both sides cut
  * it the same way) into reqs[*nreq...], advancing *nreq. An MPI error code. */
-int xchg_mpi_post(MPI_Comm comm, int recv, unsigned char *buf, size_t bytes, int peer,
-                  MPI_Request *reqs, size_t *nreq);
+XCHG_MPI_INTERNAL int xchg_mpi_post(MPI_Comm comm, int recv, unsigned char *buf, size_t bytes,
+                                    int peer, MPI_Request *reqs, size_t *nreq);
 
 /* Pack (unpack) blocks 0..nblocks-1 (B bytes of type signature each; B and
  * the layout's count must fit int) of a user buffer of layout lay to (from)
  * staging + j * stride, with MPI_Pack (MPI_Unpack) on comm. An MPI error
  * code. xchg_mpi_stage: the plan's p blocks. */
-int xchg_mpi_pack_blocks(MPI_Comm comm, const xchg_mpi_layout *lay, unsigned char *user,
-                         unsigned char *staging, size_t stride, size_t nblocks, size_t B,
-                         int unpack);
-int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char *user,
-                   unsigned char *staging, size_t stride, int unpack);
+XCHG_MPI_INTERNAL int xchg_mpi_pack_blocks(MPI_Comm comm, const xchg_mpi_layout *lay,
+                                           unsigned char *user, unsigned char *staging,
+                                           size_t stride, size_t nblocks, size_t B, int unpack);
+XCHG_MPI_INTERNAL int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay,
+                                     unsigned char *user, unsigned char *staging, size_t stride,
+                                     int unpack);
 
 /* shm.c: the exchange through one node's shared memory (alg "shm").
  * xchg_mpi_shm_chunk: the bytes of every block one round moves (the block
@@ -159,23 +172,26 @@ int xchg_mpi_stage(xchg_mpi_plan *pl, const xchg_mpi_layout *lay, unsigned char 
  *   code. On MPI_SUCCESS pl->shm is set, or NULL with the reason in why
  *   (the same outcome on every rank).
  * xchg_mpi_shm_close: unmap it (local). xchg_mpi_shm_run: one run. */
-size_t xchg_mpi_shm_chunk(int p, size_t block_bytes);
-int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len);
-int xchg_mpi_shm_open(xchg_mpi_plan *pl, char *why, size_t len);
-void xchg_mpi_shm_close(xchg_mpi_plan *pl);
-int xchg_mpi_shm_run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
-                     const xchg_mpi_layout *send_layout, const xchg_mpi_layout *recv_layout);
+XCHG_MPI_INTERNAL size_t xchg_mpi_shm_chunk(int p, size_t block_bytes);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_open(xchg_mpi_plan *pl, char *why, size_t len);
+XCHG_MPI_INTERNAL void xchg_mpi_shm_close(xchg_mpi_plan *pl);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_run(xchg_mpi_plan *pl, const void *sendbuf, void *recvbuf,
+                                       const xchg_mpi_layout *send_layout,
+                                       const xchg_mpi_layout *recv_layout);
 
 /* auto.c: the machine model for f ranks per core, and a candidate's
  * predicted time at block size m under the executor's execution (a
  * schedule's line; the shared-memory exchange, whose blocks move chunk
  * bytes a round). */
-void xchg_mpi_machine(double f, xchg_machine *out);
+XCHG_MPI_INTERNAL void xchg_mpi_machine(double f, xchg_machine *out);
 /* Scale a machine measured with one rank per core to f ranks per core, as
  * the default grows with f: start-ups by f^1.44, per-byte figures by f. */
-void xchg_mpi_machine_scale(double f, xchg_machine *m);
-double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach, double m);
-double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m, double chunk);
+XCHG_MPI_INTERNAL void xchg_mpi_machine_scale(double f, xchg_machine *m);
+XCHG_MPI_INTERNAL double xchg_mpi_predict(const xchg_line *line, const xchg_machine *mach,
+                                          double m);
+XCHG_MPI_INTERNAL double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
+                                              double chunk);
 
 /* auto_files.c: read the tuning and machine files auto uses (opts'
  * tuning_file and machine_file, as rank 0 sees them) into the plan:
@@ -184,26 +200,27 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
  * field empty and says why in pl->auto_note (and sets bad_value, so rank 0
  * says it). Collective; an MPI error code. xchg_mpi_auto_files_free
  * releases what it read (local). */
-int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
-void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
+XCHG_MPI_INTERNAL int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts);
+XCHG_MPI_INTERNAL void xchg_mpi_auto_files_free(xchg_mpi_plan *pl);
 /* Why a tuning file's row decided, into out: "auto: tuned (FILE): WHAT
  * measured fastest for P ranks on TOPO near M-byte blocks". */
-void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, const char *topo, char *out,
-                        size_t len);
+XCHG_MPI_INTERNAL void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what,
+                                          const char *topo, char *out, size_t len);
 
 /* call_common.c: the options a call runs with: opts, or (NULL) the defaults with
  * the environment over them, read once per process; a bad variable is said
  * once by rank 0 and sends every call to the MPI library (alg "mpi").
  * xchg_mpi_raise: raise rc on comm's error handler (MPI_COMM_WORLD's for
  * MPI_COMM_NULL) unless it is MPI_SUCCESS, and return it. */
-const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf);
-int xchg_mpi_raise(MPI_Comm comm, int rc);
+XCHG_MPI_INTERNAL const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts,
+                                                               xchg_mpi_opts *buf);
+XCHG_MPI_INTERNAL int xchg_mpi_raise(MPI_Comm comm, int rc);
 
 /* op_plan.c: free an operation's part of a plan (NULL is fine). */
-void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
+XCHG_MPI_INTERNAL void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
 
 /* The counters behind xchg_mpi_call_counts. */
-void xchg_mpi_count_call(int carried);
+XCHG_MPI_INTERNAL void xchg_mpi_count_call(int carried);
 
 /* A call's arguments as given (alltoall.c, op_calls.c), for the MPI
  * library's own call. q: a shift's q as given (any integer). */
@@ -221,20 +238,21 @@ typedef struct xchg_mpi_opargs {
 /* op_memo.c: the plan (a fallback) of this thread's last call of a's
  * operation passed to the MPI library, when a and opts (not NULL) are that
  * call's arguments and nothing it relied on was freed since; else NULL. */
-const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts);
+XCHG_MPI_INTERNAL const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a,
+                                                          const xchg_mpi_opts *opts);
 
 /* Remember that the call a with opts was passed on by pl (a cached
  * fallback); calls with datatypes or an operator that are not predefined
  * are not remembered. */
-void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
-                        const xchg_mpi_plan *pl);
+XCHG_MPI_INTERNAL void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
+                                          const xchg_mpi_plan *pl);
 
 /* Forget every thread's remembered calls: call it when a cached plan is
  * freed. */
-void xchg_mpi_memo_forget(void);
+XCHG_MPI_INTERNAL void xchg_mpi_memo_forget(void);
 
 /* The count of xchg_mpi_memo_forget calls so far (it moves before every
  * free of a cached plan). */
-unsigned xchg_mpi_memo_epoch(void);
+XCHG_MPI_INTERNAL unsigned xchg_mpi_memo_epoch(void);
 
 #endif /* XCHG_MPI_INTERNAL_H */

@@ -96,15 +96,15 @@ typedef struct xchg_mpi_opbufs {
  * (opts->alg's for the operation, or auto), this rank's program, its
  * buffers; or the fallback with the reason. An MPI error code, not raised;
  * *out NULL on error. Free with xchg_mpi_plan_free. */
-int xchg_mpi_op_plan_make(const xchg_mpi_opcall *call, MPI_Comm comm, const xchg_mpi_opts *opts,
-                          xchg_mpi_plan **out);
+XCHG_MPI_INTERNAL int xchg_mpi_op_plan_make(const xchg_mpi_opcall *call, MPI_Comm comm,
+                                            const xchg_mpi_opts *opts, xchg_mpi_plan **out);
 
 /* Run an operation's plan (not a fallback) on a call's buffers. An MPI
  * error code, not raised. */
-int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_opbufs *b);
+XCHG_MPI_INTERNAL int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_opbufs *b);
 
 /* Segment j's offset and length (bytes) in the data. */
-size_t xchg_mpi_seg_off(const xchg_mpi_opx *x, uint32_t j);
-size_t xchg_mpi_seg_len(const xchg_mpi_opx *x, uint32_t j);
+XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_opx *x, uint32_t j);
+XCHG_MPI_INTERNAL size_t xchg_mpi_seg_len(const xchg_mpi_opx *x, uint32_t j);
 
 #endif /* XCHG_MPI_OP_INTERNAL_H */
