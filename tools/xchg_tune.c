@@ -135,6 +135,18 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
+/* The number s into *out when it is all of s and within [lo, hi]: 0, else
+ * -1 (out unchanged). */
+static int number_in(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || end == s || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, int p, tune_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -162,7 +174,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     a->confirm_ms = 500;
     opterr = 0;
     int c;
-    char *colon, *end;
+    char *colon;
     while ((c = getopt_long(argc, argv, ":o:m:M:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -192,21 +204,18 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             a->only = optarg;
             break;
         case 'r':
-            a->round_ms = strtod(optarg, &end);
-            if (*end || end == optarg || !(a->round_ms >= 0.1 && a->round_ms <= 10000))
+            if (number_in(optarg, 0.1, 10000, &a->round_ms))
                 return usage_error("--round-ms '%s' is not a duration; accepted: 0.1 to 10000 "
                                    "milliseconds",
                                    optarg);
             break;
         case 'g':
-            a->margin = strtod(optarg, &end);
-            if (*end || end == optarg || !(a->margin >= 0 && a->margin <= 100))
+            if (number_in(optarg, 0, 100, &a->margin))
                 return usage_error("--margin '%s' is not a percentage; accepted: 0 to 100",
                                    optarg);
             break;
         case 'C':
-            a->confirm_ms = strtod(optarg, &end);
-            if (*end || end == optarg || !(a->confirm_ms >= 0 && a->confirm_ms <= 100000))
+            if (number_in(optarg, 0, 100000, &a->confirm_ms))
                 return usage_error("--confirm-ms '%s' is not a duration; accepted: 0 (no paired "
                                    "check) to 100000 milliseconds",
                                    optarg);
