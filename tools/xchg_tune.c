@@ -460,12 +460,18 @@ static int confirm(const size_ctx *x, const char *spec, cand *c, const cand *mpi
     MPI_Bcast(&pairs, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     double *mine = malloc((size_t)pairs * sizeof *mine);
     double *lib = malloc((size_t)pairs * sizeof *lib);
-    int ok = mine && lib && open_plan(x, spec, c) == 0, all = 0;
-    for (long i = -4; ok && i < pairs; i++)
-        for (int turn = 0; ok && turn < 2; turn++) {
+    /* every rank runs the loop or none does, and a failed call does not
+     * stop one rank's loop early: the others would wait for it */
+    int ok = mine && lib, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all && open_plan(x, spec, c)) /* collective, alike on every rank */
+        all = ok = 0;
+    for (long i = -4; all && i < pairs; i++)
+        for (int turn = 0; turn < 2; turn++) {
             int is_mpi = (turn + (int)(i & 1)) % 2 == 1;
             double t0 = MPI_Wtime();
-            ok = one_call(x, c, is_mpi) == MPI_SUCCESS;
+            if (one_call(x, c, is_mpi) != MPI_SUCCESS)
+                ok = 0;
             double t = MPI_Wtime() - t0;
             MPI_Barrier(x->comm);
             if (i >= 0)
@@ -487,8 +493,8 @@ static int confirm(const size_ctx *x, const char *spec, cand *c, const cand *mpi
 
 /* Time every candidate at the size; returns the fastest's index, or -1
  * when none ran, and the row's choice into *row (row_choice, then the
- * paired check of an algorithm it chose). One exchange plan at a time: at 64 ranks and 1 MiB
- * blocks a plan's scratch can be a p*m buffer a rank. */
+ * paired check of an algorithm it chose). One exchange plan at a time: at
+ * 64 ranks and 1 MiB blocks a plan's scratch can be a p*m buffer a rank. */
 static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs, int *row)
 {
     int ks[MAX_CANDIDATES], other = x->a->op != XCHG_OP_ALLTOALL;
