@@ -2,7 +2,8 @@
  * tool_ops.c - the operations as the MPI tools time them (tool_ops.h): one
  * call by xchg's executor (xchg_mpi_bcast, ...) or by the MPI library
  * (PMPI_Bcast, ...; a shift is PMPI_Sendrecv on a duplicate communicator),
- * and the buffers each rank needs.
+ * the buffers each rank needs, and the median the tools take of calls
+ * timed one by one.
  */
 #include "tool_ops.h"
 

@@ -4,7 +4,7 @@
  * each is measured against, the buffers a rank needs, and one call of an
  * operation other than the exchange, by xchg's executor or by the MPI
  * library. Reductions are of MPI_INT with MPI_SUM; the others move
- * MPI_BYTE. And the median both take of calls timed in pairs.
+ * MPI_BYTE. And the median both take of calls timed one by one.
  */
 #ifndef XCHG_TOOL_OPS_H
 #define XCHG_TOOL_OPS_H
