@@ -2,8 +2,8 @@
  * tool_ops.c - the operations as the MPI tools time them (tool_ops.h): one
  * call by xchg's executor (xchg_mpi_bcast, ...) or by the MPI library
  * (PMPI_Bcast, ...; a shift is PMPI_Sendrecv on a duplicate communicator),
- * the buffers each rank needs, and the median the tools take of calls
- * timed one by one.
+ * the buffers each rank needs, and the median and the mean over the ranks
+ * the tools take of calls timed one by one.
  */
 #include "tool_ops.h"
 
@@ -133,4 +133,11 @@ double xchg_tool_median(double *v, long n)
         return 0.0;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double xchg_tool_rank_mean(MPI_Comm comm, int p, double x)
+{
+    double sum = 0.0;
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    return sum / p;
 }

@@ -4,7 +4,8 @@
  * each is measured against, the buffers a rank needs, and one call of an
  * operation other than the exchange, by xchg's executor or by the MPI
  * library. Reductions are of MPI_INT with MPI_SUM; the others move
- * MPI_BYTE. And the median both take of calls timed one by one.
+ * MPI_BYTE. And the median and the mean over the ranks both take of calls
+ * timed one by one.
  */
 #ifndef XCHG_TOOL_OPS_H
 #define XCHG_TOOL_OPS_H
@@ -50,5 +51,7 @@ int xchg_tool_op_call(const xchg_tool_opcall *c);
 
 /* The median of the n values at v (sorted in place); 0 when n <= 0. */
 double xchg_tool_median(double *v, long n);
+/* The mean of x over the p ranks of comm (collective). */
+double xchg_tool_rank_mean(MPI_Comm comm, int p, double x);
 
 #endif

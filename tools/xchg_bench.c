@@ -990,14 +990,6 @@ static long iters_for_time(MPI_Comm comm, double min_time, long iters, long warm
     return n > iters ? n : iters;
 }
 
-/* The mean over the ranks of x. */
-static double rank_mean(MPI_Comm comm, int p, double x)
-{
-    double sum = 0.0;
-    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-    return sum / p;
-}
-
 /*
  * Time one size m (count elements): warm-up and timed calls as the OSU
  * benchmarks do them (each timed call alone, a barrier after it outside
@@ -1122,12 +1114,12 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     MPI_Allreduce(&lat, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     row->avg_us = sum / p;
     if (a->pair) {
-        row->mpi_avg_us = rank_mean(comm, p, timer_lib * 1e6 / (double)iters);
+        row->mpi_avg_us = xchg_tool_rank_mean(comm, p, timer_lib * 1e6 / (double)iters);
         row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
         /* each rank's median call, then the mean over the ranks: a call
          * that a busy machine stretched moves a mean, not a median */
-        row->med_us = rank_mean(comm, p, xchg_tool_median(each, iters) * 1e6);
-        row->mpi_med_us = rank_mean(comm, p, xchg_tool_median(each_lib, iters) * 1e6);
+        row->med_us = xchg_tool_rank_mean(comm, p, xchg_tool_median(each, iters) * 1e6);
+        row->mpi_med_us = xchg_tool_rank_mean(comm, p, xchg_tool_median(each_lib, iters) * 1e6);
         row->med_ratio = row->mpi_med_us > 0 ? row->med_us / row->mpi_med_us : 0;
     }
     free(each);

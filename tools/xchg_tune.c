@@ -380,9 +380,7 @@ static double timed(const size_ctx *x, const cand *c, int is_mpi, int k)
         total += MPI_Wtime() - t0;
         MPI_Barrier(x->comm);
     }
-    double mine = total * 1e6 / k, sum = 0;
-    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, x->comm);
-    return sum / x->p;
+    return xchg_tool_rank_mean(x->comm, x->p, total * 1e6 / k);
 }
 
 /* Make candidate c's plan for the size (collective): the exchange's
@@ -481,10 +479,8 @@ static int confirm(const size_ctx *x, const char *spec, cand *c, const cand *mpi
     c->plan = NULL;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all) {
-        double med[2] = {xchg_tool_median(mine, pairs), xchg_tool_median(lib, pairs)}, sum[2];
-        MPI_Allreduce(med, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        c->pair_us = sum[0] / x->p;
-        c->pair_mpi_us = sum[1] / x->p;
+        c->pair_us = xchg_tool_rank_mean(MPI_COMM_WORLD, x->p, xchg_tool_median(mine, pairs));
+        c->pair_mpi_us = xchg_tool_rank_mean(MPI_COMM_WORLD, x->p, xchg_tool_median(lib, pairs));
     }
     free(mine);
     free(lib);
