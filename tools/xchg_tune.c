@@ -35,7 +35,12 @@
  * measures), and must beat it by the margin there too, else the size goes
  * to the library. Rounds' means let one slow spell of a loaded machine
  * decide a size: at 64 ranks on 2 cores bcast-ring won its rounds at 32 B
- * and then took 1.6x the library's time in the program.
+ * and then took 1.6x the library's time in the program. With --agree FILE
+ * (an earlier run's tuning file) a size whose row there is mpi is not
+ * timed and stays mpi, so a row names an algorithm only when two runs, two
+ * mpiruns, both found one faster: which ranks share a core, for seconds at
+ * a time, moved reduce-hc at 8 B on 16 ranks from 1.06x faster in one run's
+ * pairs to 1.2x slower in the next run.
  *
  * Rows: consecutive sizes with the same choice make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
@@ -74,6 +79,7 @@ typedef struct tune_args {
     double round_ms;
     double confirm_ms; /* --confirm-ms: the paired check of a row's algorithm; 0 none */
     double margin; /* --margin: percent an algorithm must beat the library by */
+    const char *agree; /* --agree FILE: an earlier run's tuning file */
     int json;
 } tune_args;
 
@@ -82,7 +88,7 @@ static int g_rank;
 static const char usage_text[] =
     "usage: mpirun -np P xchg tune [-o FILE] [--op NAME] [-m MIN:MAX] [--topo SPEC]\n"
     "                              [--only LIST] [--round-ms MS] [--margin PCT]\n"
-    "                              [--confirm-ms MS]\n"
+    "                              [--confirm-ms MS] [--agree FILE]\n"
     "                              [-M BYTES] [--json [--machine FILE]]\n\n"
     "Time every candidate for MPI_Alltoall on these P ranks: each algorithm of\n"
     "the registry that applies to the topology (its variants, Bruck's radices,\n"
@@ -115,6 +121,12 @@ static const char usage_text[] =
     "                      keeps it only if each rank's median call, averaged over\n"
     "                      the ranks, is PCT percent faster there too (default\n"
     "                      500; 0: no paired check)\n"
+    "  --agree FILE        an earlier run's tuning file for the same operation and\n"
+    "                      ranks: a size whose row there is mpi is not timed and\n"
+    "                      stays mpi; elsewhere this run chooses as usual, so a\n"
+    "                      size names an algorithm only when both runs found one\n"
+    "                      faster than the library (a second mpirun sees another\n"
+    "                      state of a loaded machine)\n"
     "  -M, --mem-limit BYTES  memory a rank may use: the send and receive buffers\n"
     "                      (2*P*MAX for alltoall) and a candidate's scratch; one that\n"
     "                      needs more is left out at that size (default 512M)\n"
@@ -156,6 +168,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"round-ms", required_argument, NULL, 'r'},
                                              {"margin", required_argument, NULL, 'g'},
                                              {"confirm-ms", required_argument, NULL, 'C'},
+                                             {"agree", required_argument, NULL, 'a'},
                                              {"mem-limit", required_argument, NULL, 'M'},
                                              {"json", no_argument, NULL, 'j'},
                                              {"machine", required_argument, NULL, 'c'},
@@ -163,7 +176,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, --margin, "
-                                   "--confirm-ms, -M, "
+                                   "--confirm-ms, --agree, -M, "
                                    "--machine, --json, --help";
     memset(a, 0, sizeof *a);
     a->min_size = 8;
@@ -219,6 +232,9 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                 return usage_error("--confirm-ms '%s' is not a duration; accepted: 0 (no paired "
                                    "check) to 100000 milliseconds",
                                    optarg);
+            break;
+        case 'a':
+            a->agree = optarg;
             break;
         case 'M':
             if (xchg_tool_bytes(optarg, SIZE_MAX, &a->mem_limit) || a->mem_limit == 0)
@@ -574,44 +590,94 @@ static int predictions(size_ctx *x, xchg_spec *spec, double *us, char *best)
     return n;
 }
 
-/* The existing tuning file's rows other than (op, p, topo), as text lines
- * (rank 0). 0, or EXIT_USAGE when the file exists but cannot be read. */
-static int kept_rows(const char *path, xchg_op_kind op, int p, const char *topo, char **kept)
+/* Rank 0: read the tuning file at path into *t (free it with
+ * xchg_tuning_free). 0; 1 when there is no such file (*t NULL);
+ * EXIT_USAGE, said on stderr, when it cannot be read or is not a tuning
+ * file (advice ends that message). */
+static int read_tuning(const char *path, const char *advice, xchg_tuning **t)
 {
-    *kept = NULL;
+    *t = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return errno == ENOENT ? 0 : usage_error("cannot read the tuning file '%s'", path);
+        return errno == ENOENT ? 1 : usage_error("cannot read the tuning file '%s'", path);
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
     size_t got;
     while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
         len += got;
         if (len == cap) {
-            char *t = cap < ((size_t)64 << 20) ? realloc(text, cap * 2) : NULL;
-            if (!t) {
+            char *more = cap < ((size_t)64 << 20) ? realloc(text, cap * 2) : NULL;
+            if (!more) {
                 free(text);
                 text = NULL;
                 break;
             }
-            text = t;
+            text = more;
             cap *= 2;
         }
     }
     fclose(f);
     if (!text)
         return usage_error("the tuning file '%s' is too large to read", path);
-    xchg_tuning *t = NULL;
     xchg_err err = {{0}};
-    int rc = xchg_tuning_parse(text, len, &t, &err);
+    int rc = xchg_tuning_parse(text, len, t, &err);
     free(text);
     if (rc) {
         if (g_rank == 0)
-            fprintf(stderr, "xchg tune: the tuning file '%s' is not one xchg can read (%s); "
-                            "it is left as it is: name another file with -o\n",
-                    path, err.msg);
+            fprintf(stderr, "xchg tune: the tuning file '%s' is not one xchg can read (%s); %s\n",
+                    path, err.msg, advice);
         return EXIT_USAGE;
     }
+    return 0;
+}
+
+/* --agree (collective): the row a->agree's file gives each size for
+ * (op, these ranks, topology t), as auto reads it, into agreed[k] on every
+ * rank. 0, or EXIT_USAGE (rank 0 says why) when the file cannot be read or
+ * has no row for them. */
+static int agreed_rows(const tune_args *a, const xchg_topo *t, const size_t *sizes, int nsizes,
+                       xchg_spec *agreed)
+{
+    int rc = 0;
+    if (g_rank == 0) {
+        xchg_tuning *f = NULL;
+        rc = read_tuning(a->agree, "accepted: a file that xchg tune -o wrote", &f);
+        if (rc == 1)
+            rc = usage_error("--agree: there is no tuning file '%s'; accepted: a file that "
+                             "xchg tune -o wrote",
+                             a->agree);
+        for (int k = 0; rc == 0 && k < nsizes; k++) {
+            const char *alg = xchg_tuning_lookup(f, a->op, t, sizes[k]);
+            if (alg) {
+                snprintf(agreed[k], XCHG_SPEC_MAX, "%s", alg);
+                continue;
+            }
+            char topo[64], msg[256];
+            xchg_topo_spec(t, topo, sizeof topo);
+            snprintf(msg, sizeof msg, "%s on %u ranks laid out as %s", xchg_op_name(a->op),
+                     (unsigned)t->nodes, topo);
+            usage_error("--agree: the tuning file has no row for %s; accepted: a file that "
+                        "xchg tune -o wrote for the same operation, ranks and --topo",
+                        msg);
+            rc = EXIT_USAGE;
+        }
+        xchg_tuning_free(f);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc == 0)
+        MPI_Bcast(agreed, nsizes * XCHG_SPEC_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return rc;
+}
+
+/* The existing tuning file's rows other than (op, p, topo), as text lines
+ * (rank 0). 0, or EXIT_USAGE when the file exists but cannot be read. */
+static int kept_rows(const char *path, xchg_op_kind op, int p, const char *topo, char **kept)
+{
+    *kept = NULL;
+    xchg_tuning *t;
+    int rc = read_tuning(path, "it is left as it is: name another file with -o", &t);
+    if (rc)
+        return rc == 1 ? 0 : rc;
     size_t n = xchg_tuning_rows(t), at = 0, total = n * 256 + 1;
     char *out = malloc(total);
     if (!out) {
@@ -707,6 +773,11 @@ int main(int argc, char **argv)
     int row[MAX_SIZES], nsizes = 0;
     for (size_t m = a.min_size; m <= a.max_size && nsizes < MAX_SIZES; m *= 2)
         sizes[nsizes++] = m;
+    static xchg_spec agreed[MAX_SIZES]; /* --agree: the other file's row per size */
+    if (a.agree && (rc = agreed_rows(&a, &t, sizes, nsizes, agreed)) != 0) {
+        MPI_Finalize();
+        return rc;
+    }
     /* every rank's buffers as large as the root's (rank 0) */
     size_t sbytes = xchg_tool_op_max_blocks(a.op, p) * a.max_size;
     char *sbuf = malloc(sbytes), *rbuf = malloc(sbytes);
@@ -735,6 +806,19 @@ int main(int argc, char **argv)
                       .count = sizes[k] / esize,
                       .sbuf = sbuf,
                       .rbuf = rbuf};
+        if (a.agree && !strcmp(agreed[k], "mpi")) { /* not timed: the library's */
+            row[k] = n - 1;
+            if (g_rank == 0 && a.json)
+                printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
+                       "\"best\":\"\",\"row\":\"mpi\",\"margin\":%g,\"times\":{},\"skipped\":{},"
+                       "\"predicted\":{},\"model_best\":\"\",\"paired\":null,\"agree\":\"mpi\"}\n",
+                       sizes[k], xchg_op_name(a.op), p, topo, a.margin);
+            else if (g_rank == 0)
+                printf("%-12zu  %-24s %10s %12s %9s   mpi (--agree file: mpi)\n", sizes[k],
+                       "(not timed)", "-", "-", "-");
+            fflush(stdout);
+            continue;
+        }
         int fastest = tune_size(&x, spec, n, cs, &row[k]);
         static xchg_spec pspec[XCHG_MPI_MAX_PREDICTIONS];
         double pus[XCHG_MPI_MAX_PREDICTIONS];
@@ -773,20 +857,27 @@ int main(int argc, char **argv)
             printf("},\"model_best\":\"%s\",\"paired\":", model_best);
             const cand *f = fastest >= 0 ? &cs[fastest] : NULL;
             if (f && f->pair_us > 0)
-                printf("{\"alg\":\"%s\",\"us\":%.6g,\"mpi_us\":%.6g}}\n", spec[fastest],
-                       f->pair_us, f->pair_mpi_us);
+                printf("{\"alg\":\"%s\",\"us\":%.6g,\"mpi_us\":%.6g}", spec[fastest], f->pair_us,
+                       f->pair_mpi_us);
             else
-                printf("null}\n");
+                printf("null");
+            if (a.agree)
+                printf(",\"agree\":\"%s\"}\n", agreed[k]);
+            else
+                printf(",\"agree\":null}\n");
         } else if (row[k] >= 0) {
             printf("%-12zu  %-24s %10.2f %12.2f %9.2f", sizes[k], spec[fastest], cs[fastest].us,
                    mpi->us, mpi->us / cs[fastest].us);
             const cand *f = &cs[fastest];
             if (f->pair_us > 0) /* the paired check's ratio, whichever it chose */
-                printf("   %s (paired mpi/fast %.2f)\n", spec[row[k]], f->pair_mpi_us / f->pair_us);
+                printf("   %s (paired mpi/fast %.2f)", spec[row[k]], f->pair_mpi_us / f->pair_us);
             else if (row[k] != fastest)
-                printf("   mpi (within %g%%)\n", a.margin);
+                printf("   mpi (within %g%%)", a.margin);
             else
-                printf("   %s\n", spec[row[k]]);
+                printf("   %s", spec[row[k]]);
+            if (a.agree)
+                printf(" (--agree file: %s)", agreed[k]);
+            putchar('\n');
         }
         fflush(stdout);
     }

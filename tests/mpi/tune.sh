@@ -43,6 +43,14 @@ if [ "$(mpi_flavor)" = openmpi ] && [ "${XCHG_TEST_REDUCED:-0}" != 1 ]; then
     usage_error "--confirm-ms '-1' is not a duration; accepted: 0 .no paired check." --confirm-ms -1
     usage_error "--margin 'x' is not a percentage; accepted: 0 to 100" --margin x
     usage_error "--margin '101' is not a percentage" --margin 101
+    usage_error "--agree: there is no tuning file '$TMP/nosuch.txt'; accepted: a file that xchg tune -o wrote" \
+        --agree "$TMP/nosuch.txt"
+    printf 'xchg-tuning/2\nbcast 2 complete:2 1 64 mpi\n' >"$TMP/agree-bcast.txt"
+    usage_error "--agree: the tuning file has no row for alltoall on 2 ranks laid out as complete:2; accepted:" \
+        --agree "$TMP/agree-bcast.txt"
+    printf 'xchg-tuning/2\nbcast 2 complete:2 1 64 nosuch\n' >"$TMP/agree-bad.txt"
+    usage_error "'$TMP/agree-bad.txt' is not one xchg can read .*algorithm 'nosuch'.*; accepted: a file that xchg tune -o wrote" \
+        --op bcast --agree "$TMP/agree-bad.txt"
 fi
 mpi_refusals_check "xchg tune: "
 "$X" tune --help >"$TMP/out" 2>&1
@@ -119,6 +127,31 @@ expect "reduce_scatter table: a row the fastest, or mpi within 5%, or the paired
     "$(awk 'NR > 2 && !/^#/ { n++; if (!($6 == $2 || $6 == "mpi") || ($7 != "" && $7 != "(within" && !($7 == "(paired" && $8 == "mpi/fast" && $9 ~ /^[0-9.]+\)$/))) bad = 1 }
   END { print (n == 2 && !bad) ? "rows" : "bad" }' "$TMP/out")" rows
 expect "alltoall rows kept beside bcast's" "$(awk '$1 == "alltoall" { a++ } $1 == "bcast" { b++ } END { print (a > 0 && b > 0) ? "both" : "lost" }' "$F")" both
+
+# --agree: a size whose row in the earlier run's file is mpi is not timed
+# and stays mpi; the others are timed and chosen as usual (--margin 0, no
+# paired check: the fastest), each line naming the other file's row
+printf 'xchg-tuning/2\nbcast %d complete:%d 1 15 mpi\nbcast %d complete:%d 16 1048576 bcast-hc\n' \
+    $NP $NP $NP $NP >"$TMP/agree.txt"
+mpi_run $NP "$X" tune --op bcast -m 8:32 --round-ms 1 --margin 0 --confirm-ms 0 --agree "$TMP/agree.txt" \
+    -o "$TMP/agreed.txt" --json >"$TMP/json" 2>"$TMP/err"
+expect "tune --agree: exit" "$?" 0
+expect "tune --agree --json: 8 B not timed and mpi; 16 and 32 B timed, the fastest" "$(jsx '
+L.length === 3 && L[0].size === 8 && L[0].agree === "mpi" && L[0].row === "mpi" &&
+  Object.keys(L[0].times).length === 0 &&
+  L.slice(1).every(x => x.agree === "bcast-hc" && typeof x.times.mpi === "number" &&
+    x.times[x.best] === Math.min(...Object.values(x.times)) &&
+    x.row === (x.best !== "mpi" && x.times.mpi > x.times[x.best] ? x.best : "mpi"))' <"$TMP/json")" true
+for m in 8 16 32; do
+    want=$(jsx "L.find(x => x.size === $m).row" <"$TMP/json")
+    got=$(awk -v m=$m '$1 == "bcast" && $4 <= m && m <= $5 { print $6 }' "$TMP/agreed.txt")
+    expect "--agree: the row for $m B is the run's choice" "$got" "$want"
+done
+mpi_run $NP "$X" tune --op bcast -m 8:16 --round-ms 1 --agree "$TMP/agree.txt" >"$TMP/out" 2>"$TMP/err"
+expect "tune --agree: table exit" "$?" 0
+expect "tune --agree: table rows" "$(awk 'NR > 2 && !/^#/ { n++; line[n] = $0 }
+  END { print (n == 2 && line[1] ~ /^8 +\(not timed\) +- +- +-   mpi \(--agree file: mpi\)$/ &&
+               line[2] ~ /^16 .* \(--agree file: bcast-hc\)$/) ? "rows" : "bad: " line[1] " / " line[2] }' "$TMP/out")" rows
 
 # the operations' auto follows its rows: a row "mpi" passes the call to the
 # MPI library, a row naming an algorithm runs it, every byte validated
