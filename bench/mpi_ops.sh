@@ -85,8 +85,8 @@
 #                 about 5% (the control's median ratio).
 # Installs what is missing (scripts/install-deps.sh: cmake, a compiler,
 # Open MPI, node) and builds xchg-bench and xchg-tune. On the 2-core
-# machine the results were made on: --paired about 52 minutes (10 of them
-# tuning); the three-side run about 35 (before 1 MiB at p = 64).
+# machine the results were made on: --paired about 60 minutes (17 of them
+# tuning, both tuner runs); the three-side run about 35 (before 1 MiB at p = 64).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
