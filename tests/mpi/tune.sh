@@ -4,7 +4,8 @@
 # measured, with each size's fastest candidate (its --json times say so),
 # or the library's call where the fastest did not hold its lead in the
 # paired check; a second tune for another topology keeps the first one's
-# rows; a damaged file is refused and left as it was. Then the executor:
+# rows; a damaged file is refused and left as it was; with --agree FILE
+# only the sizes FILE gives to an algorithm are timed. Then the executor:
 # xchg-bench with that file runs the tuned choices (validated), and with a
 # damaged, cut or foreign tuning or machine file says so once and runs on
 # the cost model, every byte still validated. Bad options exit 2 with one
