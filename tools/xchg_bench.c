@@ -1108,11 +1108,10 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
         }
     }
     row->iters = iters;
-    double lat = timer * 1e6 / (double)iters, sum = 0.0;
+    double lat = timer * 1e6 / (double)iters;
     MPI_Allreduce(&lat, &row->min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
     MPI_Allreduce(&lat, &row->max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
-    MPI_Allreduce(&lat, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-    row->avg_us = sum / p;
+    row->avg_us = xchg_tool_rank_mean(comm, p, lat);
     if (a->pair) {
         row->mpi_avg_us = xchg_tool_rank_mean(comm, p, timer_lib * 1e6 / (double)iters);
         row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
