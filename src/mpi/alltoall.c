@@ -248,8 +248,6 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                       const xchg_mpi_opts *opts)
 {
-    xchg_mpi_opts buf;
-    opts = xchg_mpi_opts_effective(opts, &buf);
     xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
                          .sendbuf = sendbuf,
                          .recvbuf = recvbuf,
@@ -257,10 +255,13 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                          .rcount = recvcount,
                          .stype = sendtype,
                          .rtype = recvtype,
-                         .comm = comm};
-    if (xchg_mpi_memo_find(&a, opts))
+                         .comm = comm,
+                         .opts = opts};
+    if (xchg_mpi_memo_find(&a))
         return xchg_mpi_raise(comm, pass_on(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                             recvtype, comm));
+    xchg_mpi_opts buf;
+    opts = xchg_mpi_opts_effective(opts, &buf);
     int rc = check_args(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
     if (rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
@@ -288,7 +289,7 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     rc = cached_plan(sendcount, sendtype, recvcount, recvtype, in_place, comm, opts, rbytes,
                      slay.contiguous, rlay.contiguous, &pl);
     if (rc == MPI_SUCCESS && pl->fallback)
-        xchg_mpi_memo_keep(&a, opts, pl);
+        xchg_mpi_memo_keep(&a, pl, (xchg_mpi_pass){.shift_comm = MPI_COMM_NULL});
     if (rc == MPI_SUCCESS)
         rc = run(pl, in_place ? MPI_IN_PLACE : sendbuf, recvbuf, &slay, &rlay);
     return xchg_mpi_raise(comm, rc);

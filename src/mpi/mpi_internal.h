@@ -20,6 +20,14 @@
 #define XCHG_MPI_INTERNAL
 #endif
 
+/* The short way to the MPI library (op_memo.c) and the functions it runs
+ * through: placed side by side in the library's code (.text.hot). */
+#if defined(__GNUC__)
+#define XCHG_MPI_HOT __attribute__((hot))
+#else
+#define XCHG_MPI_HOT
+#endif
+
 /* Consecutive slots of one place (XCHG_LOC_SEND, RECV or SCRATCH). */
 typedef struct xchg_mpi_run {
     int where;
@@ -223,7 +231,8 @@ XCHG_MPI_INTERNAL void xchg_mpi_opx_free(struct xchg_mpi_opx *x);
 XCHG_MPI_INTERNAL void xchg_mpi_count_call(int carried);
 
 /* A call's arguments as given (alltoall.c, op_calls.c), for the MPI
- * library's own call. q: a shift's q as given (any integer). */
+ * library's own call. q: a shift's q as given (any integer); opts: the
+ * options as given (NULL: the environment's). */
 typedef struct xchg_mpi_opargs {
     xchg_op_kind kind;
     const void *sendbuf;
@@ -233,22 +242,43 @@ typedef struct xchg_mpi_opargs {
     MPI_Op op;
     int root, q;
     MPI_Comm comm;
+    const xchg_mpi_opts *opts;
 } xchg_mpi_opargs;
 
-/* op_memo.c: the plan (a fallback) of this thread's last call of a's
- * operation passed to the MPI library, when a and opts (not NULL) are that
- * call's arguments and nothing it relied on was freed since; else NULL. */
-XCHG_MPI_INTERNAL const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a,
-                                                          const xchg_mpi_opts *opts);
+/* Where a call passed to the MPI library goes beyond its arguments: a
+ * shift's MPI_Sendrecv runs on the plan's duplicate communicator, to and
+ * from its peers ((r + q) mod p and (r - q) mod p); unused otherwise. */
+typedef struct xchg_mpi_pass {
+    MPI_Comm shift_comm;
+    int to, from;
+} xchg_mpi_pass;
 
-/* Remember that the call a with opts was passed on by pl (a cached
- * fallback); calls with datatypes or an operator that are not predefined
- * are not remembered. */
-XCHG_MPI_INTERNAL void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
-                                          const xchg_mpi_plan *pl);
+/* op_memo.c: what the memo found for a call, which goes to the MPI library
+ * at once: the plan (a fallback) that passed the same call on last time,
+ * the memo's epoch then, and where the call goes. */
+typedef struct xchg_mpi_memo_hit {
+    const xchg_mpi_plan *plan;
+    unsigned epoch;
+    xchg_mpi_pass pass;
+} xchg_mpi_memo_hit;
 
-/* Forget every thread's remembered calls: call it when a cached plan is
- * freed. */
+/* The hit for a call of a's operation when a (its options included) is
+ * the very call last passed on and nothing it relied on was freed since;
+ * else NULL (always NULL under MPI_THREAD_MULTIPLE and SMPI). */
+XCHG_MPI_INTERNAL const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a);
+
+/* Remember that the call a was passed on by pl (a cached fallback), to
+ * pass (where it went); calls with datatypes or an operator that are not
+ * predefined are not remembered. */
+XCHG_MPI_INTERNAL void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl,
+                                          xchg_mpi_pass pass);
+
+/* Whether the memo is on: below MPI_THREAD_MULTIPLE, not under SMPI, and
+ * between MPI_Init and MPI_Finalize (decided at the first call that asks
+ * then). */
+XCHG_MPI_INTERNAL int xchg_mpi_memo_on(void);
+
+/* Forget every remembered call: call it when a cached plan is freed. */
 XCHG_MPI_INTERNAL void xchg_mpi_memo_forget(void);
 
 /* The count of xchg_mpi_memo_forget calls so far (it moves before every

@@ -27,6 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The checked paths stay out of the entry points (XCHG_MPI_HOT), which
+ * would otherwise inline them and grow the short way's pages. */
+#if defined(__GNUC__)
+#define XCHG_MPI_NOINLINE __attribute__((noinline))
+#else
+#define XCHG_MPI_NOINLINE
+#endif
+
 /* Plans kept per communicator; the oldest goes when a new one is needed. */
 #define XCHG_MPI_OP_PLANS 16
 
@@ -46,15 +54,31 @@ static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_once_t keyval_once = PTHREAD_ONCE_INIT;
 static int keyval_rc = MPI_SUCCESS;
 static atomic_uint_fast64_t op_carried, op_passed;
-static _Thread_local xchg_mpi_plan_info last_info;
-static _Thread_local int have_last;
-/* The plan last_info was copied from, and the memo's epoch then: a call
- * that finds the same plan again skips the copy (over 1 KB, a tenth of a
- * microsecond of a small call's pass to the library). Every free of a
- * cached plan moves the epoch first, so a new plan at a freed one's
- * address is copied afresh. */
-static _Thread_local const xchg_mpi_plan *last_from;
-static _Thread_local unsigned last_epoch;
+
+/* What the last call ran (xchg_mpi_last_info). from: the plan info was
+ * copied from, and epoch the memo's epoch then: a call that finds the same
+ * plan again skips the copy (over 1 KB, a tenth of a microsecond of a
+ * small call's pass to the library). Every free of a cached plan moves the
+ * epoch first, so a new plan at a freed one's address is copied afresh. */
+typedef struct last_call {
+    int have;
+    const xchg_mpi_plan *from;
+    unsigned epoch;
+    xchg_mpi_plan_info info;
+} last_call;
+
+/* Where the memo is on (below MPI_THREAD_MULTIPLE: one MPI call at a
+ * time) the process keeps one record, which the short way reads at every
+ * call without a thread-local lookup (op_memo.c says why that counts);
+ * where it is off (MPI_THREAD_MULTIPLE, SMPI's ranks as threads) each
+ * thread keeps its own. */
+static last_call last_of_process;
+static _Thread_local last_call last_of_thread;
+
+static last_call *last_record(void)
+{
+    return xchg_mpi_memo_on() ? &last_of_process : &last_of_thread;
+}
 
 void xchg_mpi_op_call_counts(uint64_t *carried, uint64_t *passed)
 {
@@ -68,30 +92,46 @@ int xchg_mpi_last_info(xchg_mpi_plan_info *info)
 {
     if (!info)
         return MPI_ERR_ARG;
-    if (!have_last)
+    const last_call *l = last_record();
+    if (!l->have)
         return MPI_ERR_OTHER;
-    *info = last_info;
+    *info = l->info;
     return MPI_SUCCESS;
 }
 
-/* Remember what a call ran: a plan's info, or the MPI library's call. */
-static void remember(const xchg_mpi_plan *pl, const char *why)
+/* Remember in l what a call ran: a plan's info, or the MPI library's call
+ * (why). Returns l. */
+static last_call *remember_in(last_call *l, const xchg_mpi_plan *pl, const char *why)
 {
-    have_last = 1;
+    l->have = 1;
     if (pl) {
         unsigned epoch = xchg_mpi_memo_epoch();
-        if (pl != last_from || epoch != last_epoch) {
-            last_info = pl->info;
-            last_from = pl;
-            last_epoch = epoch;
+        if (pl != l->from || epoch != l->epoch) {
+            l->info = pl->info;
+            l->from = pl;
+            l->epoch = epoch;
         }
-        return;
+        return l;
     }
-    last_from = NULL;
-    memset(&last_info, 0, sizeof last_info);
-    snprintf(last_info.alg, sizeof last_info.alg, "mpi");
-    snprintf(last_info.why, sizeof last_info.why, "%s", why ? why : "");
-    last_info.fallback = 1;
+    l->from = NULL;
+    memset(&l->info, 0, sizeof l->info);
+    snprintf(l->info.alg, sizeof l->info.alg, "mpi");
+    snprintf(l->info.why, sizeof l->info.why, "%s", why ? why : "");
+    l->info.fallback = 1;
+    return l;
+}
+
+static last_call *remember(const xchg_mpi_plan *pl, const char *why)
+{
+    return remember_in(last_record(), pl, why);
+}
+
+/* Remember a call that moved nothing (why), done here. */
+static void remember_none(const char *why)
+{
+    last_call *l = remember(NULL, why);
+    l->info.fallback = 0;
+    snprintf(l->info.alg, sizeof l->info.alg, "none");
 }
 
 /* The MPI call an operation stands for. */
@@ -130,11 +170,26 @@ static const char *mpi_name(xchg_op_kind k)
 #define LIBRARY(name, ...) PMPI_##name(__VA_ARGS__)
 #endif
 
+/* Where a call passed on by plan pl goes: a shift's peers, from the
+ * plan's rank and size, and its duplicate communicator. */
+static xchg_mpi_pass pass_of(const xchg_mpi_plan *pl, int q)
+{
+    int p = pl->p > 0 ? pl->p : 1;
+    long long s = ((long long)q % p + p) % p;
+    return (xchg_mpi_pass){.shift_comm = pl->comm,
+                           .to = (int)((pl->rank + s) % p),
+                           .from = (int)((pl->rank - s + p) % p)};
+}
+
+/* No plan: an operation other than the shift passed on as it came. */
+static const xchg_mpi_pass no_pass = {.shift_comm = MPI_COMM_NULL};
+
 /* The MPI library's own call with a's arguments; a shift is one
- * MPI_Sendrecv on shift_comm (the plan's duplicate, so it never meets the
- * caller's messages). Counts above INT_MAX: MPI 4's large-count calls
- * (MPI_Bcast_c, ...), or MPI_ERR_COUNT under an older MPI. */
-static int pass_on(const xchg_mpi_opargs *a, MPI_Comm shift_comm)
+ * MPI_Sendrecv on pass's communicator (the plan's duplicate, so it never
+ * meets the caller's messages) to and from pass's peers. Counts above
+ * INT_MAX: MPI 4's large-count calls (MPI_Bcast_c, ...), or MPI_ERR_COUNT
+ * under an older MPI. */
+static XCHG_MPI_HOT int pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
 {
     int large = a->scount > INT_MAX || a->rcount > INT_MAX;
     if (large && MPI_VERSION < 4)
@@ -160,18 +215,12 @@ static int pass_on(const xchg_mpi_opargs *a, MPI_Comm shift_comm)
     case XCHG_OP_SCATTER:
         return LIBRARY(Scatter, a->sendbuf, sc, a->stype, a->recvbuf, rc, a->rtype, a->root,
                        a->comm);
-    case XCHG_OP_SHIFT: {
-        int p, r;
-        PMPI_Comm_size(shift_comm, &p);
-        PMPI_Comm_rank(shift_comm, &r);
-        long long q = ((long long)a->q % p + p) % p;
-        int to = (int)((r + q) % p), from = (int)((r - q + p) % p);
+    case XCHG_OP_SHIFT:
         if (a->sendbuf == MPI_IN_PLACE)
-            return LIBRARY(Sendrecv_replace, a->recvbuf, rc, a->rtype, to, 0, from, 0, shift_comm,
-                           MPI_STATUS_IGNORE);
-        return LIBRARY(Sendrecv, a->sendbuf, rc, a->rtype, to, 0, a->recvbuf, rc, a->rtype, from,
-                       0, shift_comm, MPI_STATUS_IGNORE);
-    }
+            return LIBRARY(Sendrecv_replace, a->recvbuf, rc, a->rtype, pass->to, 0, pass->from, 0,
+                           pass->shift_comm, MPI_STATUS_IGNORE);
+        return LIBRARY(Sendrecv, a->sendbuf, rc, a->rtype, pass->to, 0, a->recvbuf, rc, a->rtype,
+                       pass->from, 0, pass->shift_comm, MPI_STATUS_IGNORE);
     default:
         return MPI_ERR_INTERN;
     }
@@ -284,8 +333,9 @@ static int run_call(const xchg_mpi_opargs *a, const xchg_mpi_opcall *call, const
         return rc;
     remember(pl, NULL);
     if (pl->fallback) {
-        xchg_mpi_memo_keep(a, opts, pl);
-        return pass_on(a, pl->comm);
+        xchg_mpi_pass pass = pass_of(pl, a->q);
+        xchg_mpi_memo_keep(a, pl, pass);
+        return pass_on(a, &pass);
     }
     atomic_fetch_add(&op_carried, 1);
     return xchg_mpi_op_exec(pl, b);
@@ -294,14 +344,16 @@ static int run_call(const xchg_mpi_opargs *a, const xchg_mpi_opcall *call, const
 /* The short way (op_memo.c): a call whose very arguments the cached plan
  * passed to the MPI library last time goes there at once, its checks
  * skipped. Nonzero when it went; *rc: its code, raised. */
-static int passed_at_once(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts, int *rc)
+static XCHG_MPI_HOT int passed_at_once(const xchg_mpi_opargs *a, int *rc)
 {
-    xchg_mpi_opts buf;
-    const xchg_mpi_plan *pl = xchg_mpi_memo_find(a, xchg_mpi_opts_effective(opts, &buf));
-    if (!pl)
+    const xchg_mpi_memo_hit *hit = xchg_mpi_memo_find(a);
+    if (!hit)
         return 0;
-    remember(pl, NULL);
-    *rc = xchg_mpi_raise(a->comm, pass_on(a, pl->comm));
+    /* a hit means the memo is on: the process's record */
+    if (hit->plan != last_of_process.from || hit->epoch != last_of_process.epoch ||
+        !last_of_process.have)
+        remember_in(&last_of_process, hit->plan, NULL);
+    *rc = xchg_mpi_raise(a->comm, pass_on(a, &hit->pass));
     return 1;
 }
 
@@ -329,7 +381,7 @@ static int common_checks(const xchg_mpi_opargs *a, const xchg_mpi_opts **opts, x
     if (inter || (!strcmp(asked, "mpi") && a->kind != XCHG_OP_SHIFT)) {
         *done = 1;
         remember(NULL, inter ? "an intercommunicator" : "mpi was asked for");
-        return pass_on(a, MPI_COMM_NULL);
+        return pass_on(a, &no_pass);
     }
     return MPI_SUCCESS;
 }
@@ -373,28 +425,24 @@ static int finish(const xchg_mpi_opargs *a, xchg_mpi_opcall *call, const xchg_mp
 {
     if (call->nelems * call->esize == 0) {
         atomic_fetch_add(&op_carried, 1);
-        remember(NULL, "nothing to move");
-        last_info.fallback = 0;
-        snprintf(last_info.alg, sizeof last_info.alg, "none");
+        remember_none("nothing to move");
         return MPI_SUCCESS;
     }
     return run_call(a, call, b, opts);
 }
 
-int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
-                   const xchg_mpi_opts *opts)
+/* A broadcast, checked (the short way did not take it). */
+static XCHG_MPI_NOINLINE int bcast_checked(const xchg_mpi_opargs *a)
 {
-    xchg_mpi_opargs a = {.kind = XCHG_OP_BCAST,
-                         .recvbuf = buf,
-                         .rcount = count,
-                         .rtype = type,
-                         .root = root,
-                         .comm = comm};
+    void *buf = a->recvbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype type = a->rtype;
+    int root = a->root;
+    MPI_Comm comm = a->comm;
+    const xchg_mpi_opts *opts = a->opts;
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done, rc;
-    if (passed_at_once(&a, opts, &rc))
-        return rc;
-    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    rc = common_checks(a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
@@ -414,27 +462,24 @@ int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_
                          .out = rank == root ? NULL : buf,
                          .out_lay = &lay,
                          .out_blocks = 1};
-    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(a, &call, &b, opts));
 }
 
-/* reduce, allreduce, scan and reduce_scatter_block: one path. */
-static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_Count count,
-                     MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
-                     const xchg_mpi_opts *opts)
+/* reduce, allreduce, scan and reduce_scatter_block, checked: one path. */
+static XCHG_MPI_NOINLINE int reduction_checked(const xchg_mpi_opargs *a)
 {
-    xchg_mpi_opargs a = {.kind = kind,
-                         .sendbuf = sendbuf,
-                         .recvbuf = recvbuf,
-                         .rcount = count,
-                         .rtype = type,
-                         .op = op,
-                         .root = root,
-                         .comm = comm};
+    xchg_op_kind kind = a->kind;
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype type = a->rtype;
+    MPI_Op op = a->op;
+    int root = a->root;
+    MPI_Comm comm = a->comm;
+    const xchg_mpi_opts *opts = a->opts;
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done, rc;
-    if (passed_at_once(&a, opts, &rc))
-        return rc;
-    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    rc = common_checks(a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
@@ -462,55 +507,27 @@ static int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf, MPI_
         b.out = NULL;
     if (kind == XCHG_OP_REDUCE_SCATTER)
         b.in_blocks = (size_t)p;
-    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(a, &call, &b, opts));
 }
 
-int xchg_mpi_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
-                    MPI_Op op, int root, MPI_Comm comm, const xchg_mpi_opts *opts)
-{
-    return reduction(XCHG_OP_REDUCE, sendbuf, recvbuf, count, type, op, root, comm, opts);
-}
 
-int xchg_mpi_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
-                       MPI_Op op, MPI_Comm comm, const xchg_mpi_opts *opts)
+/* allgather, gather and scatter, checked: one path. The side with p
+ * blocks (the receive side of a gather, the send side of a scatter) counts
+ * only where MPI says it does: every rank of an allgather, the root of the
+ * others. */
+static XCHG_MPI_NOINLINE int blocks_checked(const xchg_mpi_opargs *a)
 {
-    return reduction(XCHG_OP_ALLREDUCE, sendbuf, recvbuf, count, type, op, 0, comm, opts);
-}
-
-int xchg_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                  const xchg_mpi_opts *opts)
-{
-    return reduction(XCHG_OP_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, type, op, 0, comm, opts);
-}
-
-int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm, const xchg_mpi_opts *opts)
-{
-    return reduction(XCHG_OP_SCAN, sendbuf, recvbuf, count, type, op, 0, comm, opts);
-}
-
-/* allgather, gather and scatter: one path. The side with p blocks (the
- * receive side of a gather, the send side of a scatter) counts only where
- * MPI says it does: every rank of an allgather, the root of the others. */
-static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
-                  void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                  const xchg_mpi_opts *opts)
-{
-    xchg_mpi_opargs a = {.kind = kind,
-                         .sendbuf = sendbuf,
-                         .recvbuf = recvbuf,
-                         .scount = scount,
-                         .rcount = rcount,
-                         .stype = stype,
-                         .rtype = rtype,
-                         .root = root,
-                         .comm = comm};
+    xchg_op_kind kind = a->kind;
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    MPI_Count scount = a->scount, rcount = a->rcount;
+    MPI_Datatype stype = a->stype, rtype = a->rtype;
+    int root = a->root;
+    MPI_Comm comm = a->comm;
+    const xchg_mpi_opts *opts = a->opts;
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done, rc;
-    if (passed_at_once(&a, opts, &rc))
-        return rc;
-    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    rc = common_checks(a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     if (kind != XCHG_OP_ALLGATHER && (root < 0 || root >= p))
@@ -549,41 +566,16 @@ static int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount, MPI_
         if (at_root)
             b.out = recvbuf, b.out_blocks = (size_t)p;
     }
-    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(a, &call, &b, opts));
 }
 
-int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                       const xchg_mpi_opts *opts)
-{
-    return blocks(XCHG_OP_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
-                  comm, opts);
-}
-
-int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    const xchg_mpi_opts *opts)
-{
-    return blocks(XCHG_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                  comm, opts);
-}
-
-int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     const xchg_mpi_opts *opts)
-{
-    return blocks(XCHG_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                  comm, opts);
-}
 
 /* A shift by a multiple of p: this rank's data to itself, with its type. */
 static int shift_home(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                       const xchg_mpi_layout *lay, size_t bytes)
 {
     atomic_fetch_add(&op_carried, 1);
-    remember(NULL, "a shift by a multiple of p moves nothing");
-    last_info.fallback = 0;
-    snprintf(last_info.alg, sizeof last_info.alg, "none");
+    remember_none("a shift by a multiple of p moves nothing");
     if (sendbuf == MPI_IN_PLACE || bytes == 0)
         return MPI_SUCCESS;
     if (lay->contiguous) {
@@ -602,21 +594,19 @@ static int shift_home(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     return rc;
 }
 
-int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type, int q,
-                   MPI_Comm comm, const xchg_mpi_opts *opts)
+/* A shift, checked. */
+static XCHG_MPI_NOINLINE int shift_checked(const xchg_mpi_opargs *a)
 {
-    xchg_mpi_opargs a = {.kind = XCHG_OP_SHIFT,
-                         .sendbuf = sendbuf,
-                         .recvbuf = recvbuf,
-                         .rcount = count,
-                         .rtype = type,
-                         .q = q,
-                         .comm = comm};
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype type = a->rtype;
+    int q = a->q;
+    MPI_Comm comm = a->comm;
+    const xchg_mpi_opts *opts = a->opts;
     xchg_mpi_opts ob;
     int p = 0, rank = 0, done, rc;
-    if (passed_at_once(&a, opts, &rc))
-        return rc;
-    rc = common_checks(&a, &opts, &ob, &p, &rank, &done);
+    rc = common_checks(a, &opts, &ob, &p, &rank, &done);
     if (done || rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
     xchg_mpi_layout lay;
@@ -639,8 +629,141 @@ int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     xchg_mpi_alg_for(opts->alg, XCHG_OP_SHIFT, asked, sizeof asked);
     if (!strcmp(asked, "mpi")) /* every shift to the MPI library, through the
                                   plan's duplicate communicator */
-        return xchg_mpi_raise(comm, run_call(&a, &call, &b, opts));
+        return xchg_mpi_raise(comm, run_call(a, &call, &b, opts));
     if (q_mod_p == 0)
         return xchg_mpi_raise(comm, shift_home(sendbuf, recvbuf, count, type, &lay, bytes));
-    return xchg_mpi_raise(comm, finish(&a, &call, &b, opts));
+    return xchg_mpi_raise(comm, finish(a, &call, &b, opts));
+}
+
+/* ---- the entry points ------------------------------------------------------
+ * Each gathers its arguments and tries the short way (op_memo.c) before
+ * the checked path. They, passed_at_once and pass_on are XCHG_MPI_HOT: the
+ * compiler puts them side by side, so a call the short way takes reads one
+ * or two pages of this library's code, not one per function (op_memo.c's
+ * header says why that counts). */
+
+/* The short way, else checked(a). */
+static XCHG_MPI_HOT int call_op(const xchg_mpi_opargs *a, int (*checked)(const xchg_mpi_opargs *))
+{
+    int rc;
+    if (passed_at_once(a, &rc))
+        return rc;
+    return checked(a);
+}
+
+XCHG_MPI_HOT int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root,
+                                MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = XCHG_OP_BCAST,
+                         .recvbuf = buf,
+                         .rcount = count,
+                         .rtype = type,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a, bcast_checked);
+}
+
+/* reduce, allreduce, reduce_scatter_block and scan: their arguments. */
+static XCHG_MPI_HOT int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf,
+                                  MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
+                                  MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .op = op,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a, reduction_checked);
+}
+
+XCHG_MPI_HOT int xchg_mpi_reduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                                 const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_REDUCE, sendbuf, recvbuf, count, type, op, root, comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                    const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_ALLREDUCE, sendbuf, recvbuf, count, type, op, 0, comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                               MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
+                                               MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, type, op, 0, comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                               const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_SCAN, sendbuf, recvbuf, count, type, op, 0, comm, opts);
+}
+
+/* allgather, gather and scatter: their arguments. */
+static XCHG_MPI_HOT int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount,
+                               MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
+                               MPI_Datatype rtype, int root, MPI_Comm comm,
+                               const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .scount = scount,
+                         .rcount = rcount,
+                         .stype = stype,
+                         .rtype = rtype,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a, blocks_checked);
+}
+
+XCHG_MPI_HOT int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype recvtype, MPI_Comm comm,
+                                    const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                MPI_Datatype type, int q, MPI_Comm comm,
+                                const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = XCHG_OP_SHIFT,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .q = q,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a, shift_checked);
 }

@@ -1,10 +1,10 @@
 /*
  * op_memo.c - the short way to the MPI library, for the exchange and the
- * other operations. Each thread remembers, per operation, the last call
+ * other operations. The process remembers, per operation, the last call
  * whose plan passed it to the MPI library (a tuning row "mpi", a
- * fallback), with that call's arguments. A call with the very same
- * arguments would pass the same checks and find the same plan in the
- * communicator's cache, so alltoall.c and op_calls.c send it to the
+ * fallback), with that call's arguments and where it went. A call with the
+ * very same arguments would pass the same checks and find the same plan in
+ * the communicator's cache, so alltoall.c and op_calls.c send it to the
  * library at once, without the checks' MPI queries (the communicator's
  * size and rank, the datatypes' layouts, the operator's commutativity, the
  * cache attribute).
@@ -12,26 +12,37 @@
  * Why it matters: each query is cheap, but at 64 ranks on 2 cores every
  * rank's extra CPU is paid about 32 times in a collective's wall time, and
  * the whole path measured 10-20% of a small call's time (docs/mpi-ops.md).
+ * For the same reason a hit touches little memory: between two of a rank's
+ * calls 31 other ranks have run on its core, and every cache line and page
+ * the short way reads is a miss. Its switch, epoch and slots sit in one
+ * process-wide struct (no thread-local lookup), and a slot holds where the
+ * call goes (a shift's peers and communicator), so a hit asks MPI nothing.
+ * A thread-local memo and a shift's peers asked of MPI at every hit cost
+ * 3-5% of a shift's time at 64 ranks, at 2 KiB to 8 KiB (docs/mpi-ops.md).
  *
  * What keeps a hit true:
  * - The arguments are compared in full: communicator, counts, datatypes,
  *   operator, root, shift, which buffers are MPI_IN_PLACE (not the
- *   buffers' addresses, which no check reads), and the options' algorithm
- *   and topology (the cache's key).
+ *   buffers' addresses, which no check reads), and the options (NULL, the
+ *   environment's, read once; or the algorithm and topology they name: the
+ *   cache's key).
  * - Only predefined datatypes and operators are remembered: a derived
  *   datatype or a user's operator may be freed and its handle reused for
  *   another of a different size or commutativity.
  * - Every remembered call is forgotten whenever a plan of the operations'
- *   cache is freed (a communicator freed, a plan evicted), by a process-wide
- *   epoch: a communicator's handle may be reused too, and a hit hands on
- *   the plan's duplicate communicator (a shift's MPI_Sendrecv).
+ *   cache is freed (a communicator freed, a plan evicted), by an epoch: a
+ *   communicator's handle may be reused too, and a hit hands on the plan's
+ *   duplicate communicator (a shift's MPI_Sendrecv).
  * A rank that hits and a rank that misses still agree: the miss finds the
  * same cached plan, which every rank made alike, and passes the call on.
  *
- * Not under SimGrid's SMPI (smpicc defines SMPI_H): its ranks run as
- * contexts of one thread of one process, which would share the
- * thread-local memos, one rank's plan found by another. There every call
- * takes the checks' way.
+ * Threads: below MPI_THREAD_MULTIPLE the program makes one MPI call at a
+ * time, so one memo serves every thread. Under MPI_THREAD_MULTIPLE (asked
+ * once, at the first call remembered) the memo stays off and every call
+ * takes the checks' way: two threads' calls would write one slot at once.
+ * Not under SimGrid's SMPI either (smpicc defines SMPI_H): its ranks run
+ * as contexts of one process, which would share the memo, one rank's plan
+ * found by another.
  */
 #include "xchg.h"
 #include "xchg_mpi.h"
@@ -43,14 +54,26 @@
 
 typedef struct memo_slot {
     int valid;
-    unsigned epoch;
-    xchg_mpi_opargs args; /* sendbuf/recvbuf: only whether MPI_IN_PLACE */
-    char alg[XCHG_SPEC_MAX * 4], topology[64];
-    const xchg_mpi_plan *plan;
+    xchg_mpi_opargs args; /* buffers: only whether MPI_IN_PLACE; opts: only whether NULL */
+    xchg_mpi_memo_hit hit;
 } memo_slot;
 
-static atomic_uint memo_epoch;
-static _Thread_local memo_slot memo[XCHG_OP_COUNT];
+/* The options' algorithm and topology of a slot's call (when not NULL). */
+typedef struct memo_names {
+    char alg[XCHG_SPEC_MAX * 4], topology[64];
+} memo_names;
+
+/* Whether the memo is on: not decided yet (no call so far), on, or off. */
+enum { MEMO_UNDECIDED, MEMO_ACTIVE, MEMO_OFF };
+
+/* The process's memo: on or off, its epoch, a slot per operation, and the
+ * slots' names apart (320 bytes each, read only when options are given). */
+static struct {
+    atomic_int on;
+    atomic_uint epoch;
+    memo_slot slot[XCHG_OP_COUNT];
+    memo_names names[XCHG_OP_COUNT];
+} memo;
 
 /* Predefined handles, filled once (MPICH's are constants, Open MPI's and
  * SMPI's addresses of the library's objects: not all usable in a static
@@ -121,12 +144,15 @@ static int uses_stype(const xchg_mpi_opargs *a)
            k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
 }
 
-/* a with its buffers reduced to whether each is MPI_IN_PLACE. */
+/* a with its buffers reduced to whether each is MPI_IN_PLACE, and its
+ * options to whether they are NULL (the slot holds their strings). */
 static xchg_mpi_opargs key_of(const xchg_mpi_opargs *a)
 {
+    static const xchg_mpi_opts given;
     xchg_mpi_opargs k = *a;
     k.sendbuf = a->sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : NULL;
     k.recvbuf = a->recvbuf == MPI_IN_PLACE ? MPI_IN_PLACE : NULL;
+    k.opts = a->opts ? &given : NULL;
     return k;
 }
 
@@ -135,7 +161,7 @@ static int same_args(const xchg_mpi_opargs *x, const xchg_mpi_opargs *y)
     return x->kind == y->kind && x->comm == y->comm && x->scount == y->scount &&
            x->rcount == y->rcount && x->stype == y->stype && x->rtype == y->rtype &&
            x->op == y->op && x->root == y->root && x->q == y->q && x->sendbuf == y->sendbuf &&
-           x->recvbuf == y->recvbuf;
+           x->recvbuf == y->recvbuf && x->opts == y->opts;
 }
 
 #ifdef SMPI_H
@@ -144,52 +170,88 @@ static int same_args(const xchg_mpi_opargs *x, const xchg_mpi_opargs *y)
 #define MEMO_ON 1
 #endif
 
-const xchg_mpi_plan *xchg_mpi_memo_find(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts)
+/* Whether strings a and b are equal: strcmp, here rather than in the C
+ * library's pages (op_memo.c's header says why that counts). */
+static int same_str(const char *a, const char *b)
 {
-    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+int xchg_mpi_memo_on(void)
+{
+    if (!MEMO_ON)
+        return 0;
+    int on = atomic_load_explicit(&memo.on, memory_order_relaxed);
+    if (on == MEMO_UNDECIDED) {
+        /* the thread level is fixed from MPI_Init to MPI_Finalize, and
+         * every thread that asks finds the same */
+        int init = 0, fin = 0, level = MPI_THREAD_MULTIPLE;
+        MPI_Initialized(&init);
+        MPI_Finalized(&fin);
+        if (!init || fin)
+            return 0;
+        MPI_Query_thread(&level);
+        on = level == MPI_THREAD_MULTIPLE ? MEMO_OFF : MEMO_ACTIVE;
+        atomic_store_explicit(&memo.on, on, memory_order_relaxed);
+    }
+    return on == MEMO_ACTIVE;
+}
+
+XCHG_MPI_HOT const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a)
+{
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT ||
+        atomic_load_explicit(&memo.on, memory_order_relaxed) != MEMO_ACTIVE)
         return NULL;
-    const memo_slot *s = &memo[a->kind];
-    if (!s->valid || s->epoch != atomic_load_explicit(&memo_epoch, memory_order_acquire))
+    const memo_slot *s = &memo.slot[a->kind];
+    if (!s->valid || s->hit.epoch != atomic_load_explicit(&memo.epoch, memory_order_acquire))
         return NULL;
     xchg_mpi_opargs k = key_of(a);
     if (!same_args(&k, &s->args))
         return NULL;
-    const char *alg = opts->alg ? opts->alg : "auto";
-    const char *topo = opts->topology ? opts->topology : "auto";
-    if (strcmp(alg, s->alg) || strcmp(topo, s->topology))
-        return NULL;
-    return s->plan;
+    if (a->opts) {
+        const char *alg = a->opts->alg ? a->opts->alg : "auto";
+        const char *topo = a->opts->topology ? a->opts->topology : "auto";
+        const memo_names *n = &memo.names[a->kind];
+        if (!same_str(alg, n->alg) || !same_str(topo, n->topology))
+            return NULL;
+    }
+    return &s->hit;
 }
 
-void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_opts *opts,
-                        const xchg_mpi_plan *pl)
+void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl, xchg_mpi_pass pass)
 {
-    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT || !xchg_mpi_memo_on())
         return;
-    memo_slot *s = &memo[a->kind];
-    s->valid = 0;
     pthread_once(&known_once, fill_known);
+    memo_slot *s = &memo.slot[a->kind];
+    s->valid = 0;
     if (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
         (reduces(a->kind) && !known_op(a->op)))
         return;
-    const char *alg = opts->alg ? opts->alg : "auto";
-    const char *topo = opts->topology ? opts->topology : "auto";
-    if (strlen(alg) >= sizeof s->alg || strlen(topo) >= sizeof s->topology)
+    const char *alg = "", *topo = "";
+    if (a->opts) {
+        alg = a->opts->alg ? a->opts->alg : "auto";
+        topo = a->opts->topology ? a->opts->topology : "auto";
+    }
+    memo_names *n = &memo.names[a->kind];
+    if (strlen(alg) >= sizeof n->alg || strlen(topo) >= sizeof n->topology)
         return;
-    strcpy(s->alg, alg);
-    strcpy(s->topology, topo);
+    strcpy(n->alg, alg);
+    strcpy(n->topology, topo);
     s->args = key_of(a);
-    s->plan = pl;
-    s->epoch = atomic_load_explicit(&memo_epoch, memory_order_acquire);
+    s->hit = (xchg_mpi_memo_hit){
+        .plan = pl, .epoch = atomic_load_explicit(&memo.epoch, memory_order_acquire), .pass = pass};
     s->valid = 1;
 }
 
 void xchg_mpi_memo_forget(void)
 {
-    atomic_fetch_add_explicit(&memo_epoch, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&memo.epoch, 1, memory_order_acq_rel);
 }
 
 unsigned xchg_mpi_memo_epoch(void)
 {
-    return atomic_load_explicit(&memo_epoch, memory_order_acquire);
+    return atomic_load_explicit(&memo.epoch, memory_order_acquire);
 }

@@ -32,10 +32,24 @@
  *    program says which) must run bcast-hc, which applies there, not the
  *    MPI library; then allgather-hc and bcast-hc again there, each call's
  *    last info naming its own plan.
+ * And the memo's own cases:
+ *  - a shift by -1 takes the short way to its own peers, and one by 4
+ *    (the same shift on 3 ranks, another q) is looked up again;
+ *  - options NULL (the environment's, XCHG_ALG set here) take it too;
+ *  - two remembered calls of two operations alternating, each a hit: the
+ *    last info follows them.
+ * Run with the argument "multiple" (CMake's mpi_memo_multiple) it asks
+ * for MPI_THREAD_MULTIPLE. Where the library gives it, the memo is off:
+ * every call looks its plan up, and two threads calling at once (a
+ * carried broadcast on one communicator, a passed-on shift on another)
+ * get right results and each its own last info. Where the library gives
+ * less, the memo is on, as without the argument.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xchg.h"
@@ -43,6 +57,8 @@
 
 static long attr_calls, failures, checks;
 static int wrank;
+static int memo_on = 1; /* 0 under MPI_THREAD_MULTIPLE */
+static int shift_q = 1; /* the shift's q */
 
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
 {
@@ -101,10 +117,12 @@ static int call(xchg_op_kind k, int mine, const int *in, int *out, int n, MPI_Da
     case XCHG_OP_SCATTER:
         return mine ? xchg_mpi_scatter(in, n, t, out, n, t, root, c, o)
                     : PMPI_Scatter(in, n, t, out, n, t, root, c);
-    case XCHG_OP_SHIFT:
-        return mine ? xchg_mpi_shift(in, out, n, t, 1, c, o)
-                    : PMPI_Sendrecv(in, n, t, (r + 1) % p, 0, out, n, t, (r + p - 1) % p, 0, c,
+    case XCHG_OP_SHIFT: {
+        int s = ((shift_q % p) + p) % p;
+        return mine ? xchg_mpi_shift(in, out, n, t, shift_q, c, o)
+                    : PMPI_Sendrecv(in, n, t, (r + s) % p, 0, out, n, t, (r + p - s) % p, 0, c,
                                     MPI_STATUS_IGNORE);
+    }
     default:
         return MPI_ERR_OTHER;
     }
@@ -115,10 +133,12 @@ typedef struct outcome {
     long lookups;            /* MPI_Comm_get_attr calls it made */
     long passed;             /* calls counted as passed to the MPI library */
     char alg[XCHG_SPEC_MAX]; /* what xchg_mpi_last_info says it ran */
+    char why[sizeof ((xchg_mpi_plan_info *)0)->why]; /* and why */
 } outcome;
 
 /* Call operation k through xchg and through the library on the same
- * inputs (salted by salt) and say what happened. */
+ * inputs (salted by salt) and say what happened. alg NULL: options NULL
+ * (the environment's). */
 static outcome run(xchg_op_kind k, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
                    const char *alg, int salt)
 {
@@ -140,15 +160,17 @@ static outcome run(xchg_op_kind k, int n, MPI_Datatype t, MPI_Op op, int root, M
         k == XCHG_OP_ALLTOALL ? xchg_mpi_call_counts : xchg_mpi_op_call_counts;
     counts(NULL, &passed0);
     long a0 = attr_calls;
-    int rc = call(k, 1, in, out, n, t, op, root, c, &o);
+    int rc = call(k, 1, in, out, n, t, op, root, c, alg ? &o : NULL);
     res.lookups = attr_calls - a0;
     counts(NULL, &passed1);
     res.passed = (long)(passed1 - passed0);
     xchg_mpi_plan_info info;
     if (k == XCHG_OP_ALLTOALL)
         snprintf(res.alg, sizeof res.alg, "mpi"); /* the exchange keeps no last info */
-    else if (xchg_mpi_last_info(&info) == MPI_SUCCESS)
+    else if (xchg_mpi_last_info(&info) == MPI_SUCCESS) {
         snprintf(res.alg, sizeof res.alg, "%s", info.alg);
+        snprintf(res.why, sizeof res.why, "%s", info.why);
+    }
     int rc2 = call(k, 0, in, ref, n, t, op, root, c, NULL);
     res.same = rc == MPI_SUCCESS && rc2 == MPI_SUCCESS && !memcmp(out, ref, sizeof out);
     return res;
@@ -163,9 +185,56 @@ static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
         ((int *)inout)[i] += ((const int *)in)[i];
 }
 
+/* Under MPI_THREAD_MULTIPLE: one thread's calls, on its own communicator,
+ * each checked against the MPI library's and by its own last info. */
+typedef struct thread_job {
+    xchg_op_kind kind;
+    const char *alg, *expect; /* asked for, and what the last info must say */
+    MPI_Comm comm;
+    int wrong, calls;
+} thread_job;
+
+static void *thread_calls(void *arg)
+{
+    thread_job *j = arg;
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = j->alg;
+    int p, r;
+    MPI_Comm_size(j->comm, &p);
+    MPI_Comm_rank(j->comm, &r);
+    for (int it = 0; it < 50; it++) {
+        int in[8], out[8], ref[8];
+        for (int i = 0; i < 8; i++)
+            in[i] = out[i] = ref[i] = (r + 1) * 100 + i + it;
+        int rc, rc2;
+        if (j->kind == XCHG_OP_BCAST) {
+            rc = xchg_mpi_bcast(out, 8, MPI_INT, 0, j->comm, &o);
+            rc2 = PMPI_Bcast(ref, 8, MPI_INT, 0, j->comm);
+        } else {
+            rc = xchg_mpi_shift(in, out, 8, MPI_INT, 1, j->comm, &o);
+            rc2 = PMPI_Sendrecv(in, 8, MPI_INT, (r + 1) % p, 0, ref, 8, MPI_INT, (r + p - 1) % p,
+                                0, j->comm, MPI_STATUS_IGNORE);
+        }
+        xchg_mpi_plan_info info;
+        j->calls++;
+        if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS || memcmp(out, ref, sizeof out) ||
+            xchg_mpi_last_info(&info) != MPI_SUCCESS || strcmp(info.alg, j->expect))
+            j->wrong++;
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided = MPI_THREAD_SINGLE, multiple = argc > 1 && !strcmp(argv[1], "multiple");
+    if (multiple)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
+    memo_on = provided != MPI_THREAD_MULTIPLE;
+    /* read at the first call with options NULL */
+    setenv("XCHG_ALG", "gather-hc", 1);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     int wsize;
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
@@ -177,7 +246,7 @@ int main(int argc, char **argv)
     }
     MPI_Comm c3;
     MPI_Comm_split(MPI_COMM_WORLD, wrank < 3 ? 0 : 1, wrank, &c3);
-    char what[160], alg[XCHG_SPEC_MAX];
+    char what[2 * sizeof ((xchg_mpi_plan_info *)0)->why + 160], alg[XCHG_SPEC_MAX];
     int in3 = wrank < 3; /* rank 3 makes the same calls on its own (1 rank) */
 
     /* Each operation twice: the second takes the short way. The "-hc"
@@ -203,10 +272,48 @@ int main(int argc, char **argv)
         check(!in3 || (a.passed == 1 && b.passed == 1 && !strcmp(a.alg, "mpi") &&
                        !strcmp(b.alg, "mpi")),
               what);
-        snprintf(what, sizeof what, "%s on 3 ranks: the first looks its plan up, the second not",
-                 alg);
-        check(!in3 || (a.lookups > 0 && b.lookups == 0), what);
+        snprintf(what, sizeof what, "%s on 3 ranks: the first looks its plan up, the second %s",
+                 alg, memo_on ? "not" : "too (MPI_THREAD_MULTIPLE)");
+        check(!in3 || (a.lookups > 0 && (memo_on ? b.lookups == 0 : b.lookups > 0)), what);
     }
+
+    /* A shift by -1: the short way's peers are its own; q = 4 is the same
+     * shift on 3 ranks but another call. */
+    shift_q = -1;
+    outcome s1 = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 10);
+    outcome s2 = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 11);
+    check(s1.same && s2.same && (!in3 || memo_on == (s2.lookups == 0)),
+          "a shift by -1: both as the library's, the second the short way (memo on)");
+    shift_q = 4;
+    outcome s3 = run(XCHG_OP_SHIFT, 5, MPI_INT, MPI_OP_NULL, 0, c3, "shift-hc", 12);
+    check(s3.same && (!in3 || s3.lookups > 0), "a shift by 4 after -1: looked up again");
+    shift_q = 1;
+
+    /* Options NULL: the environment's (XCHG_ALG gather-hc, which needs 2^d
+     * ranks and so passes the call on). */
+    outcome n1 = run(XCHG_OP_GATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, NULL, 20);
+    outcome n2 = run(XCHG_OP_GATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, NULL, 21);
+    check(n1.same && n2.same && (!in3 || (n1.lookups > 0 && memo_on == (n2.lookups == 0))),
+          "options NULL (XCHG_ALG): as the library's, the second the short way (memo on)");
+    outcome n3 = run(XCHG_OP_GATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, "gather-hc", 22);
+    check(n3.same && (!in3 || n3.lookups > 0),
+          "options given after options NULL: looked up again");
+    outcome n4 = run(XCHG_OP_GATHER, 5, MPI_INT, MPI_OP_NULL, 0, c3, NULL, 23);
+    check(n4.same && (!in3 || n4.lookups > 0),
+          "options NULL after options given: looked up again");
+
+    /* Two remembered calls alternating, each a hit: the last info follows. */
+    outcome h[4];
+    for (int i = 0; i < 4; i++)
+        h[i] = run(i % 2 ? XCHG_OP_SHIFT : XCHG_OP_BCAST, 5, MPI_INT, MPI_OP_NULL, 0, c3,
+                   i % 2 ? "shift-hc" : "bcast-hc", 30 + i);
+    snprintf(what, sizeof what, "bcast and shift alternating: why \"%s\" then \"%s\"", h[2].why,
+             h[3].why);
+    check(h[2].same && h[3].same &&
+              (!in3 || (memo_on == (h[2].lookups == 0 && h[3].lookups == 0) &&
+                        !strcmp(h[0].why, h[2].why) && !strcmp(h[1].why, h[3].why) &&
+                        strcmp(h[2].why, h[3].why) != 0)),
+          what);
 
     /* Calls that must make the lookup again. */
     MPI_Datatype t_int;
@@ -271,6 +378,28 @@ int main(int argc, char **argv)
           what);
     MPI_Comm_free(&c4);
 
+    if (!memo_on) {
+        /* two threads at once, each on a communicator of its own */
+        thread_job jobs[2] = {{XCHG_OP_BCAST, "bcast-ring", "bcast-ring", MPI_COMM_NULL, 0, 0},
+                              {XCHG_OP_SHIFT, "mpi", "mpi", MPI_COMM_NULL, 0, 0}};
+        pthread_t th[2];
+        for (int i = 0; i < 2; i++)
+            MPI_Comm_dup(MPI_COMM_WORLD, &jobs[i].comm);
+        for (int i = 0; i < 2; i++)
+            pthread_create(&th[i], NULL, thread_calls, &jobs[i]);
+        for (int i = 0; i < 2; i++)
+            pthread_join(th[i], NULL);
+        for (int i = 0; i < 2; i++) {
+            snprintf(what, sizeof what,
+                     "MPI_THREAD_MULTIPLE, two threads at once: %s, %d of %d calls wrong",
+                     jobs[i].alg, jobs[i].wrong, jobs[i].calls);
+            check(jobs[i].calls == 50 && jobs[i].wrong == 0, what);
+            MPI_Comm_free(&jobs[i].comm);
+        }
+    }
+    if (wrank == 0)
+        printf("test_mpi_memo: MPI_THREAD_MULTIPLE %s\n",
+               multiple ? (memo_on ? "asked for, not given" : "given") : "not asked for");
     if (wrank == 0)
         printf("test_mpi_memo: %ld checks, %ld failed\n", checks, failures);
     MPI_Finalize();
