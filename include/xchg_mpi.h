@@ -234,11 +234,14 @@ int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                    int q, MPI_Comm comm, const xchg_mpi_opts *opts);
 
-/* What the last call of the other operations made by this thread ran
- * (info->alg "mpi" and fallback set when the MPI library's call did, with
- * the reason in why; "none" when there was nothing to move: no bytes, or a
- * shift by a multiple of p, done locally); MPI_ERR_ARG on NULL,
- * MPI_ERR_OTHER before any call. */
+/* What the last call of the other operations ran (info->alg "mpi" and
+ * fallback set when the MPI library's call did, with the reason in why;
+ * "none" when there was nothing to move: no bytes, or a shift by a
+ * multiple of p, done locally); MPI_ERR_ARG on NULL, MPI_ERR_OTHER before
+ * any call. The last call of the process, which below
+ * MPI_THREAD_MULTIPLE makes one MPI call at a time; under
+ * MPI_THREAD_MULTIPLE (and SimGrid's SMPI, whose ranks are threads), the
+ * last call of this thread. */
 int xchg_mpi_last_info(xchg_mpi_plan_info *info);
 
 /* Calls of the other operations in this process so far, as

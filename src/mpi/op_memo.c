@@ -12,13 +12,16 @@
  * Why it matters: each query is cheap, but at 64 ranks on 2 cores every
  * rank's extra CPU is paid about 32 times in a collective's wall time, and
  * the whole path measured 10-20% of a small call's time (docs/mpi-ops.md).
- * For the same reason a hit touches little memory: between two of a rank's
+ * For the same reason a hit reads little memory: between two of a rank's
  * calls 31 other ranks have run on its core, and every cache line and page
- * the short way reads is a miss. Its switch, epoch and slots sit in one
- * process-wide struct (no thread-local lookup), and a slot holds where the
- * call goes (a shift's peers and communicator), so a hit asks MPI nothing.
- * A thread-local memo and a shift's peers asked of MPI at every hit cost
- * 3-5% of a shift's time at 64 ranks, at 2 KiB to 8 KiB (docs/mpi-ops.md).
+ * the short way reads is a miss. Its on/off state, epoch and slots sit in
+ * one process-wide struct (no thread-local lookup), and a slot holds where
+ * the call goes (a shift's peers and communicator), so a hit asks MPI
+ * nothing. With caches flushed before each call, the way of before (a
+ * thread-local memo, the shift's peers asked of MPI at every call) added
+ * 0.6-0.9 us to a call on 2 ranks, and at 64 ranks a shift of 2-8 KiB ran
+ * 1.05x the library's time against 1.03x now (docs/mpi-ops.md,
+ * bench/results/pass_cold.txt).
  *
  * What keeps a hit true:
  * - The arguments are compared in full: communicator, counts, datatypes,
@@ -170,8 +173,8 @@ static int same_args(const xchg_mpi_opargs *x, const xchg_mpi_opargs *y)
 #define MEMO_ON 1
 #endif
 
-/* Whether strings a and b are equal: strcmp, here rather than in the C
- * library's pages (op_memo.c's header says why that counts). */
+/* Whether strings a and b are equal: strcmp without a call into the C
+ * library's pages (the header above says why pages count). */
 static int same_str(const char *a, const char *b)
 {
     while (*a && *a == *b)
