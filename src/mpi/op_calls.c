@@ -637,10 +637,9 @@ static XCHG_MPI_NOINLINE int shift_checked(const xchg_mpi_opargs *a)
 
 /* ---- the entry points ------------------------------------------------------
  * Each gathers its arguments and tries the short way (op_memo.c) before
- * the checked path. They, passed_at_once and pass_on are XCHG_MPI_HOT: the
- * compiler puts them side by side, so a call the short way takes reads one
- * or two pages of this library's code, not one per function (op_memo.c's
- * header says why that counts). */
+ * the checked path. They, passed_at_once and pass_on are XCHG_MPI_HOT
+ * (mpi_internal.h): side by side in the code, apart from the checked
+ * paths. */
 
 /* The short way, else checked(a). */
 static XCHG_MPI_HOT int call_op(const xchg_mpi_opargs *a, int (*checked)(const xchg_mpi_opargs *))
