@@ -19,9 +19,9 @@
  * the call goes (a shift's peers and communicator), so a hit asks MPI
  * nothing. With caches flushed before each call, the way of before (a
  * thread-local memo, the shift's peers asked of MPI at every call) added
- * 0.6-0.9 us to a call on 2 ranks, and at 64 ranks a shift of 2-8 KiB ran
- * 1.05x the library's time against 1.03x now (docs/mpi-ops.md,
- * bench/results/pass_cold.txt).
+ * 0.17-0.21 us to a call on 2 ranks, this one 0.09-0.15 us
+ * (bench/results/pass_cold.txt), and at 64 ranks a shift of 2-8 KiB ran
+ * 1.05x the library's time against 1.03x now (docs/mpi-ops.md).
  *
  * What keeps a hit true:
  * - The arguments are compared in full: communicator, counts, datatypes,
