@@ -350,8 +350,7 @@ static XCHG_MPI_HOT int passed_at_once(const xchg_mpi_opargs *a, int *rc)
     if (!hit)
         return 0;
     /* a hit means the memo is on: the process's record */
-    if (hit->plan != last_of_process.from || hit->epoch != last_of_process.epoch ||
-        !last_of_process.have)
+    if (hit->plan != last_of_process.from || hit->epoch != last_of_process.epoch)
         remember_in(&last_of_process, hit->plan, NULL);
     *rc = xchg_mpi_raise(a->comm, pass_on(a, &hit->pass));
     return 1;
