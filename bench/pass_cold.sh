@@ -10,7 +10,11 @@
 #
 # --before DIR also times the library of another build tree (say, of the
 # commit before a change to that way), interleaved with this tree's, so
-# the two meet the same machine.
+# the two meet the same machine. pass_cold.txt compares commit 6349d9f:
+#   git worktree add /tmp/before 6349d9f
+#   cmake -S /tmp/before -B /tmp/before/build -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI=openmpi
+#   cmake --build /tmp/before/build -j2
+#   bench/pass_cold.sh --before /tmp/before/build --before-name "commit 6349d9f"
 #
 # Usage: bench/pass_cold.sh [--build DIR] [--before DIR] [--before-name TEXT]
 #                           [--rounds R] [--iters N]
