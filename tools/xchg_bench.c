@@ -43,10 +43,16 @@
  * ratio: each rank's median call of each side, averaged over the ranks.
  * On an oversubscribed machine a few calls that lose the core for a
  * scheduler's slice move a mean by 10-20% (64 ranks on 2 cores); the
- * median call is what the two calls themselves cost. With --alg mpi
- * both calls of a pair are the library's: a control, whose ratio shows how
- * far two identical calls stray on this machine (bench/mpi_ops.sh prints
- * it beside each size).
+ * median call is what the two calls themselves cost. The pair ratio
+ * compares the two calls of each iteration, which met the same state of
+ * the machine, and takes each rank's median of those ratios: at 64 ranks
+ * on 2 cores a median call of one side still moves 10-30% from run to run
+ * (its calls' times have several modes, and which one holds the median
+ * changes), while the pair ratio of two identical calls stays within a
+ * few percent of 1 (docs/mpi-ops.md). With --alg mpi both calls of a pair
+ * are the library's: a control, whose ratios show how far two identical
+ * calls stray on this machine (bench/mpi_ops.sh prints it beside each
+ * size).
  * --min-time S raises the timed count at each size to fill S seconds at
  * the warm-up's pace: on a shared machine a paired ratio of a few calls
  * strays far from 1 even when both sides make the same call
@@ -120,6 +126,7 @@ typedef struct bench_row {
     double avg_us, min_us, max_us;
     double mpi_avg_us, ratio; /* --pair: the library's Avg, and avg_us / it */
     double med_us, mpi_med_us, med_ratio; /* --pair: the same of each rank's median call */
+    double pair_ratio; /* --pair: each rank's median of its calls' ratios, one per iteration */
     int checked, valid;
     xchg_mpi_plan_info info; /* alg "mpi" for --alg mpi */
     int have_info;
@@ -221,10 +228,12 @@ static void usage(FILE *f)
             "  --pair                        also time the MPI library's own call in the same\n"
             "                                run, each iteration one call of each in turn (the\n"
             "                                order alternating); adds its Avg, the ratio\n"
-            "                                xchg/MPI of the Avgs, and the median ratio: of\n"
-            "                                each rank's median call, averaged over the ranks\n"
-            "                                (not with -l); with --alg mpi both calls are the\n"
-            "                                library's: the ratios' noise floor\n"
+            "                                xchg/MPI of the Avgs, the median ratio: of each\n"
+            "                                rank's median call, and the pair ratio: each\n"
+            "                                rank's median over the iterations of xchg's call\n"
+            "                                / the library's in that iteration; both averaged\n"
+            "                                over the ranks (not with -l); with --alg mpi both\n"
+            "                                calls are the library's: the ratios' noise floor\n"
             "  --min-time S                  at each size, at least as many timed calls as\n"
             "                                fill S seconds (0 < S <= %d) at the warm-up's\n"
             "                                pace (one warm-up call at least; with --pair a\n"
@@ -1072,6 +1081,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
 
     double timer = 0.0, timer_lib = 0.0;
     double *each = NULL, *each_lib = NULL; /* --pair: every timed call's time */
+    double *pair_ratios = NULL;            /* --pair: each iteration's xchg / library */
     long bad = 0;
     MPI_Barrier(comm);
     double warm_start = MPI_Wtime();
@@ -1081,7 +1091,8 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
         if (i == warmup && a->pair) {
             each = malloc((size_t)iters * sizeof *each);
             each_lib = malloc((size_t)iters * sizeof *each_lib);
-            if (!each || !each_lib)
+            pair_ratios = malloc((size_t)iters * sizeof *pair_ratios);
+            if (!each || !each_lib || !pair_ratios)
                 mpi_fail(comm, MPI_ERR_NO_MEM, "keeping each call's time (--pair)", m);
         }
         /* with --pair, two turns: xchg first on even iterations, the
@@ -1113,6 +1124,12 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     MPI_Allreduce(&lat, &row->max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
     row->avg_us = xchg_tool_rank_mean(comm, p, lat);
     if (a->pair) {
+        /* first the pairs, before the medians below sort each side */
+        long n_pairs = 0;
+        for (long k = 0; k < iters; k++)
+            if (each_lib[k] > 0)
+                pair_ratios[n_pairs++] = each[k] / each_lib[k];
+        row->pair_ratio = xchg_tool_rank_mean(comm, p, xchg_tool_median(pair_ratios, n_pairs));
         row->mpi_avg_us = xchg_tool_rank_mean(comm, p, timer_lib * 1e6 / (double)iters);
         row->ratio = row->mpi_avg_us > 0 ? row->avg_us / row->mpi_avg_us : 0;
         /* each rank's median call, then the mean over the ranks: a call
@@ -1123,6 +1140,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
     }
     free(each);
     free(each_lib);
+    free(pair_ratios);
     if (a->validate) {
         long total = 0;
         MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, comm);
@@ -1170,8 +1188,8 @@ static void print_json(const bench_args *a, int p, const bench_row *r)
         json_str(r->info.topology);
     if (a->pair)
         printf(",\"mpi_avg_us\":%.3f,\"ratio\":%.4f,\"median_us\":%.3f,\"mpi_median_us\":%.3f,"
-               "\"median_ratio\":%.4f",
-               r->mpi_avg_us, r->ratio, r->med_us, r->mpi_med_us, r->med_ratio);
+               "\"median_ratio\":%.4f,\"pair_ratio\":%.4f",
+               r->mpi_avg_us, r->ratio, r->med_us, r->mpi_med_us, r->med_ratio, r->pair_ratio);
     printf(",\"fallback\":%s,\"steps\":%zu,\"p\":%d,\"bytes\":%zu,\"avg_us\":%.3f,\"min_us\":%.3f,"
            "\"max_us\":%.3f,\"iterations\":%ld,\"in_place\":%s,\"valid\":%s}\n",
            r->info.fallback ? "true" : "false", r->info.steps, p, r->bytes, r->avg_us, r->min_us,
@@ -1205,7 +1223,8 @@ static void print_header(const bench_args *a, int p)
         printf("%*s%*s%*s", FIELD_WIDTH, "Min Latency(us)", FIELD_WIDTH, "Max Latency(us)", 12,
                "Iterations");
     if (a->pair)
-        printf("%*s%*s%*s", FIELD_WIDTH, "MPI Avg(us)", 12, "xchg/MPI", 14, "median ratio");
+        printf("%*s%*s%*s%*s", FIELD_WIDTH, "MPI Avg(us)", 12, "xchg/MPI", 14, "median ratio", 12,
+               "pair ratio");
     if (a->validate)
         printf("%*s", FIELD_WIDTH, "Validation");
     putchar('\n');
@@ -1243,8 +1262,8 @@ static void print_row(const bench_args *a, const bench_row *r)
         printf("%*.*f%*.*f%*ld", FIELD_WIDTH, FLOAT_PRECISION, r->min_us, FIELD_WIDTH,
                FLOAT_PRECISION, r->max_us, 12, r->iters);
     if (a->pair)
-        printf("%*.*f%*.*f%*.*f", FIELD_WIDTH, FLOAT_PRECISION, r->mpi_avg_us, 12, 3, r->ratio, 14,
-               3, r->med_ratio);
+        printf("%*.*f%*.*f%*.*f%*.*f", FIELD_WIDTH, FLOAT_PRECISION, r->mpi_avg_us, 12, 3, r->ratio,
+               14, 3, r->med_ratio, 12, 3, r->pair_ratio);
     if (a->validate)
         printf("%*s", FIELD_WIDTH, r->valid ? "Pass" : "Fail");
     putchar('\n');

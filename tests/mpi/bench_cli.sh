@@ -124,9 +124,9 @@ table "auto in place" -l
 # pace above 25 ms a pair would leave 10).
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
 expect "pair: exit" "$?" 0
-grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +median ratio +Validation$' "$TMP/out" && ok ||
+grep -qE '^# Size +Avg Latency\(us\) +MPI Avg\(us\) +xchg/MPI +median ratio +pair ratio +Validation$' "$TMP/out" && ok ||
     bad "pair: no column header in '$(cat "$TMP/out")'"
-expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
+expect "pair: Pass rows" "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Pass$' "$TMP/out")" 4
 # (reduced: --pair's JSON fields and --min-time; its timing and buffers run
 # just above)
 if [ $reduced = 0 ]; then
@@ -137,15 +137,25 @@ expect "pair json" "$(jsx 'L.length === 4 && L.every(o => o.mpi_avg_us > 0 && o.
 expect "pair json: median ratio" "$(jsx 'L.every(o => o.median_us > 0 && o.mpi_median_us > 0 &&
     Math.abs(o.median_ratio - o.median_us / o.mpi_median_us) < 1e-3 * o.median_ratio + 5e-5)' \
     <"$TMP/out")" true
+# the pair ratio: each rank's median of its iterations' xchg / library
+expect "pair json: pair ratio" "$(jsx 'L.every(o => o.pair_ratio > 0 && isFinite(o.pair_ratio))' \
+    <"$TMP/out")" true
 expect "min-time: more than -i's 10 pairs" "$(jsx 'L.every(o => o.iterations > 10 &&
     o.iterations <= 1000000)' <"$TMP/out")" true
 # --pair --alg mpi: the control, the library's call on both sides of each
 # pair (the row says so; validation checks the first side's results)
-mpi_run 4 "$B" -m 8:16 -i 10 -x 1 -c --pair --alg mpi --op gather --json >"$TMP/out" 2>"$TMP/err"
+mpi_run 4 "$B" -m 8:16 -i 10 -x 1 -c --pair --alg mpi --op gather --json --min-time 0.25 \
+    >"$TMP/out" 2>"$TMP/err"
 expect "pair control: exit" "$?" 0
 expect "pair control json" "$(jsx 'L.length === 2 && L.every(o => o.alg === "mpi" &&
     o.requested === "mpi" && o.mpi_avg_us > 0 && o.median_ratio > 0 && o.valid === true)' \
     <"$TMP/out")" true
+# two identical calls: the pair ratio sits near 1 (within a few percent
+# at 64 ranks on 2 cores, with thousands of pairs: --min-time above); the
+# band is loose, for a loaded machine: it catches a unit slip or a side
+# left out, not a small bias
+expect "pair control: pair ratio near 1" "$(jsx 'L.every(o => o.pair_ratio > 0.5 &&
+    o.pair_ratio < 2)' <"$TMP/out")" true
 fi
 
 # --json: one object per size with the issue's fields.
