@@ -59,7 +59,7 @@ void xchg_mpi_call_counts(uint64_t *carried, uint64_t *passed)
     if (carried)
         *carried = (uint64_t)atomic_load(&calls_carried);
     if (passed)
-        *passed = (uint64_t)atomic_load(&calls_passed);
+        *passed = (uint64_t)atomic_load(&calls_passed) + xchg_mpi_memo_hits(XCHG_OP_ALLTOALL);
 }
 
 static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
@@ -106,21 +106,30 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t said_le
                 i->plan_seconds * 1e3, i->plan_bytes, i->scratch_bytes);
 }
 
-/* The MPI library's own call; counts above INT_MAX: MPI 4's
- * MPI_Alltoall_c, or MPI_ERR_COUNT under an older MPI. */
-static int pass_on(const void *sendbuf, MPI_Count scount, MPI_Datatype stype, void *recvbuf,
-                   MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
+/* The MPI library's own call, not counted (the memo counts its hits);
+ * counts above INT_MAX: MPI 4's MPI_Alltoall_c, or MPI_ERR_COUNT under
+ * an older MPI. */
+static int library_alltoall(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
+                            void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (scount > INT_MAX || rcount > INT_MAX) {
 #if MPI_VERSION >= 4
-        xchg_mpi_count_call(0);
         return PMPI_Alltoall_c(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
 #else
         return MPI_ERR_COUNT;
 #endif
     }
-    xchg_mpi_count_call(0);
     return PMPI_Alltoall(sendbuf, (int)scount, stype, recvbuf, (int)rcount, rtype, comm);
+}
+
+/* library_alltoall, counted as passed when the call can be made. */
+static int pass_on(const void *sendbuf, MPI_Count scount, MPI_Datatype stype, void *recvbuf,
+                   MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if ((scount > INT_MAX || rcount > INT_MAX) && MPI_VERSION < 4)
+        return MPI_ERR_COUNT;
+    xchg_mpi_count_call(0);
+    return library_alltoall(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
 }
 
 /* Arguments any MPI_Alltoall refuses. */
@@ -257,9 +266,10 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                          .rtype = recvtype,
                          .comm = comm,
                          .opts = opts};
-    if (xchg_mpi_memo_find(&a))
-        return xchg_mpi_raise(comm, pass_on(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                            recvtype, comm));
+    if (xchg_mpi_memo_find(&a)) {
+        int rc = library_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return rc == MPI_SUCCESS ? rc : xchg_mpi_raise(comm, rc);
+    }
     xchg_mpi_opts buf;
     opts = xchg_mpi_opts_effective(opts, &buf);
     int rc = check_args(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);

@@ -266,8 +266,9 @@ typedef struct xchg_mpi_memo_hit {
 } xchg_mpi_memo_hit;
 
 /* The hit for a call of a's operation when a (its options included) is
- * the very call last passed on and nothing it relied on was freed since;
- * else NULL (always NULL under MPI_THREAD_MULTIPLE and SMPI). */
+ * the very call last passed on and nothing it relied on was freed since,
+ * counted (xchg_mpi_memo_hits); else NULL (always NULL under
+ * MPI_THREAD_MULTIPLE and SMPI). */
 XCHG_MPI_INTERNAL const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a);
 
 /* Remember that the call a was passed on by pl (a cached fallback), to
@@ -283,6 +284,11 @@ XCHG_MPI_INTERNAL int xchg_mpi_memo_on(void);
 
 /* Forget every remembered call: call it when a cached plan is freed. */
 XCHG_MPI_INTERNAL void xchg_mpi_memo_forget(void);
+
+/* How many calls of operation kind took the short way so far (each one
+ * passed to the MPI library: the counts of xchg_mpi_call_counts and
+ * xchg_mpi_op_call_counts include them). */
+XCHG_MPI_INTERNAL uint64_t xchg_mpi_memo_hits(xchg_op_kind kind);
 
 /* The count of xchg_mpi_memo_forget calls so far (it moves before every
  * free of a cached plan). */

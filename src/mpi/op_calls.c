@@ -28,11 +28,15 @@
 #include <string.h>
 
 /* The checked paths stay out of the entry points (XCHG_MPI_HOT), which
- * would otherwise inline them and grow the short way's pages. */
+ * would otherwise inline them and grow the short way's pages; the short
+ * way goes into each entry point, where the operation is a constant and
+ * the library's call is picked without a jump table. */
 #if defined(__GNUC__)
 #define XCHG_MPI_NOINLINE __attribute__((noinline))
+#define XCHG_MPI_INLINE inline __attribute__((always_inline))
 #else
 #define XCHG_MPI_NOINLINE
+#define XCHG_MPI_INLINE inline
 #endif
 
 /* Plans kept per communicator; the oldest goes when a new one is needed. */
@@ -84,8 +88,12 @@ void xchg_mpi_op_call_counts(uint64_t *carried, uint64_t *passed)
 {
     if (carried)
         *carried = (uint64_t)atomic_load(&op_carried);
-    if (passed)
+    if (passed) {
         *passed = (uint64_t)atomic_load(&op_passed);
+        for (int k = 0; k < XCHG_OP_COUNT; k++)
+            if (k != XCHG_OP_ALLTOALL)
+                *passed += xchg_mpi_memo_hits((xchg_op_kind)k);
+    }
 }
 
 int xchg_mpi_last_info(xchg_mpi_plan_info *info)
@@ -188,15 +196,17 @@ static const xchg_mpi_pass no_pass = {.shift_comm = MPI_COMM_NULL};
  * MPI_Sendrecv on pass's communicator (the plan's duplicate, so it never
  * meets the caller's messages) to and from pass's peers. Counts above
  * INT_MAX: MPI 4's large-count calls (MPI_Bcast_c, ...), or MPI_ERR_COUNT
- * under an older MPI. */
-static XCHG_MPI_HOT int pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
+ * under an older MPI. Inlined where the operation is known (the short
+ * way of each entry point), so no jump table is read. Not counted: the
+ * memo counts its hits, pass_on the others. */
+static XCHG_MPI_INLINE int library_call(xchg_op_kind kind, const xchg_mpi_opargs *a,
+                                        const xchg_mpi_pass *pass)
 {
     int large = a->scount > INT_MAX || a->rcount > INT_MAX;
     if (large && MPI_VERSION < 4)
         return MPI_ERR_COUNT;
     MPI_Count sc = a->scount, rc = a->rcount;
-    atomic_fetch_add(&op_passed, 1);
-    switch (a->kind) {
+    switch (kind) {
     case XCHG_OP_BCAST:
         return LIBRARY(Bcast, a->recvbuf, rc, a->rtype, a->root, a->comm);
     case XCHG_OP_REDUCE:
@@ -224,6 +234,15 @@ static XCHG_MPI_HOT int pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *p
     default:
         return MPI_ERR_INTERN;
     }
+}
+
+/* library_call, counted as passed when the call can be made. */
+static int pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
+{
+    if ((a->scount > INT_MAX || a->rcount > INT_MAX) && MPI_VERSION < 4)
+        return MPI_ERR_COUNT;
+    atomic_fetch_add(&op_passed, 1);
+    return library_call(a->kind, a, pass);
 }
 
 static int cache_delete(MPI_Comm comm, int keyval, void *value, void *extra)
@@ -344,15 +363,18 @@ static int run_call(const xchg_mpi_opargs *a, const xchg_mpi_opcall *call, const
 /* The short way (op_memo.c): a call whose very arguments the cached plan
  * passed to the MPI library last time goes there at once, its checks
  * skipped. Nonzero when it went; *rc: its code, raised. */
-static XCHG_MPI_HOT int passed_at_once(const xchg_mpi_opargs *a, int *rc)
+static XCHG_MPI_INLINE int passed_at_once(const xchg_mpi_opargs *a, int *rc)
 {
+    xchg_op_kind kind = a->kind; /* read before a escapes: a constant in each entry point */
     const xchg_mpi_memo_hit *hit = xchg_mpi_memo_find(a);
     if (!hit)
         return 0;
     /* a hit means the memo is on: the process's record */
     if (hit->plan != last_of_process.from || hit->epoch != last_of_process.epoch)
         remember_in(&last_of_process, hit->plan, NULL);
-    *rc = xchg_mpi_raise(a->comm, pass_on(a, &hit->pass));
+    *rc = library_call(kind, a, &hit->pass);
+    if (*rc != MPI_SUCCESS)
+        *rc = xchg_mpi_raise(a->comm, *rc);
     return 1;
 }
 
@@ -636,12 +658,12 @@ static XCHG_MPI_NOINLINE int shift_checked(const xchg_mpi_opargs *a)
 
 /* ---- the entry points ------------------------------------------------------
  * Each gathers its arguments and tries the short way (op_memo.c) before
- * the checked path. They, passed_at_once and pass_on are XCHG_MPI_HOT
- * (mpi_internal.h): side by side in the code, apart from the checked
- * paths. */
+ * the checked path. They are XCHG_MPI_HOT (mpi_internal.h): side by side
+ * in the code, apart from the checked paths, with the short way inlined
+ * (XCHG_MPI_INLINE). */
 
 /* The short way, else checked(a). */
-static XCHG_MPI_HOT int call_op(const xchg_mpi_opargs *a, int (*checked)(const xchg_mpi_opargs *))
+static XCHG_MPI_INLINE int call_op(const xchg_mpi_opargs *a, int (*checked)(const xchg_mpi_opargs *))
 {
     int rc;
     if (passed_at_once(a, &rc))
@@ -663,9 +685,9 @@ XCHG_MPI_HOT int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, i
 }
 
 /* reduce, allreduce, reduce_scatter_block and scan: their arguments. */
-static XCHG_MPI_HOT int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf,
-                                  MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
-                                  MPI_Comm comm, const xchg_mpi_opts *opts)
+static XCHG_MPI_INLINE int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf,
+                                     MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
+                                     MPI_Comm comm, const xchg_mpi_opts *opts)
 {
     xchg_mpi_opargs a = {.kind = kind,
                          .sendbuf = sendbuf,
@@ -708,10 +730,10 @@ XCHG_MPI_HOT int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count cou
 }
 
 /* allgather, gather and scatter: their arguments. */
-static XCHG_MPI_HOT int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount,
-                               MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
-                               MPI_Datatype rtype, int root, MPI_Comm comm,
-                               const xchg_mpi_opts *opts)
+static XCHG_MPI_INLINE int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount,
+                                  MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
+                                  MPI_Datatype rtype, int root, MPI_Comm comm,
+                                  const xchg_mpi_opts *opts)
 {
     xchg_mpi_opargs a = {.kind = kind,
                          .sendbuf = sendbuf,

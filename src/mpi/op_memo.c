@@ -14,10 +14,13 @@
  * the whole path measured 10-20% of a small call's time (docs/mpi-ops.md).
  * For the same reason a hit reads little memory: between two of a rank's
  * calls 31 other ranks have run on its core, and every cache line and page
- * the short way reads is a miss. Its on/off state, epoch and slots sit in
- * one process-wide struct (no thread-local lookup), and a slot holds where
- * the call goes (a shift's peers and communicator), so a hit asks MPI
- * nothing. With caches flushed before each call, the way of before (a
+ * the short way reads is a miss. The slots sit in one process-wide struct
+ * (no thread-local lookup), each slot a few cache lines: the key in one,
+ * what a hit needs in the next (where the call goes: a shift's peers and
+ * communicator, so a hit asks MPI nothing), the options' names in a
+ * third. A slot is kept only where the memo is on and is cleared when
+ * anything it relied on is freed, so a hit reads its slot alone, not the
+ * memo's state or epoch. With caches flushed before each call, the way of before (a
  * thread-local memo, the shift's peers asked of MPI at every call) added
  * 0.17-0.21 us to a call on 2 ranks, this one 0.09-0.15 us
  * (bench/results/pass_cold.txt), and at 64 ranks a shift of 2-8 KiB ran
@@ -33,9 +36,10 @@
  *   datatype or a user's operator may be freed and its handle reused for
  *   another of a different size or commutativity.
  * - Every remembered call is forgotten whenever a plan of the operations'
- *   cache is freed (a communicator freed, a plan evicted), by an epoch: a
- *   communicator's handle may be reused too, and a hit hands on the plan's
- *   duplicate communicator (a shift's MPI_Sendrecv).
+ *   cache is freed (a communicator freed, a plan evicted): its slot is
+ *   cleared and the epoch moves (a communicator's handle may be reused
+ *   too, and a hit hands on the plan's duplicate communicator: a shift's
+ *   MPI_Sendrecv).
  * A rank that hits and a rank that misses still agree: the miss finds the
  * same cached plan, which every rank made alike, and passes the call on.
  *
@@ -55,27 +59,44 @@
 #include <stdatomic.h>
 #include <string.h>
 
-typedef struct memo_slot {
-    int valid;
-    xchg_mpi_opargs args; /* buffers: only whether MPI_IN_PLACE; opts: only whether NULL */
-    xchg_mpi_memo_hit hit;
-} memo_slot;
+/* A slot's flags: it holds a call, and that call's form beyond its
+ * arguments (which buffers were MPI_IN_PLACE, whether options were given). */
+enum {
+    SLOT_KEPT = 1,
+    SLOT_SEND_IN_PLACE = 2,
+    SLOT_RECV_IN_PLACE = 4,
+    SLOT_OPTS_GIVEN = 8,
+};
 
-/* The options' algorithm and topology of a slot's call (when not NULL). */
-typedef struct memo_names {
-    char alg[XCHG_SPEC_MAX * 4], topology[64];
-} memo_names;
+/* One operation's remembered call, laid out for a hit to read few cache
+ * lines (the header says why): its first 64 bytes hold the key (the
+ * arguments a check reads, and the flags), the next what a hit needs, and
+ * the last the options' names, read only when options are given. Names
+ * that do not fit are not remembered. */
+typedef struct memo_slot {
+    _Alignas(64) MPI_Comm comm;
+    MPI_Count scount, rcount;
+    MPI_Datatype stype, rtype;
+    MPI_Op op;
+    int root, q;
+    unsigned flags;
+    _Alignas(64) xchg_mpi_memo_hit hit;
+    /* calls the slot passed on; one MPI call at a time where the memo is
+     * on, so a plain load and store (atomic only for xchg_mpi_memo_hits) */
+    atomic_uint_fast64_t hits;
+    _Alignas(64) char alg[40];
+    char topology[24];
+} memo_slot;
 
 /* Whether the memo is on: not decided yet (no call so far), on, or off. */
 enum { MEMO_UNDECIDED, MEMO_ACTIVE, MEMO_OFF };
 
-/* The process's memo: on or off, its epoch, a slot per operation, and the
- * slots' names apart (320 bytes each, read only when options are given). */
+/* The process's memo: on or off, its epoch, and a slot per operation. A
+ * slot is kept only where the memo is on, so a hit reads its slot alone. */
 static struct {
     atomic_int on;
     atomic_uint epoch;
     memo_slot slot[XCHG_OP_COUNT];
-    memo_names names[XCHG_OP_COUNT];
 } memo;
 
 /* Predefined handles, filled once (MPICH's are constants, Open MPI's and
@@ -147,24 +168,20 @@ static int uses_stype(const xchg_mpi_opargs *a)
            k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
 }
 
-/* a with its buffers reduced to whether each is MPI_IN_PLACE, and its
- * options to whether they are NULL (the slot holds their strings). */
-static xchg_mpi_opargs key_of(const xchg_mpi_opargs *a)
+/* A kept slot's flags for call a. */
+static unsigned flags_of(const xchg_mpi_opargs *a)
 {
-    static const xchg_mpi_opts given;
-    xchg_mpi_opargs k = *a;
-    k.sendbuf = a->sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : NULL;
-    k.recvbuf = a->recvbuf == MPI_IN_PLACE ? MPI_IN_PLACE : NULL;
-    k.opts = a->opts ? &given : NULL;
-    return k;
+    return SLOT_KEPT | (a->sendbuf == MPI_IN_PLACE ? SLOT_SEND_IN_PLACE : 0) |
+           (a->recvbuf == MPI_IN_PLACE ? SLOT_RECV_IN_PLACE : 0) |
+           (a->opts ? SLOT_OPTS_GIVEN : 0);
 }
 
-static int same_args(const xchg_mpi_opargs *x, const xchg_mpi_opargs *y)
+/* Whether slot s holds call a's arguments (a's kind is s's). */
+static int same_args(const memo_slot *s, const xchg_mpi_opargs *a)
 {
-    return x->kind == y->kind && x->comm == y->comm && x->scount == y->scount &&
-           x->rcount == y->rcount && x->stype == y->stype && x->rtype == y->rtype &&
-           x->op == y->op && x->root == y->root && x->q == y->q && x->sendbuf == y->sendbuf &&
-           x->recvbuf == y->recvbuf && x->opts == y->opts;
+    return s->flags == flags_of(a) && s->comm == a->comm && s->scount == a->scount &&
+           s->rcount == a->rcount && s->stype == a->stype && s->rtype == a->rtype &&
+           s->op == a->op && s->root == a->root && s->q == a->q;
 }
 
 #ifdef SMPI_H
@@ -204,22 +221,19 @@ int xchg_mpi_memo_on(void)
 
 XCHG_MPI_HOT const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a)
 {
-    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT ||
-        atomic_load_explicit(&memo.on, memory_order_relaxed) != MEMO_ACTIVE)
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
         return NULL;
-    const memo_slot *s = &memo.slot[a->kind];
-    if (!s->valid || s->hit.epoch != atomic_load_explicit(&memo.epoch, memory_order_acquire))
-        return NULL;
-    xchg_mpi_opargs k = key_of(a);
-    if (!same_args(&k, &s->args))
+    memo_slot *s = &memo.slot[a->kind];
+    if (!same_args(s, a)) /* a slot not kept has no SLOT_KEPT */
         return NULL;
     if (a->opts) {
         const char *alg = a->opts->alg ? a->opts->alg : "auto";
         const char *topo = a->opts->topology ? a->opts->topology : "auto";
-        const memo_names *n = &memo.names[a->kind];
-        if (!same_str(alg, n->alg) || !same_str(topo, n->topology))
+        if (!same_str(alg, s->alg) || !same_str(topo, s->topology))
             return NULL;
     }
+    atomic_store_explicit(&s->hits, atomic_load_explicit(&s->hits, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     return &s->hit;
 }
 
@@ -229,7 +243,7 @@ void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl, xchg_
         return;
     pthread_once(&known_once, fill_known);
     memo_slot *s = &memo.slot[a->kind];
-    s->valid = 0;
+    s->flags = 0;
     if (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
         (reduces(a->kind) && !known_op(a->op)))
         return;
@@ -238,20 +252,38 @@ void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl, xchg_
         alg = a->opts->alg ? a->opts->alg : "auto";
         topo = a->opts->topology ? a->opts->topology : "auto";
     }
-    memo_names *n = &memo.names[a->kind];
-    if (strlen(alg) >= sizeof n->alg || strlen(topo) >= sizeof n->topology)
+    if (strlen(alg) >= sizeof s->alg || strlen(topo) >= sizeof s->topology)
         return;
-    strcpy(n->alg, alg);
-    strcpy(n->topology, topo);
-    s->args = key_of(a);
+    strcpy(s->alg, alg);
+    strcpy(s->topology, topo);
+    s->comm = a->comm;
+    s->scount = a->scount;
+    s->rcount = a->rcount;
+    s->stype = a->stype;
+    s->rtype = a->rtype;
+    s->op = a->op;
+    s->root = a->root;
+    s->q = a->q;
     s->hit = (xchg_mpi_memo_hit){
         .plan = pl, .epoch = atomic_load_explicit(&memo.epoch, memory_order_acquire), .pass = pass};
-    s->valid = 1;
+    s->flags = flags_of(a);
 }
 
+/* Where the memo is on one MPI call runs at a time, so no call reads a
+ * slot while this clears it. */
 void xchg_mpi_memo_forget(void)
 {
     atomic_fetch_add_explicit(&memo.epoch, 1, memory_order_acq_rel);
+    if (atomic_load_explicit(&memo.on, memory_order_relaxed) == MEMO_ACTIVE)
+        for (int k = 0; k < XCHG_OP_COUNT; k++)
+            memo.slot[k].flags = 0;
+}
+
+uint64_t xchg_mpi_memo_hits(xchg_op_kind kind)
+{
+    if ((unsigned)kind >= XCHG_OP_COUNT)
+        return 0;
+    return (uint64_t)atomic_load_explicit(&memo.slot[kind].hits, memory_order_relaxed);
 }
 
 unsigned xchg_mpi_memo_epoch(void)
