@@ -46,13 +46,13 @@
 # control run, xchg-bench --alg mpi --pair (the library's call on both
 # sides), gives each size's noise floor: its ratios should be 1. The two
 # calls of an iteration meet the same state of the machine, so the pair
-# ratio's control strays far less than the median ratio's (the summary
-# gives both spreads), and where auto passes the call to the library (the
-# same call on both sides) it shows the short way's cost that the median
+# ratio's control strays less than the median ratio's (the summary gives
+# both spreads), and where auto passes the call to the library (the same
+# call on both sides) it shows the short way's cost that the median
 # ratio hides in its noise. Where xchg's own algorithm runs it is not a
-# measure of the slowdown: a call that sometimes finds its data already
-# there (a scatter's receiver, a few microseconds) against one that never
-# does makes the ratio of a pair far from the ratio of the typical calls
+# measure of the slowdown: a call that returns almost at once on some
+# ranks (the first ranks of the library's linear scan) against one that
+# never does makes those ranks' ratios, and their mean, huge
 # (docs/mpi-ops.md). Results go to mpi_ops-paired.txt. --tuning FILE skips
 # the tuning and uses that file (a tuning file an earlier run wrote).
 #

@@ -45,14 +45,16 @@
  * scheduler's slice move a mean by 10-20% (64 ranks on 2 cores); the
  * median call is what the two calls themselves cost. The pair ratio
  * compares the two calls of each iteration, which met the same state of
- * the machine, and takes each rank's median of those ratios: at 64 ranks
- * on 2 cores a median call of one side still moves 10-30% from run to run
- * (its calls' times have several modes, and which one holds the median
- * changes), while the pair ratio of two identical calls stays within a
- * few percent of 1 (docs/mpi-ops.md). With --alg mpi both calls of a pair
- * are the library's: a control, whose ratios show how far two identical
- * calls stray on this machine (bench/mpi_ops.sh prints it beside each
- * size).
+ * the machine, and takes each rank's median of those ratios. Two
+ * identical calls stray less by it than by the median ratio (in
+ * bench/mpi_ops.sh's last run 5 of 320 sizes beyond 1.1x, against 15),
+ * so where xchg passes the call to the library it shows what xchg's way
+ * there costs. Where the two sides run different algorithms it is no
+ * measure of the slowdown: a call that returns at once on some ranks
+ * against one that never does makes those ranks' ratios huge
+ * (docs/mpi-ops.md). With --alg mpi both calls of a pair are the
+ * library's: a control, whose ratios show how far two identical calls
+ * stray on this machine (bench/mpi_ops.sh prints it beside each size).
  * --min-time S raises the timed count at each size to fill S seconds at
  * the warm-up's pace: on a shared machine a paired ratio of a few calls
  * strays far from 1 even when both sides make the same call

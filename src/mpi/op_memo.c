@@ -20,11 +20,13 @@
  * communicator, so a hit asks MPI nothing), the options' names in a
  * third. A slot is kept only where the memo is on and is cleared when
  * anything it relied on is freed, so a hit reads its slot alone, not the
- * memo's state or epoch. With caches flushed before each call, the way of before (a
- * thread-local memo, the shift's peers asked of MPI at every call) added
- * 0.17-0.21 us to a call on 2 ranks, this one 0.09-0.15 us
- * (bench/results/pass_cold.txt), and at 64 ranks a shift of 2-8 KiB ran
- * 1.05x the library's time against 1.03x now (docs/mpi-ops.md).
+ * memo's state or epoch. With caches flushed before each call, a
+ * thread-local memo that asked MPI for the shift's peers at every call
+ * (commit 6349d9f) added 0.17-0.21 us to a call on 2 ranks, the first
+ * process-wide one (6c353c5) 0.09-0.15 us (bench/results/pass_cold.txt).
+ * At 64 ranks a call through the short way still runs a few percent, by
+ * the pair ratio 5-25%, over the library's call beside it, and these
+ * slots took a point or two off that (docs/mpi-ops.md).
  *
  * What keeps a hit true:
  * - The arguments are compared in full: communicator, counts, datatypes,
