@@ -46,8 +46,9 @@
  * median call is what the two calls themselves cost. The pair ratio
  * compares the two calls of each iteration, which met the same state of
  * the machine, and takes each rank's median of those ratios. Two
- * identical calls stray less by it than by the median ratio (in
- * bench/mpi_ops.sh's last run 5 of 320 sizes beyond 1.1x, against 15),
+ * identical calls stray less by it than by the median ratio
+ * (bench/results/pair_ratio_control.txt; in bench/mpi_ops.sh's last run
+ * 5 of 320 sizes beyond 1.1x, against 15),
  * so where xchg passes the call to the library it shows what xchg's way
  * there costs. Where the two sides run different algorithms it is no
  * measure of the slowdown: a call that returns at once on some ranks
