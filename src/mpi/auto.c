@@ -27,6 +27,17 @@
  *     by `xchg probe` with one rank per core, are scaled by f the same way
  *     (xchg_mpi_machine_scale).
  *
+ * Another operation's line (xchg_mpi_predict_op) is priced on blocks of
+ * b = m/pieces: S start-ups and V*b bytes at the machine's start-up and
+ * per-byte time for the typical message (V/S blocks; the eager figures
+ * below the machine's eager size), plus local copies at t_r: none for
+ * messages of one piece (sent from and received into their slots, which
+ * lie in the caller's buffers where they can), a pack and an unpack of
+ * every block when messages carry several pieces (V > S), and one pass
+ * over every block received for a reduction's combinations. Unlike the
+ * exchange's, no step is taken as independent of the others: an
+ * operation's steps wait for the data the step before brought.
+ *
  * The shared-memory exchange (alg "shm", shm.c) sends no message: each rank
  * copies its p blocks in, waits at one barrier, and copies p blocks out
  * (blocks larger than the grid's slots go in ceil(m / chunk) rounds). Its
@@ -38,9 +49,7 @@
  * than the executor's packing (t_r) at 16 ranks and more at 64, where the
  * ranks' copies no longer share the caches.
  */
-#include "xchg.h"
-#include "xchg_mpi.h"
-#include "mpi/mpi_internal.h"
+#include "mpi/auto.h"
 
 #include <math.h>
 
@@ -93,4 +102,16 @@ double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
      * in the default machine; a probed one's is far below its ts) */
     double ts = mach->eager_bytes > 0 ? mach->ts_eager : mach->ts;
     return 2 * rounds * ts + 2 * (double)p * m * tc;
+}
+
+double xchg_mpi_predict_op(const xchg_line *line, const xchg_machine *mach, double m,
+                           int reduction)
+{
+    double b = m / (line->pieces > 1 ? line->pieces : 1);
+    double S = (double)line->startups, V = (double)line->volume_blocks;
+    double msg = S > 0 ? V / S * b : 0;
+    int eager = msg < mach->eager_bytes;
+    double ts = eager ? mach->ts_eager : mach->ts, tw = eager ? mach->tw_eager : mach->tw;
+    double copies = (V > S ? 2 * V : 0) + (reduction ? V : 0);
+    return S * ts + V * b * tw + copies * b * mach->tr;
 }

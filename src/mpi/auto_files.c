@@ -2,17 +2,19 @@
  * auto_files.c - what auto reads besides the schedules: a tuning file
  * (XCHG_TUNING_FILE: measured winners, from `xchg tune`; docs/tuning.md)
  * and a machine file (XCHG_MACHINE_FILE: measured t_s, t_w, t_r, from
- * `xchg probe`; docs/machine-file.md).
+ * `xchg probe`; docs/machine-file.md), once per set of options on a
+ * communicator (settings.c): every rank reads them at the first call that
+ * names them.
  *
  * Every rank must make the same choice, and a path can name different
  * files (or none) on different nodes. So rank 0 reads each file and
- * broadcasts its bytes, and every rank parses the same text. A file that
- * cannot be read, or is damaged, truncated or of another kind, is refused
- * with its line; auto then goes on without it (the cost model instead of
- * the tuning, the default figures instead of the machine), and rank 0
- * says why. Nothing here stops the exchange.
+ * broadcasts its bytes, and every rank parses the same text; the paths
+ * are rank 0's. A file that cannot be read, or is damaged, truncated or of
+ * another kind, is refused with its line; auto then goes on without it
+ * (the cost model instead of the tuning, the default figures instead of
+ * the machine), and rank 0 says why. Nothing here stops the exchange.
  */
-#include "mpi/mpi_internal.h"
+#include "mpi/comm.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,141 +25,118 @@
 #define TUNING_FILE_MAX ((size_t)4 << 20)
 #define MACHINE_FILE_MAX ((size_t)64 << 10)
 
-/* Read path (at most max bytes) on the calling rank: 0 and a new buffer,
- * or -1 and the reason in why. */
-static int read_local(const char *path, size_t max, char **buf, size_t *len, char *why,
-                      size_t wlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, wlen, "cannot read it: %s", strerror(errno));
-        return -1;
-    }
-    char *b = malloc(max + 1);
-    size_t n = b ? fread(b, 1, max + 1, f) : 0;
-    int bad = !b || ferror(f);
-    fclose(f);
-    if (bad || n > max) {
-        snprintf(why, wlen, bad ? "cannot read it" : "it is larger than %zu bytes", max);
-        free(b);
-        return -1;
-    }
-    *buf = b;
-    *len = n;
-    return 0;
-}
+/* What rank 0 found for one file: nothing asked, bytes, or a reason. */
+enum { FILE_NONE = 0, FILE_BYTES = 1, FILE_REASON = 2 };
 
-/*
- * Rank 0 reads path (its own opts: NULL or "" for none) and broadcasts what
- * it found. On every rank: 1 and the bytes (*buf, the caller frees it), 0
- * when rank 0 has no such file to read, -1 with the reason in why. Sets
- * *mpi_rc to an MPI error code when a broadcast fails.
- */
-static int read_shared(xchg_mpi_plan *pl, const char *path, size_t max, char **buf,
-                       size_t *len, char *why, size_t wlen, int *mpi_rc)
+/* One file as rank 0 sees it, and then as every rank has it. */
+typedef struct shared_file {
+    const char *path; /* rank 0's: NULL or "" for none */
+    size_t max;
+    long long head[2]; /* FILE_*, and the length of what follows */
+    char *bytes;       /* FILE_BYTES: the text (NUL-terminated); caller frees */
+    char why[320];     /* FILE_REASON: why rank 0 could not read it */
+} shared_file;
+
+/* Read f->path (at most f->max bytes) on the calling rank into f. */
+static void read_local(shared_file *f)
 {
-    /* head[0]: 0 none, 1 bytes follow, 2 a reason follows; head[1]: length */
-    long long head[2] = {0, 0};
+    if (!f->path || !*f->path)
+        return;
+    FILE *in = fopen(f->path, "rb");
     char *b = NULL;
     size_t n = 0;
-    if (pl->rank == 0 && path && *path) {
-        if (read_local(path, max, &b, &n, why, wlen) == 0) {
-            head[0] = 1;
-            head[1] = (long long)n;
-        } else {
-            head[0] = 2;
-            head[1] = (long long)strlen(why) + 1;
+    if (!in) {
+        snprintf(f->why, sizeof f->why, "cannot read it: %s", strerror(errno));
+    } else {
+        b = malloc(f->max + 1);
+        n = b ? fread(b, 1, f->max + 1, in) : 0;
+        int bad = !b || ferror(in);
+        fclose(in);
+        if (bad || n > f->max) {
+            snprintf(f->why, sizeof f->why,
+                     bad ? "cannot read it" : "it is larger than %zu bytes", f->max);
+            free(b);
+            b = NULL;
         }
     }
-    *mpi_rc = PMPI_Bcast(head, 2, MPI_LONG_LONG, 0, pl->comm);
-    if (*mpi_rc != MPI_SUCCESS || head[0] == 0) {
-        free(b);
-        return 0;
-    }
-    if (pl->rank != 0) {
-        b = head[0] == 1 ? malloc((size_t)head[1] + 1) : NULL;
-        if (head[0] == 1 && !b) {
-            /* take part in the broadcast anyway, into nothing useful */
-            snprintf(why, wlen, "out of memory for %lld bytes", head[1]);
-        }
-    }
-    char *target = head[0] == 1 ? b : why;
-    char sink[1];
-    if (!target)
-        target = sink; /* only with a zero-length broadcast below */
-    *mpi_rc = PMPI_Bcast(target, b || head[0] == 2 ? (int)head[1] : 0, MPI_BYTE, 0, pl->comm);
-    if (*mpi_rc != MPI_SUCCESS || head[0] == 2 || !b) {
-        free(b);
-        return -1;
-    }
-    *buf = b;
-    *len = (size_t)head[1];
-    return 1;
+    f->bytes = b;
+    f->head[0] = b ? FILE_BYTES : FILE_REASON;
+    f->head[1] = b ? (long long)n : (long long)strlen(f->why) + 1;
 }
 
-/* Add "NAME=path: reason; consequence" to the plan's note. */
-static void note(xchg_mpi_plan *pl, const char *name, const char *path, const char *reason,
+/* Bytes a file's broadcast moves at a time: a rank that cannot hold the
+ * file still takes part, into a buffer of this size on its stack. */
+#define SHARE_CHUNK ((size_t)16 << 10)
+
+/* Broadcast what rank 0 read of f (head already broadcast): its bytes or
+ * its reason. A rank that cannot allocate the bytes takes part anyway and
+ * keeps a reason instead. An MPI error code. */
+static int share(const xchg_mpi_comm *cs, shared_file *f)
+{
+    if (f->head[0] == FILE_NONE)
+        return MPI_SUCCESS;
+    size_t n = (size_t)f->head[1];
+    if (f->head[0] == FILE_REASON) {
+        f->head[1] = n < sizeof f->why ? (long long)n : (long long)sizeof f->why;
+        return PMPI_Bcast(f->why, (int)f->head[1], MPI_BYTE, 0, cs->comm);
+    }
+    if (cs->rank != 0 && !(f->bytes = malloc(n + 1)))
+        snprintf(f->why, sizeof f->why, "out of memory for %zu bytes", n);
+    char sink[SHARE_CHUNK];
+    int rc = MPI_SUCCESS;
+    for (size_t at = 0; at < n && rc == MPI_SUCCESS; at += SHARE_CHUNK) {
+        size_t k = n - at < SHARE_CHUNK ? n - at : SHARE_CHUNK;
+        rc = PMPI_Bcast(f->bytes ? f->bytes + at : sink, (int)k, MPI_BYTE, 0, cs->comm);
+    }
+    if (f->bytes)
+        f->bytes[n] = '\0';
+    return rc;
+}
+
+/* Add "NAME=path: reason; consequence" to s's note. */
+static void note(xchg_mpi_inputs *s, const char *name, const char *path, const char *reason,
                  const char *consequence)
 {
-    size_t at = strlen(pl->auto_note);
-    snprintf(pl->auto_note + at, sizeof pl->auto_note - at, "%s%s=%.100s: %.180s; %s",
+    size_t at = strlen(s->auto_note);
+    snprintf(s->auto_note + at, sizeof s->auto_note - at, "%s%s=%.100s: %.180s; %s",
              at ? "; " : "", name, path ? path : "", reason, consequence);
-    pl->bad_value = 1;
 }
 
-int xchg_mpi_auto_files(xchg_mpi_plan *pl, const xchg_mpi_opts *opts)
+int xchg_mpi_auto_files(const xchg_mpi_comm *cs, xchg_mpi_inputs *s)
 {
-    char why[320] = "";
-    char *text = NULL;
-    size_t len = 0;
-    int rc = MPI_SUCCESS;
-    pl->auto_note[0] = '\0';
-    int got = read_shared(pl, opts->tuning_file, TUNING_FILE_MAX, &text, &len, why,
-                          sizeof why, &rc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (got < 0) {
-        note(pl, "XCHG_TUNING_FILE", opts->tuning_file, why, "auto uses the cost model");
-    } else if (got > 0) {
-        xchg_err err = {{0}};
-        if (xchg_tuning_parse(text, len, &pl->tuning, &err) != XCHG_OK)
-            note(pl, "XCHG_TUNING_FILE", opts->tuning_file, err.msg,
-                 "auto uses the cost model");
-        else
-            snprintf(pl->tuning_path, sizeof pl->tuning_path, "%s",
-                     opts->tuning_file ? opts->tuning_file : "");
-        free(text);
+    shared_file tun = {.path = s->tuning_path, .max = TUNING_FILE_MAX};
+    shared_file mac = {.path = s->machine_path, .max = MACHINE_FILE_MAX};
+    if (cs->rank == 0) {
+        read_local(&tun);
+        read_local(&mac);
     }
-    text = NULL;
-    got = read_shared(pl, opts->machine_file, MACHINE_FILE_MAX, &text, &len, why, sizeof why,
-                      &rc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (got < 0) {
-        note(pl, "XCHG_MACHINE_FILE", opts->machine_file, why,
-             "auto prices with its default figures");
-    } else if (got > 0) {
-        xchg_err err = {{0}};
-        if (xchg_machine_parse(text, len, &pl->file_mach, &err) != XCHG_OK)
-            note(pl, "XCHG_MACHINE_FILE", opts->machine_file, err.msg,
+    long long heads[4] = {tun.head[0], tun.head[1], mac.head[0], mac.head[1]};
+    int rc = PMPI_Bcast(heads, 4, MPI_LONG_LONG, 0, cs->comm);
+    if (rc == MPI_SUCCESS) {
+        memcpy(tun.head, heads, sizeof tun.head);
+        memcpy(mac.head, heads + 2, sizeof mac.head);
+        rc = share(cs, &tun);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = share(cs, &mac);
+    xchg_err err = {{0}};
+    if (rc == MPI_SUCCESS && tun.head[0] != FILE_NONE) {
+        if (!tun.bytes)
+            note(s, "XCHG_TUNING_FILE", s->tuning_path, tun.why, "auto uses the cost model");
+        else if (xchg_tuning_parse(tun.bytes, (size_t)tun.head[1], &s->tuning, &err) != XCHG_OK)
+            note(s, "XCHG_TUNING_FILE", s->tuning_path, err.msg, "auto uses the cost model");
+    }
+    if (rc == MPI_SUCCESS && mac.head[0] != FILE_NONE) {
+        if (!mac.bytes)
+            note(s, "XCHG_MACHINE_FILE", s->machine_path, mac.why,
+                 "auto prices with its default figures");
+        else if (xchg_machine_parse(mac.bytes, (size_t)mac.head[1], &s->mach, &err) != XCHG_OK)
+            note(s, "XCHG_MACHINE_FILE", s->machine_path, err.msg,
                  "auto prices with its default figures");
         else
-            pl->have_mach = 1;
-        free(text);
+            s->have_file_mach = 1;
     }
-    return MPI_SUCCESS;
-}
-
-void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, const char *topo, char *out,
-                        size_t len)
-{
-    snprintf(out, len, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
-                       "blocks",
-             pl->tuning_path, what, pl->p, topo, pl->block_bytes);
-}
-
-void xchg_mpi_auto_files_free(xchg_mpi_plan *pl)
-{
-    xchg_tuning_free(pl->tuning);
-    pl->tuning = NULL;
+    free(tun.bytes);
+    free(mac.bytes);
+    return rc;
 }

@@ -1,47 +1,38 @@
 /*
- * op_memo.c - the short way to the MPI library, for the exchange and the
- * other operations. The process remembers, per operation, the last call
- * whose plan passed it to the MPI library (a tuning row "mpi", a
- * fallback), with that call's arguments and where it went. A call with the
- * very same arguments would pass the same checks and find the same plan in
- * the communicator's cache, so alltoall.c and op_calls.c send it to the
- * library at once, without the checks' MPI queries (the communicator's
- * size and rank, the datatypes' layouts, the operator's commutativity, the
- * cache attribute).
+ * memo.c - the short way to the MPI library, for every operation. The
+ * process remembers, per operation, the last call whose plan passed it to
+ * the MPI library (a tuning row "mpi", a fallback), with that call's
+ * arguments and where it went. A call with the very same arguments would
+ * pass the same checks and find the same plan in the communicator's cache,
+ * so entry.c sends it to the library at once, without the checks' MPI
+ * queries (the communicator's size and rank, the datatypes' layouts, the
+ * operator's commutativity, the state's attribute).
  *
- * Why it matters: each query is cheap, but at 64 ranks on 2 cores every
- * rank's extra CPU is paid about 32 times in a collective's wall time, and
- * the whole path measured 10-20% of a small call's time (docs/mpi-ops.md).
- * For the same reason a hit reads little memory: between two of a rank's
- * calls 31 other ranks have run on its core, and every cache line and page
- * the short way reads is a miss. The slots sit in one process-wide struct
- * (no thread-local lookup), each slot a few cache lines: the key in one,
- * what a hit needs in the next (where the call goes: a shift's peers and
- * communicator, so a hit asks MPI nothing), the options' names in a
- * third. A slot is kept only where the memo is on and is cleared when
- * anything it relied on is freed, so a hit reads its slot alone, not the
- * memo's state or epoch. With caches flushed before each call, a
- * thread-local memo that asked MPI for the shift's peers at every call
- * (commit 6349d9f) added 0.17-0.21 us to a call on 2 ranks, the first
- * process-wide one (6c353c5) 0.09-0.15 us (bench/results/pass_cold.txt).
- * At 64 ranks a call through the short way still runs a few percent, by
- * the pair ratio 5-25%, over the library's call beside it, and these
- * slots took a point or two off that (docs/mpi-ops.md).
+ * Why it matters: each query is cheap, but with many ranks to a core every
+ * rank's extra work is paid many times over in a collective's wall time,
+ * and between two of a rank's calls the other ranks sharing its core have
+ * evicted what it read, so every cache line and page the short way reads
+ * is a miss (docs/mpi-ops.md has the measurements). So a hit reads little
+ * memory: the slots sit in one process-wide struct (no thread-local
+ * lookup), each slot a few cache lines: the key in one, what a hit needs
+ * in the next (where the call goes: a shift's peers and communicator, so a
+ * hit asks MPI nothing), the options' names after them. A slot is kept
+ * only where the memo is on and is cleared when anything it relied on is
+ * freed, so a hit reads its slot alone, not the memo's state or epoch.
  *
  * What keeps a hit true:
  * - The arguments are compared in full: communicator, counts, datatypes,
  *   operator, root, shift, which buffers are MPI_IN_PLACE (not the
  *   buffers' addresses, which no check reads), and the options (NULL, the
- *   environment's, read once; or the algorithm and topology they name: the
- *   cache's key).
+ *   environment's, read once; or every string they name: the settings a
+ *   plan is cached under).
  * - Only predefined datatypes and operators are remembered: a derived
  *   datatype or a user's operator may be freed and its handle reused for
  *   another of a different size or commutativity.
- * - Every remembered call is forgotten whenever a plan of the operations'
- *   cache is freed (a communicator freed, a plan evicted): its slot is
- *   cleared and the epoch moves (a communicator's handle may be reused
- *   too, and a hit hands on the plan's duplicate communicator: a shift's
- *   MPI_Sendrecv).
+ * - Every remembered call is forgotten whenever a cached plan is freed (a
+ *   communicator freed, a plan evicted): its slot is cleared and the epoch
+ *   moves (a communicator's handle may be reused too, and a hit hands on
+ *   the state's duplicate communicator: a shift's MPI_Sendrecv).
  * A rank that hits and a rank that misses still agree: the miss finds the
  * same cached plan, which every rank made alike, and passes the call on.
  *
@@ -53,9 +44,7 @@
  * as contexts of one process, which would share the memo, one rank's plan
  * found by another.
  */
-#include "xchg.h"
-#include "xchg_mpi.h"
-#include "mpi/mpi_internal.h"
+#include "mpi/call.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -73,8 +62,8 @@ enum {
 /* One operation's remembered call, laid out for a hit to read few cache
  * lines (the header says why): its first 64 bytes hold the key (the
  * arguments a check reads, and the flags), the next what a hit needs, and
- * the last the options' names, read only when options are given. Names
- * that do not fit are not remembered. */
+ * the last the options' strings, read only when options are given.
+ * Strings that do not fit are not remembered. */
 typedef struct memo_slot {
     _Alignas(64) MPI_Comm comm;
     MPI_Count scount, rcount;
@@ -88,6 +77,8 @@ typedef struct memo_slot {
     atomic_uint_fast64_t hits;
     _Alignas(64) char alg[40];
     char topology[24];
+    char files[192]; /* the tuning file's path, a NUL, the machine file's */
+    unsigned machine_at; /* where the machine file's path starts in files */
 } memo_slot;
 
 /* Whether the memo is on: not decided yet (no call so far), on, or off. */
@@ -229,9 +220,11 @@ XCHG_MPI_HOT const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *
     if (!same_args(s, a)) /* a slot not kept has no SLOT_KEPT */
         return NULL;
     if (a->opts) {
-        const char *alg = a->opts->alg ? a->opts->alg : "auto";
-        const char *topo = a->opts->topology ? a->opts->topology : "auto";
-        if (!same_str(alg, s->alg) || !same_str(topo, s->topology))
+        const xchg_mpi_opts *o = a->opts;
+        if (!same_str(o->alg ? o->alg : "auto", s->alg) ||
+            !same_str(o->topology ? o->topology : "auto", s->topology) ||
+            !same_str(o->tuning_file ? o->tuning_file : "", s->files) ||
+            !same_str(o->machine_file ? o->machine_file : "", s->files + s->machine_at))
             return NULL;
     }
     atomic_store_explicit(&s->hits, atomic_load_explicit(&s->hits, memory_order_relaxed) + 1,
@@ -249,15 +242,22 @@ void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl, xchg_
     if (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
         (reduces(a->kind) && !known_op(a->op)))
         return;
-    const char *alg = "", *topo = "";
+    const char *alg = "", *topo = "", *tuning = "", *machine = "";
     if (a->opts) {
         alg = a->opts->alg ? a->opts->alg : "auto";
         topo = a->opts->topology ? a->opts->topology : "auto";
+        tuning = a->opts->tuning_file ? a->opts->tuning_file : "";
+        machine = a->opts->machine_file ? a->opts->machine_file : "";
     }
-    if (strlen(alg) >= sizeof s->alg || strlen(topo) >= sizeof s->topology)
+    size_t nt = strlen(tuning), nm = strlen(machine);
+    if (strlen(alg) >= sizeof s->alg || strlen(topo) >= sizeof s->topology ||
+        nt + nm + 2 > sizeof s->files)
         return;
     strcpy(s->alg, alg);
     strcpy(s->topology, topo);
+    memcpy(s->files, tuning, nt + 1);
+    memcpy(s->files + nt + 1, machine, nm + 1);
+    s->machine_at = (unsigned)(nt + 1);
     s->comm = a->comm;
     s->scount = a->scount;
     s->rcount = a->rcount;

@@ -1,0 +1,248 @@
+/*
+ * call.c - the one call path (call.h) that every entry point takes once
+ * the short way has not: checks, key, the communicator's cache, plan, run
+ * or the MPI library's call; errors raised on the communicator's error
+ * handler; the verbose lines. Also the persistent exchange
+ * (xchg_mpi_plan_create, _run), which makes its plan by the same maker.
+ *
+ * Calls go straight to the MPI library (counted as passed) for an
+ * intercommunicator (a plan needs an intracommunicator; a shift has no
+ * meaning between two groups and is refused) and when "mpi" is asked for
+ * the operation. A call with nothing to move is done here and counted as
+ * carried.
+ */
+#include "mpi/call.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
+{
+    static int env_read;
+    static xchg_mpi_opts env;
+    if (opts)
+        return opts;
+    if (!env_read) {
+        xchg_err err;
+        xchg_mpi_opts_default(&env);
+        env_read = 1;
+        if (xchg_mpi_opts_from_env(&env, &err)) {
+            int rank = 0;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            if (rank == 0)
+                fprintf(stderr, "xchg: %s; using the MPI library's own calls\n", err.msg);
+            env.alg = "mpi";
+        }
+    }
+    *buf = env;
+    return buf;
+}
+
+int xchg_mpi_raise(MPI_Comm comm, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
+    return rc;
+}
+
+/* Rank 0 says what a new plan chose (verbose, or always when a value it
+ * was given could not be honoured), unless it said the same last time for
+ * the operation on the communicator (said: NULL for a persistent plan,
+ * which always speaks). */
+static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
+{
+    if (pl->cs->rank != 0 || !(verbose || pl->bad_value ||
+                               (pl->key.set && pl->key.set->in->auto_note[0])))
+        return;
+    const xchg_mpi_plan_info *i = &pl->info;
+    if (said) {
+        char now[XCHG_SPEC_MAX + 64];
+        snprintf(now, sizeof now, "%s %s", i->alg, i->topology);
+        if (!strcmp(now, said))
+            return;
+        snprintf(said, len, "%s", now);
+    }
+    int p = pl->cs->p;
+    size_t B = pl->block_bytes;
+    xchg_op_kind k = pl->key.kind;
+    if (k != XCHG_OP_ALLTOALL && pl->fallback)
+        fprintf(stderr, "xchg: %s, %d ranks, %zu bytes: the MPI library's %s (%s)\n",
+                xchg_op_name(k), p, B, xchg_mpi_operations[k].mpi_name, i->why);
+    else if (k != XCHG_OP_ALLTOALL)
+        fprintf(stderr,
+                "xchg: %s, %d ranks, %zu bytes: %s on %s (%s); %zu steps, plan %.3f ms, "
+                "scratch %zu B\n",
+                xchg_op_name(k), p, B, i->alg, i->topology, i->why, i->steps,
+                i->plan_seconds * 1e3, i->scratch_bytes);
+    else if (pl->fallback)
+        fprintf(stderr, "xchg: %d ranks, %zu-byte blocks: the MPI library's MPI_Alltoall (%s)\n",
+                p, B, i->why);
+    else if (pl->shm)
+        fprintf(stderr,
+                "xchg: %d ranks, %zu-byte blocks: shm, %zu round%s through a shared segment "
+                "of %zu B (%s); plan %.3f ms\n",
+                p, B, i->steps, i->steps == 1 ? "" : "s", i->shared_bytes, i->why,
+                i->plan_seconds * 1e3);
+    else
+        fprintf(stderr,
+                "xchg: %d ranks, %zu-byte blocks: %s on %s (%s); %zu steps, plan %.3f ms, "
+                "lists %zu B, scratch %zu B\n",
+                p, B, i->alg, i->topology, i->why, i->steps, i->plan_seconds * 1e3,
+                i->plan_bytes, i->scratch_bytes);
+}
+
+/* The plan for key on cs: cached, or made and cached. An MPI error code. */
+static int cached_plan(xchg_mpi_comm *cs, const xchg_mpi_key *key, int verbose,
+                       xchg_mpi_plan **out)
+{
+    *out = xchg_mpi_cache_find(cs, key);
+    if (*out)
+        return MPI_SUCCESS;
+    int rc = xchg_mpi_plan_make(cs, key, 0, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    say(*out, verbose, cs->said[key->kind], sizeof cs->said[key->kind]);
+    xchg_mpi_cache_put(cs, *out);
+    return MPI_SUCCESS;
+}
+
+/* A checked call c of a that needs the communicator's state: its plan's
+ * run, or the MPI library's call. Not raised. */
+static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_comm *cs = NULL;
+    xchg_mpi_settings *set = NULL;
+    int rc = xchg_mpi_comm_get(a->comm, &cs);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_settings_get(cs, opts, &set);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    xchg_mpi_plan *pl = NULL;
+    c->key.set = set; /* NULL when cs reads too many files: the plan falls back */
+    if ((rc = cached_plan(cs, &c->key, opts->verbose, &pl)) != MPI_SUCCESS)
+        return rc;
+    xchg_mpi_remember(pl);
+    if (pl->fallback) {
+        xchg_mpi_pass pass = xchg_mpi_pass_of(cs, a->q);
+        xchg_mpi_memo_keep(a, pl, pass);
+        return xchg_mpi_pass_on(a, &pass);
+    }
+    xchg_mpi_count(a->kind, 1);
+    return xchg_mpi_plan_exec(pl, &c->b);
+}
+
+int xchg_mpi_call_checked(const xchg_mpi_opargs *a)
+{
+    MPI_Comm comm = a->comm;
+    if (comm == MPI_COMM_NULL)
+        return xchg_mpi_raise(comm, MPI_ERR_COMM);
+    int inter = 0, rc = MPI_Comm_test_inter(comm, &inter);
+    if (rc == MPI_SUCCESS && inter && a->kind == XCHG_OP_SHIFT)
+        rc = MPI_ERR_COMM; /* a shift has no meaning between two groups */
+    if (rc != MPI_SUCCESS)
+        return xchg_mpi_raise(comm, rc);
+    xchg_mpi_opts buf;
+    const xchg_mpi_opts *opts = xchg_mpi_opts_effective(a->opts, &buf);
+    char asked[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for(opts->alg, a->kind, asked, sizeof asked);
+    int mpi = !strcmp(asked, "mpi");
+    if (inter || (mpi && a->kind != XCHG_OP_SHIFT)) {
+        xchg_mpi_remember_passed(inter ? "an intercommunicator" : "mpi was asked for");
+        return xchg_mpi_raise(comm, xchg_mpi_pass_on(a, &(xchg_mpi_pass){MPI_COMM_NULL, 0, 0}));
+    }
+    xchg_mpi_call c = {0};
+    rc = MPI_Comm_size(comm, &c.p);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(comm, &c.rank);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_operations[a->kind].describe(a, &c);
+    if (rc != MPI_SUCCESS)
+        return xchg_mpi_raise(comm, rc);
+    if (mpi) /* a shift asked of the MPI library goes there, whatever it moves */
+        c.what = XCHG_MPI_RUN;
+    if (c.what == XCHG_MPI_LOCAL) {
+        xchg_mpi_count(a->kind, 1);
+        xchg_mpi_remember_none("a shift by a multiple of p moves nothing");
+        return xchg_mpi_raise(comm, xchg_mpi_shift_home(a, &c));
+    }
+    if (c.what == XCHG_MPI_NONE) {
+        xchg_mpi_count(a->kind, 1);
+        xchg_mpi_remember_none("nothing to move");
+        return MPI_SUCCESS;
+    }
+    return xchg_mpi_raise(comm, run_call(a, &c, opts));
+}
+
+/* ---- the persistent exchange ---------------------------------------- */
+
+int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int in_place, MPI_Comm comm,
+                         const xchg_mpi_opts *opts, xchg_mpi_plan **out)
+{
+    if (!out)
+        return xchg_mpi_raise(comm, MPI_ERR_ARG);
+    *out = NULL;
+    if (comm == MPI_COMM_NULL)
+        return xchg_mpi_raise(comm, MPI_ERR_COMM);
+    xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
+                         .sendbuf = in_place ? MPI_IN_PLACE : NULL,
+                         .scount = sendcount,
+                         .rcount = recvcount,
+                         .stype = sendtype,
+                         .rtype = recvtype,
+                         .comm = comm};
+    xchg_mpi_call c = {0};
+    int inter = 0, rc = MPI_Comm_test_inter(comm, &inter);
+    if (rc == MPI_SUCCESS && inter)
+        rc = MPI_ERR_COMM; /* a plan needs an intracommunicator */
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_size(comm, &c.p);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(comm, &c.rank);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_operations[XCHG_OP_ALLTOALL].describe(&a, &c);
+    xchg_mpi_opts buf;
+    opts = xchg_mpi_opts_effective(opts, &buf);
+    xchg_mpi_comm *cs = NULL;
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_comm_get(comm, &cs);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_settings_get(cs, opts, &c.key.set);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_mpi_plan_make(cs, &c.key, 1, out);
+    if (rc != MPI_SUCCESS)
+        return xchg_mpi_raise(comm, rc);
+    (*out)->send_layout = c.in_lay;
+    (*out)->recv_layout = c.out_lay;
+    say(*out, opts->verbose, NULL, 0);
+    return MPI_SUCCESS;
+}
+
+int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf)
+{
+    if (!plan)
+        return xchg_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG);
+    MPI_Comm comm = plan->cs->user;
+    if ((sendbuf == MPI_IN_PLACE) != (plan->key.in_place != 0))
+        return xchg_mpi_raise(comm, MPI_ERR_ARG);
+    const xchg_mpi_layout *slay = &plan->send_layout, *rlay = &plan->recv_layout;
+    if (plan->fallback) {
+        xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
+                             .sendbuf = sendbuf,
+                             .recvbuf = recvbuf,
+                             .scount = plan->key.in_place ? 0 : slay->count,
+                             .rcount = rlay->count,
+                             .stype = slay->type,
+                             .rtype = rlay->type,
+                             .comm = comm};
+        return xchg_mpi_raise(comm, xchg_mpi_pass_on(&a, NULL));
+    }
+    xchg_mpi_bufs b = {.in = plan->key.in_place ? recvbuf : sendbuf,
+                       .in_lay = slay,
+                       .in_blocks = (size_t)plan->cs->p,
+                       .out = recvbuf,
+                       .out_lay = rlay,
+                       .out_blocks = (size_t)plan->cs->p};
+    xchg_mpi_count(XCHG_OP_ALLTOALL, 1);
+    return xchg_mpi_raise(comm, xchg_mpi_plan_exec(plan, &b));
+}

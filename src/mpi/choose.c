@@ -1,0 +1,428 @@
+/*
+ * choose.c - what a plan runs (xchg_mpi_choose; docs/mpi.md and
+ * docs/mpi-ops.md say it for users).
+ *
+ * The algorithm is the options' for the call's operation (xchg_mpi_alg_for)
+ * when it applies to the ranks' topology (else the MPI library's call, and
+ * the reason is said), or auto's:
+ *   - the tuning file's row for the operation, topology and block size
+ *     (a schedule, "shm" for the exchange, or "mpi": the MPI library's own
+ *     call), where it can run here;
+ *   - else the candidates (candidates.c) priced as the executor runs them
+ *     (auto.c), fastest first; for the exchange the shared-memory exchange
+ *     too, when every rank is on one node and one round moves whole blocks.
+ * A reduction whose operator is not commutative takes a candidate only
+ * when every rank's combinations keep rank order (program.c agrees it over
+ * the ranks); auto goes on to the next, a forced one falls back.
+ *
+ * Every input is the same on every rank (the key, the settings, the
+ * candidates, the programs' agreed fields), so every rank chooses alike
+ * without a word; only a program built for the first time is collective.
+ */
+#include "mpi/auto.h"
+#include "mpi/candidates.h"
+#include "mpi/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most candidates auto tries for an operation. */
+#define XCHG_MPI_OP_CANDIDATES 32
+
+void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, char *out, size_t len)
+{
+    const xchg_mpi_settings *s = pl->key.set;
+    snprintf(out, len, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
+                       "blocks",
+             s->in->tuning_path, what, pl->cs->p, s->topo_spec, pl->block_bytes);
+}
+
+/* Keep a prediction (persistent plans only: xchg_mpi_plan_predictions). */
+static void predicted(xchg_mpi_plan *pl, const char *spec, double us)
+{
+    if (!pl->pred_spec || pl->npred >= XCHG_MPI_MAX_PREDICTIONS)
+        return;
+    snprintf(pl->pred_spec[pl->npred], XCHG_SPEC_MAX, "%s", spec);
+    pl->pred_us[pl->npred++] = us;
+}
+
+/* Add what auto could not read (a bad tuning or machine file) to the why. */
+static void add_auto_note(xchg_mpi_plan *pl)
+{
+    const char *note = pl->key.set->in->auto_note;
+    if (!note[0])
+        return;
+    size_t n = strlen(pl->info.why);
+    snprintf(pl->info.why + n, sizeof pl->info.why - n, "%s%s", n ? "; " : "", note);
+}
+
+/* The program of spec on t for pl's key into pl->prog; 0, or -1 after
+ * falling back with the reason; or an MPI error code > 0. */
+static int take_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
+{
+    const xchg_mpi_program *g = NULL;
+    int rc = xchg_mpi_program_get(pl->cs, t, pl->key.kind, spec, pl->key.root, pl->key.shift, &g);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!g) {
+        xchg_mpi_fall_back(pl, "this communicator already holds %d programs",
+                           XCHG_MPI_MAX_PROGRAMS);
+        return -1;
+    }
+    if (!g->ok) {
+        xchg_mpi_fall_back(pl, "%s", g->why);
+        return -1;
+    }
+    pl->prog = g;
+    return 0;
+}
+
+/* ---- the exchange ---------------------------------------------------- */
+
+/*
+ * The model's choice (auto without a tuning row): the candidate predicted
+ * fastest into spec, its topology into t; *shm when the shared-memory
+ * exchange is predicted faster still. 0, or -1 after falling back.
+ */
+static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
+{
+    const xchg_mpi_settings *s = pl->key.set;
+    const xchg_machine *mach = &s->in->mach;
+    const xchg_mpi_lines *l = NULL;
+    int rc = xchg_mpi_lines_get(t, XCHG_OP_ALLTOALL, 0, 0, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!l->ok) {
+        xchg_mpi_fall_back(pl, "%s", l->why);
+        xchg_mpi_lines_put(l);
+        return -1;
+    }
+    *t = l->topo;
+    double m = (double)pl->block_bytes, best_time = 0;
+    size_t best = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        double time = xchg_mpi_predict(&l->cand[i].line, mach, m);
+        predicted(pl, l->cand[i].spec, time);
+        if (i == 0 || time < best_time) {
+            best = i;
+            best_time = time;
+        }
+    }
+    snprintf(spec, XCHG_SPEC_MAX, "%s", l->cand[best].spec);
+    /* shm is a candidate when its grids hold every block whole: in several
+     * rounds it runs slower than the model says and than the direct
+     * schedules (docs/mpi.md) */
+    char no[256];
+    size_t chunk = xchg_mpi_shm_chunk(pl->cs->p, pl->block_bytes);
+    double shm_time =
+        xchg_mpi_predict_shm(pl->cs->ranks_per_core, mach, pl->cs->p, m, (double)chunk);
+    int shm_candidate = xchg_mpi_shm_usable(pl, no, sizeof no) && chunk == pl->block_bytes;
+    *shm = shm_candidate && shm_time < best_time;
+    if (shm_candidate)
+        predicted(pl, "shm", shm_time);
+    if (*shm)
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: all ranks on one node, and shared memory is predicted faster (%.3g us) "
+                 "than the fastest of %.120s (%s, %.3g us) at %zu-byte blocks with %.2g ranks "
+                 "per core (%st_s %.3g us; docs/mpi.md)",
+                 shm_time, l->names, spec, best_time, pl->block_bytes, pl->cs->ranks_per_core,
+                 s->in->have_file_mach ? "machine file: " : "", mach->ts);
+    else
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: predicted fastest (%.3g us) of %.150s at %zu-byte blocks with %.2g "
+                 "ranks per core (%st_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
+                 best_time, l->names, pl->block_bytes, pl->cs->ranks_per_core,
+                 s->in->have_file_mach ? "machine file: " : "", mach->ts, mach->tw, mach->tr);
+    xchg_mpi_lines_put(l);
+    return 0;
+}
+
+/*
+ * The tuning file's row for (t, block size), over the model's choice: a
+ * schedule (when it applies here), shm (when usable; spec stays the
+ * model's schedule to run if its segment cannot be made) or the MPI
+ * library's call. 0, or -1 when it falls back to the MPI library's call.
+ */
+static int exchange_tuned(xchg_mpi_plan *pl, const xchg_topo *t, char *spec, int *shm)
+{
+    const xchg_mpi_settings *s = pl->key.set;
+    const char *row = xchg_tuning_lookup(s->in->tuning, XCHG_OP_ALLTOALL, t, pl->block_bytes);
+    if (!row) {
+        if (s->in->tuning) {
+            char topo[64];
+            xchg_topo_spec(t, topo, sizeof topo);
+            xchg_mpi_why_add(pl, "the tuning file has no row for %d ranks on %s", pl->cs->p,
+                             topo);
+        }
+        return 0;
+    }
+    char why[512], no[256];
+    xchg_mpi_tuned_why(pl, row, why, sizeof why);
+    if (!strcmp(row, "mpi")) {
+        xchg_mpi_fall_back(pl, "%s", why);
+        return -1;
+    }
+    if (!strcmp(row, "shm")) {
+        if (xchg_mpi_shm_usable(pl, no, sizeof no)) {
+            *shm = 1;
+            snprintf(pl->info.why, sizeof pl->info.why, "%s", why);
+        } else {
+            xchg_mpi_why_add(pl, "the tuning file's shm cannot run here (%.150s)", no);
+        }
+        return 0;
+    }
+    xchg_err err = {{0}};
+    if (!xchg_mpi_exchange_runs(row, t, &err)) {
+        xchg_mpi_why_add(pl, "the tuning file's %.40s does not apply here (%.150s)", row, err.msg);
+        return 0;
+    }
+    snprintf(spec, XCHG_SPEC_MAX, "%s", row);
+    *shm = 0;
+    snprintf(pl->info.why, sizeof pl->info.why, "%s", why);
+    return 0;
+}
+
+/* The shared segment for pl's blocks, from its store (collective when it
+ * grows): *ok, or the reason in why. An MPI error code. */
+static int shm_segment(xchg_mpi_plan *pl, int *ok, char *why, size_t len)
+{
+    size_t chunk = xchg_mpi_shm_chunk(pl->cs->p, pl->block_bytes);
+    int rc = xchg_mpi_store_shm(pl->cs, pl->store, chunk, pl->persistent, ok, why, len);
+    if (rc == MPI_SUCCESS && *ok) {
+        pl->shm = 1;
+        pl->shm_chunk = chunk;
+        snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
+    }
+    return rc;
+}
+
+/* The exchange: forced, or auto. An MPI error code. */
+static int choose_exchange(xchg_mpi_plan *pl)
+{
+    const xchg_mpi_settings *s = pl->key.set;
+    if (!s->mapped) {
+        pl->bad_value = s->map_bad_value;
+        xchg_mpi_fall_back(pl, "%s", s->map_why);
+        return MPI_SUCCESS;
+    }
+    char asked[XCHG_SPEC_MAX], spec[XCHG_SPEC_MAX] = "", no[256] = "";
+    xchg_mpi_alg_for(s->alg, XCHG_OP_ALLTOALL, asked, sizeof asked);
+    xchg_topo t = s->topo;
+    int shm = 0, ok = 0, rc = 0;
+    snprintf(pl->info.topology, sizeof pl->info.topology, "%s", s->topo_spec);
+    if (!strcmp(asked, "mpi")) {
+        xchg_mpi_fall_back(pl, "the MPI library's own MPI_Alltoall was asked for (mpi)");
+        return MPI_SUCCESS;
+    }
+    if (!strcmp(asked, "shm")) {
+        pl->bad_value = 1;
+        if (!xchg_mpi_shm_usable(pl, no, sizeof no)) {
+            xchg_mpi_fall_back(pl, "%s", no);
+            return MPI_SUCCESS;
+        }
+        if ((rc = shm_segment(pl, &ok, no, sizeof no)) != MPI_SUCCESS)
+            return rc;
+        if (!ok) {
+            xchg_mpi_fall_back(pl, "%s", no);
+            return MPI_SUCCESS;
+        }
+        pl->bad_value = 0;
+        snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+        return MPI_SUCCESS;
+    }
+    if (!strcmp(asked, "auto")) {
+        rc = exchange_by_model(pl, &t, spec, &shm);
+        if (rc == 0)
+            rc = exchange_tuned(pl, &t, spec, &shm);
+        add_auto_note(pl);
+        if (rc)
+            return rc > 0 ? rc : MPI_SUCCESS;
+    } else {
+        xchg_err err = {{0}};
+        if (!xchg_mpi_exchange_runs(asked, &t, &err)) {
+            pl->bad_value = 1;
+            xchg_mpi_fall_back(pl, "algorithm %.400s", err.msg);
+            return MPI_SUCCESS;
+        }
+        snprintf(spec, sizeof spec, "%s", asked);
+        snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+    }
+    xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
+    if (shm) { /* auto's: the schedule runs if the segment cannot be had */
+        if ((rc = shm_segment(pl, &ok, no, sizeof no)) != MPI_SUCCESS || ok)
+            return rc;
+        xchg_mpi_why_add(pl, "but %s", no);
+    }
+    snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
+    rc = take_program(pl, &t, spec);
+    return rc > 0 ? rc : MPI_SUCCESS;
+}
+
+/* ---- the other operations -------------------------------------------- */
+
+/* Auto's candidates for pl on t, fastest first, into specs (at most max);
+ * how many, or -1 with why (when none applies); an MPI error code > 0. */
+static int rank_candidates(xchg_mpi_plan *pl, const xchg_topo *t, xchg_spec *specs, int max,
+                           char *why, size_t whylen)
+{
+    const xchg_mpi_key *k = &pl->key;
+    const xchg_machine *mach = &k->set->in->mach;
+    const xchg_mpi_lines *l = NULL;
+    int rc = xchg_mpi_lines_get(t, k->kind, k->root, k->shift, &l);
+    if (rc != MPI_SUCCESS)
+        return rc > 0 ? rc : MPI_ERR_INTERN;
+    if (!l->ok) {
+        snprintf(why, whylen, "%s", l->why);
+        xchg_mpi_lines_put(l);
+        return -1;
+    }
+    int n = 0;
+    double time[XCHG_MPI_OP_CANDIDATES];
+    double m = (double)pl->block_bytes;
+    for (size_t i = 0; i < l->n && n < max; i++) {
+        double us = xchg_mpi_predict_op(&l->cand[i].line, mach, m, k->reduction);
+        int at = n++;
+        while (at > 0 && time[at - 1] > us) { /* insertion: stable, registry order on ties */
+            time[at] = time[at - 1];
+            memcpy(specs[at], specs[at - 1], XCHG_SPEC_MAX);
+            at--;
+        }
+        time[at] = us;
+        snprintf(specs[at], XCHG_SPEC_MAX, "%s", l->cand[i].spec);
+        predicted(pl, l->cand[i].spec, us);
+    }
+    xchg_mpi_lines_put(l);
+    snprintf(pl->info.why, sizeof pl->info.why,
+             "auto: predicted fastest (%.3g us) of %d algorithm%s of %s at %zu bytes with "
+             "%.2g ranks per core (%st_s %.3g us, t_w %.3g us/B; docs/mpi-ops.md)",
+             time[0], n, n == 1 ? "" : "s", xchg_op_name(k->kind), pl->block_bytes,
+             pl->cs->ranks_per_core, k->set->in->have_file_mach ? "machine file: " : "", mach->ts,
+             mach->tw);
+    return n;
+}
+
+/* The first of specs whose program every rank has, and which keeps rank
+ * order where the operator needs it, into pl->prog: 0; -1 when none (why
+ * says why the last was refused); an MPI error code > 0. */
+static int take_first(xchg_mpi_plan *pl, const xchg_topo *t, xchg_spec *specs, int n, char *why,
+                      size_t whylen)
+{
+    const xchg_mpi_key *k = &pl->key;
+    for (int i = 0; i < n; i++) {
+        const xchg_mpi_program *g = NULL;
+        int rc = xchg_mpi_program_get(pl->cs, t, k->kind, specs[i], k->root, k->shift, &g);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!g)
+            snprintf(why, whylen, "this communicator already holds %d programs",
+                     XCHG_MPI_MAX_PROGRAMS);
+        else if (!g->ok)
+            snprintf(why, whylen, "%s", g->why);
+        else if (k->reduction && !k->commutative && !g->o.order_ok)
+            snprintf(why, whylen,
+                     "%.64s combines out of rank order, and the operator is not commutative",
+                     specs[i]);
+        else {
+            pl->prog = g;
+            snprintf(pl->info.alg, sizeof pl->info.alg, "%.63s", specs[i]);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Why auto's plan runs what it runs, where a tuning file was read: its row
+ * (row, NULL for none) was taken, could not run here, or there was none
+ * for the operation on this topology (then the model decided). */
+static void tuned_why(xchg_mpi_plan *pl, const char *row)
+{
+    if (!pl->key.set->in->tuning)
+        return;
+    if (row && !strcmp(pl->info.alg, row))
+        xchg_mpi_tuned_why(pl, row, pl->info.why, sizeof pl->info.why);
+    else if (row)
+        xchg_mpi_why_add(pl, "the tuning file's %.40s cannot run here", row);
+    else
+        xchg_mpi_why_add(pl, "the tuning file has no row of %s for %d ranks on %s",
+                         xchg_op_name(pl->key.kind), pl->cs->p, pl->info.topology);
+}
+
+/* Auto for another operation: the tuning row, then the model's ranking.
+ * An MPI error code. */
+static int op_auto(xchg_mpi_plan *pl, const xchg_topo *t, const char *name)
+{
+    const xchg_mpi_key *k = &pl->key;
+    char why[512] = "";
+    xchg_spec specs[XCHG_MPI_OP_CANDIDATES];
+    const char *row = xchg_tuning_lookup(k->set->in->tuning, k->kind, t, pl->block_bytes);
+    if (row && !strcmp(row, "mpi")) {
+        char lib[64];
+        snprintf(lib, sizeof lib, "the MPI library's own %s", name);
+        xchg_mpi_tuned_why(pl, lib, why, sizeof why);
+        xchg_mpi_fall_back(pl, "%s", why);
+        add_auto_note(pl);
+        return MPI_SUCCESS;
+    }
+    int n = 0;
+    if (row)
+        snprintf(specs[n++], XCHG_SPEC_MAX, "%s", row);
+    int ranked = rank_candidates(pl, t, specs + n, XCHG_MPI_OP_CANDIDATES - n, why, sizeof why);
+    if (ranked > XCHG_MPI_OP_CANDIDATES)
+        return ranked; /* an MPI error code */
+    n += ranked > 0 ? ranked : 0;
+    int rc = n > 0 ? take_first(pl, t, specs, n, why, sizeof why) : -1;
+    if (rc > 0)
+        return rc;
+    if (rc == 0)
+        tuned_why(pl, row);
+    else
+        xchg_mpi_fall_back(pl, "%s", why);
+    add_auto_note(pl);
+    return MPI_SUCCESS;
+}
+
+/* Another operation: forced, or auto. An MPI error code. */
+static int choose_op(xchg_mpi_plan *pl)
+{
+    const xchg_mpi_key *k = &pl->key;
+    const xchg_mpi_settings *s = k->set;
+    char asked[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for(s->alg, k->kind, asked, sizeof asked);
+    const char *name = xchg_op_name(k->kind);
+    if (!strcmp(asked, "mpi")) {
+        xchg_mpi_fall_back(pl, "the MPI library's own %s was asked for (mpi)", name);
+        return MPI_SUCCESS;
+    }
+    if (k->reduction && !k->dense) {
+        xchg_mpi_fall_back(pl, "the datatype is not plain bytes (its size differs from its "
+                               "extent, or its lower bound is not 0), which xchg does not "
+                               "combine");
+        return MPI_SUCCESS;
+    }
+    if (!s->mapped) {
+        pl->bad_value = s->map_bad_value;
+        xchg_mpi_fall_back(pl, "%s", s->map_why);
+        return MPI_SUCCESS;
+    }
+    snprintf(pl->info.topology, sizeof pl->info.topology, "%s", s->topo_spec);
+    if (!strcmp(asked, "auto"))
+        return op_auto(pl, &s->topo, name);
+    xchg_spec spec;
+    char why[512] = "";
+    snprintf(spec, sizeof spec, "%s", asked);
+    snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+    int rc = take_first(pl, &s->topo, &spec, 1, why, sizeof why);
+    if (rc > 0)
+        return rc;
+    if (rc < 0) {
+        pl->bad_value = 1;
+        xchg_mpi_fall_back(pl, "%s", why);
+    }
+    return MPI_SUCCESS;
+}
+
+int xchg_mpi_choose(xchg_mpi_plan *pl)
+{
+    return pl->key.kind == XCHG_OP_ALLTOALL ? choose_exchange(pl) : choose_op(pl);
+}

@@ -1,0 +1,159 @@
+/*
+ * entry.c - the executor's public calls (include/xchg_mpi.h:
+ * xchg_mpi_alltoall, _bcast, _reduce, _allreduce, _reduce_scatter_block,
+ * _scan, _allgather, _gather, _scatter, _shift). Each gathers its
+ * arguments and tries the short way (memo.c) before the one checked path
+ * (call.c).
+ *
+ * The entry points are XCHG_MPI_HOT: side by side in the code, apart from
+ * the checked path (XCHG_MPI_NOINLINE there), with the short way inlined
+ * where the operation is a constant, so the library's call is picked
+ * without a jump table.
+ */
+#include "mpi/library.h"
+
+/* The short way, else the checked path. */
+static XCHG_MPI_INLINE int call_op(const xchg_mpi_opargs *a)
+{
+    xchg_op_kind kind = a->kind; /* read before a escapes: a constant here */
+    const xchg_mpi_memo_hit *hit = xchg_mpi_memo_find(a);
+    if (!hit)
+        return xchg_mpi_call_checked(a);
+    xchg_mpi_remember_hit(hit);
+    int rc = xchg_mpi_library(kind, a, &hit->pass);
+    return rc == MPI_SUCCESS ? rc : xchg_mpi_raise(a->comm, rc);
+}
+
+XCHG_MPI_HOT int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .scount = sendcount,
+                         .rcount = recvcount,
+                         .stype = sendtype,
+                         .rtype = recvtype,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a);
+}
+
+XCHG_MPI_HOT int xchg_mpi_bcast(void *buf, MPI_Count count, MPI_Datatype type, int root,
+                                MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = XCHG_OP_BCAST,
+                         .recvbuf = buf,
+                         .rcount = count,
+                         .rtype = type,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a);
+}
+
+/* reduce, allreduce, reduce_scatter_block and scan: their arguments. */
+static XCHG_MPI_INLINE int reduction(xchg_op_kind kind, const void *sendbuf, void *recvbuf,
+                                     MPI_Count count, MPI_Datatype type, MPI_Op op, int root,
+                                     MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .op = op,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a);
+}
+
+XCHG_MPI_HOT int xchg_mpi_reduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                                 const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_REDUCE, sendbuf, recvbuf, count, type, op, root, comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                    const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_ALLREDUCE, sendbuf, recvbuf, count, type, op, 0, comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                               MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
+                                               MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, type, op, 0, comm,
+                     opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_scan(const void *sendbuf, void *recvbuf, MPI_Count count,
+                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                               const xchg_mpi_opts *opts)
+{
+    return reduction(XCHG_OP_SCAN, sendbuf, recvbuf, count, type, op, 0, comm, opts);
+}
+
+/* allgather, gather and scatter: their arguments. */
+static XCHG_MPI_INLINE int blocks(xchg_op_kind kind, const void *sendbuf, MPI_Count scount,
+                                  MPI_Datatype stype, void *recvbuf, MPI_Count rcount,
+                                  MPI_Datatype rtype, int root, MPI_Comm comm,
+                                  const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .scount = scount,
+                         .rcount = rcount,
+                         .stype = stype,
+                         .rtype = rtype,
+                         .root = root,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a);
+}
+
+XCHG_MPI_HOT int xchg_mpi_allgather(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype recvtype, MPI_Comm comm,
+                                    const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return blocks(XCHG_OP_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                  comm, opts);
+}
+
+XCHG_MPI_HOT int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                MPI_Datatype type, int q, MPI_Comm comm,
+                                const xchg_mpi_opts *opts)
+{
+    xchg_mpi_opargs a = {.kind = XCHG_OP_SHIFT,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .rcount = count,
+                         .rtype = type,
+                         .q = q,
+                         .comm = comm,
+                         .opts = opts};
+    return call_op(&a);
+}

@@ -1,0 +1,157 @@
+/*
+ * plan.h - a plan: what the executor runs for one key (an operation, its
+ * root or shift, the data's size, the options), and the runs.
+ *
+ *   plan.c        making a plan (one skeleton for every operation, one
+ *                 cleanup path), its buffers carved from the store, its
+ *                 info, freeing it
+ *   choose.c      what it runs: the algorithm asked for, or auto's choice
+ *                 (a tuning file's row, else the cost model over the
+ *                 candidates), or the MPI library's call, with the reason
+ *   exec.c        the exchange's run of a program
+ *   shm.c         the exchange's run through the shared segment
+ *   op_exec.c     another operation's run of a program
+ *
+ * A plan for a new count is local arithmetic: its program is the
+ * communicator's (program.c) and its buffers the store's (store.c); only
+ * a program built for the first time or a store that must grow asks the
+ * ranks to agree (comm.h says why every rank reaches those points
+ * together).
+ */
+#ifndef XCHG_MPI_PLAN_H
+#define XCHG_MPI_PLAN_H
+
+#include "mpi/program.h"
+
+/* What a plan is for: the plan cache's key. Every field but set is fixed
+ * by the call's arguments, which MPI's rules make equal on every rank. */
+struct xchg_mpi_key {
+    xchg_mpi_settings *set; /* the options (a reference the plan holds) */
+    xchg_op_kind kind;
+    uint32_t root;     /* rooted operations */
+    uint32_t shift;    /* shift: q mod p, 0 < q < p */
+    size_t nelems;     /* elements of one block (the exchange: bytes) */
+    size_t esize;      /* bytes of an element's type signature */
+    int reduction;     /* the call combines with an MPI_Op */
+    int commutative;   /* ... which is commutative */
+    int dense;         /* reductions: the type is plain bytes (size = extent, lb 0) */
+    int in_place;      /* the exchange: MPI_IN_PLACE */
+};
+
+/* Nonzero when a and b are the same key. */
+static inline int xchg_mpi_key_same(const xchg_mpi_key *a, const xchg_mpi_key *b)
+{
+    return a->set == b->set && a->kind == b->kind && a->root == b->root &&
+           a->shift == b->shift && a->nelems == b->nelems && a->esize == b->esize &&
+           a->reduction == b->reduction && a->commutative == b->commutative &&
+           a->dense == b->dense && a->in_place == b->in_place;
+}
+
+/* A call's buffers. in: this rank's input (NULL: none, as a bcast's
+ * non-root) of in_blocks blocks laid out as in_lay; out likewise (NULL:
+ * the rank keeps no result, as a reduce's non-root). The exchange: in is
+ * the send buffer (the receive buffer in place), out the receive buffer,
+ * p blocks each. type and op: reductions. */
+typedef struct xchg_mpi_bufs {
+    const unsigned char *in;
+    const xchg_mpi_layout *in_lay;
+    size_t in_blocks;
+    unsigned char *out;
+    const xchg_mpi_layout *out_lay;
+    size_t out_blocks;
+    MPI_Datatype type;
+    MPI_Op op;
+} xchg_mpi_bufs;
+
+/* Where a plan's buffers lie in its store's arena: byte offsets (the arena
+ * may move when it grows; a run finds them from its start). */
+typedef struct xchg_mpi_carve {
+    size_t scratch, send_pack, recv_pack, stage, reqs, statuses, at;
+    size_t nreqs;  /* requests (and statuses) there */
+    size_t bytes;  /* the whole of it */
+} xchg_mpi_carve;
+
+struct xchg_mpi_plan {
+    xchg_mpi_comm *cs;
+    xchg_mpi_key key;
+    size_t block_bytes;              /* bytes of one block's data */
+    int persistent;                  /* made by xchg_mpi_plan_create: its own
+                                        store and a reference to cs */
+    xchg_mpi_store *store;           /* &cs->store, or &own */
+    xchg_mpi_store own;
+    int fallback;                    /* runs call the MPI library */
+    int bad_value;                   /* an option could not be honoured: say so */
+    const xchg_mpi_program *prog;    /* what runs (NULL: the fallback, or shm) */
+    int shm;                         /* the exchange through the shared segment */
+    size_t shm_chunk;                /* ... moving this many bytes a block a round */
+    xchg_mpi_carve carve;
+    /* another operation's data: segments of elements (program.h) */
+    size_t slot_bytes;               /* the largest segment */
+    /* a persistent plan's layouts (a cached one runs with each call's) */
+    xchg_mpi_layout send_layout, recv_layout;
+    xchg_mpi_plan_info info;
+    /* auto's predictions, kept for persistent plans (xchg_mpi_plan_predictions) */
+    int npred;
+    xchg_spec *pred_spec;
+    double *pred_us;
+    unsigned used;                   /* the cache's clock when last found */
+};
+
+/*
+ * Make a plan for key on cs: choose, find or build the program, carve its
+ * buffers. Local, except at the points comm.h names (collective then, on
+ * every rank at once). persistent: the plan gets a store of its own, sized
+ * exactly, and holds a reference to cs. An MPI error code, not raised;
+ * *out NULL on error. A plan that cannot run xchg is a fallback with its
+ * reason, not an error.
+ */
+XCHG_MPI_INTERNAL int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key,
+                                         int persistent, xchg_mpi_plan **out);
+
+/* Make pl a fallback: runs call the MPI library; the reason is fmt's. */
+XCHG_MPI_INTERNAL void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, ...)
+    XCHG_MPI_PRINTF(2, 3);
+
+/* Append "; " and fmt's text to pl's reason. */
+XCHG_MPI_INTERNAL void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
+    XCHG_MPI_PRINTF(2, 3);
+
+/* choose.c: what pl runs (pl->prog, or pl->shm with pl->prog the schedule
+ * to run if the segment cannot be made, or the fallback), with
+ * info.alg, info.topology and info.why. Collective only where a program
+ * is built. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_choose(xchg_mpi_plan *pl);
+
+/* Why a tuning file's row decided, into out: "auto: tuned (FILE): WHAT
+ * measured fastest for P ranks on TOPO near M-byte blocks". */
+XCHG_MPI_INTERNAL void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, char *out,
+                                          size_t len);
+
+/* The bytes of every block one round of the shared-memory exchange moves
+ * for p ranks (the block, or less when the grids would pass
+ * XCHG_MPI_SHM_MAX; 0 when p is too large for even one byte a slot). */
+XCHG_MPI_INTERNAL size_t xchg_mpi_shm_chunk(int p, size_t block_bytes);
+
+/* 1 when the shared-memory exchange can run pl (every rank on one node,
+ * Linux, p small enough), else 0 with the reason in why. */
+XCHG_MPI_INTERNAL int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len);
+
+/* Where a plan's carved buffer lies now. */
+static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)
+{
+    return pl->store->arena + off;
+}
+
+/* The runs (not fallbacks): an MPI error code, not raised. */
+XCHG_MPI_INTERNAL int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+XCHG_MPI_INTERNAL int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+
+/* Run pl (not a fallback) on b: the exchange's way or another operation's. */
+XCHG_MPI_INTERNAL int xchg_mpi_plan_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+
+/* Segment j's offset and length (bytes) in an operation's data. */
+XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j);
+XCHG_MPI_INTERNAL size_t xchg_mpi_seg_len(const xchg_mpi_plan *pl, uint32_t j);
+
+#endif /* XCHG_MPI_PLAN_H */
