@@ -161,7 +161,12 @@ typedef struct xchg_mpi_plan_info {
     size_t scratch_bytes;      /* scratch this rank holds for runs */
     size_t shared_bytes;       /* alg "shm": the segment every rank maps */
     size_t plan_bytes;         /* memory of this rank's lists */
-    double plan_seconds;       /* time this rank spent deriving its lists */
+    double plan_seconds;       /* time this rank spent making the plan */
+    unsigned collectives;      /* collective steps this rank took while the plan
+                                  was made: the communicator's state at its
+                                  first call, files read, a program built, the
+                                  shared buffers grown; 0 when the plan was
+                                  made by local arithmetic alone (docs/mpi.md) */
 } xchg_mpi_plan_info;
 
 /* Fill *info; MPI_ERR_ARG on NULL. */

@@ -71,13 +71,14 @@ static void read_local(shared_file *f)
 /* Broadcast what rank 0 read of f (head already broadcast): its bytes or
  * its reason. A rank that cannot allocate the bytes takes part anyway and
  * keeps a reason instead. An MPI error code. */
-static int share(const xchg_mpi_comm *cs, shared_file *f)
+static int share(xchg_mpi_comm *cs, shared_file *f)
 {
     if (f->head[0] == FILE_NONE)
         return MPI_SUCCESS;
     size_t n = (size_t)f->head[1];
     if (f->head[0] == FILE_REASON) {
         f->head[1] = n < sizeof f->why ? (long long)n : (long long)sizeof f->why;
+        cs->collectives++;
         return PMPI_Bcast(f->why, (int)f->head[1], MPI_BYTE, 0, cs->comm);
     }
     if (cs->rank != 0 && !(f->bytes = malloc(n + 1)))
@@ -86,6 +87,7 @@ static int share(const xchg_mpi_comm *cs, shared_file *f)
     int rc = MPI_SUCCESS;
     for (size_t at = 0; at < n && rc == MPI_SUCCESS; at += SHARE_CHUNK) {
         size_t k = n - at < SHARE_CHUNK ? n - at : SHARE_CHUNK;
+        cs->collectives++;
         rc = PMPI_Bcast(f->bytes ? f->bytes + at : sink, (int)k, MPI_BYTE, 0, cs->comm);
     }
     if (f->bytes)
@@ -102,7 +104,7 @@ static void note(xchg_mpi_inputs *s, const char *name, const char *path, const c
              at ? "; " : "", name, path ? path : "", reason, consequence);
 }
 
-int xchg_mpi_auto_files(const xchg_mpi_comm *cs, xchg_mpi_inputs *s)
+int xchg_mpi_auto_files(xchg_mpi_comm *cs, xchg_mpi_inputs *s)
 {
     shared_file tun = {.path = s->tuning_path, .max = TUNING_FILE_MAX};
     shared_file mac = {.path = s->machine_path, .max = MACHINE_FILE_MAX};
@@ -111,6 +113,7 @@ int xchg_mpi_auto_files(const xchg_mpi_comm *cs, xchg_mpi_inputs *s)
         read_local(&mac);
     }
     long long heads[4] = {tun.head[0], tun.head[1], mac.head[0], mac.head[1]};
+    cs->collectives++;
     int rc = PMPI_Bcast(heads, 4, MPI_LONG_LONG, 0, cs->comm);
     if (rc == MPI_SUCCESS) {
         memcpy(tun.head, heads, sizeof tun.head);

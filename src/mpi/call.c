@@ -91,8 +91,9 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
                 i->plan_bytes, i->scratch_bytes);
 }
 
-/* The plan for key on cs: cached, or made and cached. An MPI error code. */
-static int cached_plan(xchg_mpi_comm *cs, const xchg_mpi_key *key, int verbose,
+/* The plan for key on cs: cached, or made and cached (its collective
+ * steps: those on cs since there were `before`). An MPI error code. */
+static int cached_plan(xchg_mpi_comm *cs, const xchg_mpi_key *key, int verbose, unsigned before,
                        xchg_mpi_plan **out)
 {
     *out = xchg_mpi_cache_find(cs, key);
@@ -101,6 +102,7 @@ static int cached_plan(xchg_mpi_comm *cs, const xchg_mpi_key *key, int verbose,
     int rc = xchg_mpi_plan_make(cs, key, 0, out);
     if (rc != MPI_SUCCESS)
         return rc;
+    (*out)->info.collectives = cs->collectives - before;
     say(*out, verbose, cs->said[key->kind], sizeof cs->said[key->kind]);
     xchg_mpi_cache_put(cs, *out);
     return MPI_SUCCESS;
@@ -112,14 +114,15 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
 {
     xchg_mpi_comm *cs = NULL;
     xchg_mpi_settings *set = NULL;
-    int rc = xchg_mpi_comm_get(a->comm, &cs);
+    unsigned before = 0;
+    int rc = xchg_mpi_comm_get(a->comm, &cs, &before);
     if (rc == MPI_SUCCESS)
         rc = xchg_mpi_settings_get(cs, opts, &set);
     if (rc != MPI_SUCCESS)
         return rc;
     xchg_mpi_plan *pl = NULL;
     c->key.set = set; /* NULL when cs reads too many files: the plan falls back */
-    if ((rc = cached_plan(cs, &c->key, opts->verbose, &pl)) != MPI_SUCCESS)
+    if ((rc = cached_plan(cs, &c->key, opts->verbose, before, &pl)) != MPI_SUCCESS)
         return rc;
     xchg_mpi_remember(pl);
     if (pl->fallback) {
@@ -204,14 +207,16 @@ int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count r
     xchg_mpi_opts buf;
     opts = xchg_mpi_opts_effective(opts, &buf);
     xchg_mpi_comm *cs = NULL;
+    unsigned before = 0;
     if (rc == MPI_SUCCESS)
-        rc = xchg_mpi_comm_get(comm, &cs);
+        rc = xchg_mpi_comm_get(comm, &cs, &before);
     if (rc == MPI_SUCCESS)
         rc = xchg_mpi_settings_get(cs, opts, &c.key.set);
     if (rc == MPI_SUCCESS)
         rc = xchg_mpi_plan_make(cs, &c.key, 1, out);
     if (rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
+    (*out)->info.collectives = cs->collectives - before;
     (*out)->send_layout = c.in_lay;
     (*out)->recv_layout = c.out_lay;
     say(*out, opts->verbose, NULL, 0);

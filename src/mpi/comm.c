@@ -77,6 +77,7 @@ static int make_state(MPI_Comm user, xchg_mpi_comm **out)
         rc = MPI_Comm_rank(user, &cs->rank);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_dup(user, &cs->comm);
+    cs->collectives = 1;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_set_errhandler(cs->comm, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS)
@@ -89,9 +90,11 @@ static int make_state(MPI_Comm user, xchg_mpi_comm **out)
     return MPI_SUCCESS;
 }
 
-int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out)
+int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out, unsigned *collectives)
 {
     *out = NULL;
+    if (collectives)
+        *collectives = 0;
     pthread_once(&keyval_once, make_keyval);
     if (keyval_rc != MPI_SUCCESS)
         return keyval_rc;
@@ -101,6 +104,8 @@ int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out)
     if (rc != MPI_SUCCESS)
         return rc;
     if (found && cs) {
+        if (collectives)
+            *collectives = cs->collectives;
         *out = cs;
         return MPI_SUCCESS;
     }

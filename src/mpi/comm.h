@@ -98,6 +98,7 @@ typedef struct xchg_mpi_comm {
     MPI_Comm comm;                 /* a duplicate: our messages never meet the
                                       caller's */
     int p, rank;
+    unsigned collectives;          /* collective steps taken on comm so far */
     int one_node;                  /* every rank shares this node's memory */
     double ranks_per_core;         /* most ranks per core on any node */
     xchg_mpi_store store;
@@ -121,10 +122,13 @@ typedef struct xchg_mpi_comm {
 /*
  * The state of comm, made when there is none (collective: every rank of
  * comm calls it at the same call). *out holds a reference the caller does
- * not own (the attribute's) unless it calls xchg_mpi_comm_ref. An MPI
+ * not own (the attribute's) unless it calls xchg_mpi_comm_ref. *collectives
+ * (may be NULL): the count of cs->collectives before this call, 0 when it
+ * made the state, so the caller can tell how many its call took. An MPI
  * error code; *out NULL on error.
  */
-XCHG_MPI_INTERNAL int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out);
+XCHG_MPI_INTERNAL int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out,
+                                        unsigned *collectives);
 XCHG_MPI_INTERNAL void xchg_mpi_comm_ref(xchg_mpi_comm *cs);
 /* Drop a reference; the last one frees the state (NULL is fine). */
 XCHG_MPI_INTERNAL void xchg_mpi_comm_unref(xchg_mpi_comm *cs);
@@ -159,7 +163,7 @@ XCHG_MPI_INTERNAL void xchg_mpi_map_topology(const xchg_mpi_comm *cs, xchg_mpi_s
  * each file and broadcasts its bytes, so every rank decides from the same
  * text; a file that cannot be used is said in in->auto_note. Collective
  * on cs->comm. An MPI error code. */
-XCHG_MPI_INTERNAL int xchg_mpi_auto_files(const xchg_mpi_comm *cs, xchg_mpi_inputs *in);
+XCHG_MPI_INTERNAL int xchg_mpi_auto_files(xchg_mpi_comm *cs, xchg_mpi_inputs *in);
 
 /* store.c: make sure st's arena holds at least bytes, and say in *ok
  * whether every rank has it. When it must grow, every rank grows it at
@@ -182,7 +186,7 @@ XCHG_MPI_INTERNAL void xchg_mpi_store_release(xchg_mpi_store *st);
  * (collective; cs->one_node must hold): *seg the mapping, zeroed, or NULL
  * on every rank when any rank could not map it, with the reason in why.
  * An MPI error code. xchg_mpi_shm_segment_close unmaps one (local). */
-XCHG_MPI_INTERNAL int xchg_mpi_shm_segment_open(const xchg_mpi_comm *cs, size_t bytes,
+XCHG_MPI_INTERNAL int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes,
                                                 unsigned char **seg, char *why, size_t len);
 XCHG_MPI_INTERNAL void xchg_mpi_shm_segment_close(unsigned char *seg, size_t bytes);
 

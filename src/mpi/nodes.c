@@ -19,6 +19,7 @@ int xchg_mpi_nodes(xchg_mpi_comm *cs)
 {
     MPI_Comm node;
     int local = 1;
+    cs->collectives += 2; /* the split and the reduction */
     int rc = MPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -130,6 +130,7 @@ int xchg_mpi_program_get(xchg_mpi_comm *cs, const xchg_topo *t, xchg_op_kind kin
         snprintf(g->topo_spec, sizeof g->topo_spec, "%s", topo);
         build_here(cs, t, g, need);
     }
+    cs->collectives++;
     int rc = PMPI_Allreduce(need, all, NEEDS, MPI_UINT64_T, MPI_MAX, cs->comm);
     if (rc != MPI_SUCCESS || !g) {
         program_free(g);

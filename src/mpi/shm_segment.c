@@ -62,7 +62,7 @@ static unsigned char *map_object(int fd, size_t bytes, char *why, size_t len)
 }
 #endif
 
-int xchg_mpi_shm_segment_open(const xchg_mpi_comm *cs, size_t bytes, unsigned char **seg,
+int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes, unsigned char **seg,
                               char *why, size_t len)
 {
     *seg = NULL;
@@ -76,6 +76,7 @@ int xchg_mpi_shm_segment_open(const xchg_mpi_comm *cs, size_t bytes, unsigned ch
     if (cs->rank == 0)
         fd = create_object(name, sizeof name, bytes, why, len);
     /* everyone learns the name, or that there is none ("") */
+    cs->collectives += 2; /* the name's broadcast and the agreement */
     int rc = PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, cs->comm);
     if (rc != MPI_SUCCESS) {
         if (fd >= 0) {

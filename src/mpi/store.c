@@ -22,8 +22,9 @@
 #define SHM_FLOOR ((size_t)256 << 10)
 
 /* Whether every rank of cs has ok (MPI_MIN): *all. An MPI error code. */
-static int all_ranks(const xchg_mpi_comm *cs, int ok, int *all)
+static int all_ranks(xchg_mpi_comm *cs, int ok, int *all)
 {
+    cs->collectives++;
     return PMPI_Allreduce(&ok, all, 1, MPI_INT, MPI_MIN, cs->comm);
 }
 
