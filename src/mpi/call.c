@@ -28,7 +28,8 @@ const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi
         env_read = 1;
         if (xchg_mpi_opts_from_env(&env, &err)) {
             int rank = 0;
-            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            if (MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
+                rank = 0; /* say it anyway */
             if (rank == 0)
                 fprintf(stderr, "xchg: %s; using the MPI library's own calls\n", err.msg);
             env.alg = "mpi";
@@ -40,8 +41,11 @@ const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi
 
 int xchg_mpi_raise(MPI_Comm comm, int rc)
 {
-    if (rc != MPI_SUCCESS)
-        MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
+    if (rc == MPI_SUCCESS)
+        return rc;
+    /* the handler's own code is not the call's: rc goes back either way */
+    int handled = MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, rc);
+    (void)handled;
     return rc;
 }
 

@@ -44,10 +44,12 @@ static void free_state(xchg_mpi_comm *cs)
     xchg_mpi_settings_free_all(cs);
     xchg_mpi_store_release(&cs->store);
     free(cs->staging);
+    /* a free has no caller to tell of a failure: the duplicate is given
+     * back when MPI can take it, and forgotten otherwise */
     int fin = 1;
-    MPI_Finalized(&fin);
-    if (!fin && cs->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&cs->comm);
+    if (MPI_Finalized(&fin) == MPI_SUCCESS && !fin && cs->comm != MPI_COMM_NULL &&
+        MPI_Comm_free(&cs->comm) != MPI_SUCCESS)
+        cs->comm = MPI_COMM_NULL;
     free(cs);
 }
 

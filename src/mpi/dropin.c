@@ -61,10 +61,10 @@ static _Thread_local int inside_xchg;
 static int is_printer(void)
 {
     int init = 0, fin = 0, rank = 0;
-    PMPI_Initialized(&init);
-    PMPI_Finalized(&fin);
-    if (init && !fin)
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (PMPI_Initialized(&init) != MPI_SUCCESS || PMPI_Finalized(&fin) != MPI_SUCCESS)
+        return 1; /* unknown: better said twice than never */
+    if (init && !fin && PMPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
+        return 1;
     return rank == 0;
 }
 
@@ -167,16 +167,15 @@ int xchg_dropin_finalize(void)
     int init = 0, fin = 0, rank = 0;
 
     pthread_once(&env_once, read_env);
-    PMPI_Initialized(&init);
-    PMPI_Finalized(&fin);
+    if (PMPI_Initialized(&init) != MPI_SUCCESS || PMPI_Finalized(&fin) != MPI_SUCCESS)
+        init = 0; /* no totals when MPI cannot say it runs */
     if (report_totals && init && !fin) {
         xchg_mpi_call_counts(&mine[0], &mine[1]);
         mine[1] += (uint64_t)atomic_load(&passed_here);
         xchg_mpi_op_call_counts(&mine[2], &mine[3]);
         mine[3] += (uint64_t)atomic_load(&ops_passed_here);
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (PMPI_Reduce(mine, sum, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) ==
-                MPI_SUCCESS &&
+        if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS &&
+            PMPI_Reduce(mine, sum, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
             rank == 0) {
             fprintf(stderr,
                     "xchg: at MPI_Finalize: %" PRIu64 " MPI_Alltoall calls carried by xchg, "

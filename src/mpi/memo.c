@@ -201,11 +201,11 @@ int xchg_mpi_memo_on(void)
         /* the thread level is fixed from MPI_Init to MPI_Finalize, and
          * every thread that asks finds the same */
         int init = 0, fin = 0, level = MPI_THREAD_MULTIPLE;
-        MPI_Initialized(&init);
-        MPI_Finalized(&fin);
-        if (!init || fin)
+        if (MPI_Initialized(&init) != MPI_SUCCESS || MPI_Finalized(&fin) != MPI_SUCCESS ||
+            !init || fin)
             return 0;
-        MPI_Query_thread(&level);
+        if (MPI_Query_thread(&level) != MPI_SUCCESS)
+            level = MPI_THREAD_MULTIPLE; /* unknown: the memo stays off */
         on = level == MPI_THREAD_MULTIPLE ? MEMO_OFF : MEMO_ACTIVE;
         atomic_store_explicit(&memo.on, on, memory_order_relaxed);
     }
