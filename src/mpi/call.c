@@ -95,6 +95,17 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
                 i->plan_bytes, i->scratch_bytes);
 }
 
+/* Run pl (not a fallback) on b: the shared segment's way, the exchange's
+ * or another operation's. Not raised. */
+static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
+{
+    if (pl->shm)
+        return xchg_mpi_shm_run(pl, b);
+    if (pl->key.kind == XCHG_OP_ALLTOALL)
+        return xchg_mpi_exec(pl, b);
+    return xchg_mpi_op_exec(pl, b);
+}
+
 /* The plan for key on cs: cached, or made and cached (its collective
  * steps: those on cs since there were `before`). An MPI error code. */
 static int cached_plan(xchg_mpi_comm *cs, const xchg_mpi_key *key, int verbose, unsigned before,
@@ -135,7 +146,7 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
         return xchg_mpi_pass_on(a, &pass);
     }
     xchg_mpi_count(a->kind, 1);
-    return xchg_mpi_plan_exec(pl, &c->b);
+    return exec_plan(pl, &c->b);
 }
 
 int xchg_mpi_call_checked(const xchg_mpi_opargs *a)
@@ -220,11 +231,21 @@ int xchg_mpi_plan_create(MPI_Count sendcount, MPI_Datatype sendtype, MPI_Count r
         rc = xchg_mpi_plan_make(cs, &c.key, 1, out);
     if (rc != MPI_SUCCESS)
         return xchg_mpi_raise(comm, rc);
+    xchg_mpi_comm_ref(cs); /* the plan may outlive the communicator's attribute */
     (*out)->info.collectives = cs->collectives - before;
     (*out)->send_layout = c.in_lay;
     (*out)->recv_layout = c.out_lay;
     say(*out, opts->verbose, NULL, 0);
     return MPI_SUCCESS;
+}
+
+void xchg_mpi_plan_free(xchg_mpi_plan *plan)
+{
+    if (!plan)
+        return;
+    xchg_mpi_comm *cs = plan->cs;
+    xchg_mpi_plan_release(plan);
+    xchg_mpi_comm_unref(cs);
 }
 
 int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf)
@@ -253,5 +274,5 @@ int xchg_mpi_plan_run(xchg_mpi_plan *plan, const void *sendbuf, void *recvbuf)
                        .out_lay = rlay,
                        .out_blocks = (size_t)plan->cs->p};
     xchg_mpi_count(XCHG_OP_ALLTOALL, 1);
-    return xchg_mpi_raise(comm, xchg_mpi_plan_exec(plan, &b));
+    return xchg_mpi_raise(comm, exec_plan(plan, &b));
 }

@@ -30,14 +30,6 @@
 /* Most candidates auto tries for an operation. */
 #define XCHG_MPI_OP_CANDIDATES 32
 
-void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, char *out, size_t len)
-{
-    const xchg_mpi_settings *s = pl->key.set;
-    snprintf(out, len, "auto: tuned (%.100s): %s measured fastest for %d ranks on %s near %zu-byte "
-                       "blocks",
-             s->in->tuning_path, what, pl->cs->p, s->topo_spec, pl->block_bytes);
-}
-
 /* Keep a prediction (persistent plans only: xchg_mpi_plan_predictions). */
 static void predicted(xchg_mpi_plan *pl, const char *spec, double us)
 {

@@ -120,15 +120,3 @@ int xchg_mpi_comm_get(MPI_Comm comm, xchg_mpi_comm **out, unsigned *collectives)
     *out = cs;
     return MPI_SUCCESS;
 }
-
-unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t n)
-{
-    if (n > cs->staging_bytes) {
-        unsigned char *b = n == SIZE_MAX ? NULL : realloc(cs->staging, n);
-        if (!b)
-            return NULL;
-        cs->staging = b;
-        cs->staging_bytes = n;
-    }
-    return cs->staging;
-}

@@ -5,7 +5,8 @@
  *
  *   comm.c        the state itself: the attribute, the duplicate
  *                 communicator the executor's messages travel on, the
- *                 nodes (nodes.c), the local staging buffer, and freeing
+ *                 nodes (nodes.c), and freeing
+ *   staging.c     this rank's own staging for derived datatypes
  *   settings.c    one set of options (algorithm, topology, tuning and
  *                 machine files): the ranks' topology (topo_map.c), the
  *                 files (auto_files.c) and auto's machine
@@ -133,9 +134,9 @@ XCHG_MPI_INTERNAL void xchg_mpi_comm_ref(xchg_mpi_comm *cs);
 /* Drop a reference; the last one frees the state (NULL is fine). */
 XCHG_MPI_INTERNAL void xchg_mpi_comm_unref(xchg_mpi_comm *cs);
 
-/* This rank's staging of at least n bytes (kept and grown, never shared by
- * two calls at once: one collective at a time on a communicator), or NULL
- * when it cannot be had. */
+/* staging.c: this rank's staging of at least n bytes (kept and grown,
+ * never used by two calls at once: one collective at a time on a
+ * communicator), or NULL when it cannot be had. */
 XCHG_MPI_INTERNAL unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t n);
 
 /* nodes.c: the communicator's nodes: cs->one_node and cs->ranks_per_core,

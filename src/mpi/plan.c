@@ -2,7 +2,8 @@
  * plan.c - making a plan (plan.h), the one skeleton for every operation:
  * choose what runs (choose.c), carve its buffers from the store (store.c),
  * fill its info; one cleanup path. Also what a plan says about itself
- * (xchg_mpi_plan_info_get, xchg_mpi_plan_predictions) and freeing it.
+ * (xchg_mpi_plan_info_get, xchg_mpi_plan_predictions) and freeing it
+ * (a persistent plan's reference to its communicator is call.c's).
  *
  * The buffers a plan needs are computed from its program's agreed needs
  * (the largest of any rank) and the key's sizes, which every rank shares,
@@ -13,35 +14,9 @@
  */
 #include "mpi/plan.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, ...)
-{
-    va_list ap;
-    pl->fallback = 1;
-    pl->prog = NULL;
-    pl->shm = 0;
-    snprintf(pl->info.alg, sizeof pl->info.alg, "mpi");
-    va_start(ap, fmt);
-    vsnprintf(pl->info.why, sizeof pl->info.why, fmt, ap);
-    va_end(ap);
-}
-
-void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
-{
-    va_list ap;
-    size_t n = strlen(pl->info.why);
-    if (n + 2 >= sizeof pl->info.why)
-        return;
-    if (n)
-        memcpy(pl->info.why + n, "; ", 3), n += 2;
-    va_start(ap, fmt);
-    vsnprintf(pl->info.why + n, sizeof pl->info.why - n, fmt, ap);
-    va_end(ap);
-}
 
 size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j)
 {
@@ -187,28 +162,14 @@ int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key, int persisten
         return rc;
     }
     finish_info(pl, t0);
-    if (persistent)
-        xchg_mpi_comm_ref(cs);
     *out = pl;
     return MPI_SUCCESS;
 }
 
-int xchg_mpi_plan_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
+void xchg_mpi_plan_release(xchg_mpi_plan *pl)
 {
-    if (pl->shm)
-        return xchg_mpi_shm_run(pl, b);
-    if (pl->key.kind == XCHG_OP_ALLTOALL)
-        return xchg_mpi_exec(pl, b);
-    return xchg_mpi_op_exec(pl, b);
-}
-
-void xchg_mpi_plan_free(xchg_mpi_plan *pl)
-{
-    if (!pl)
-        return;
-    xchg_mpi_comm *cs = pl->persistent ? pl->cs : NULL;
-    release(pl);
-    xchg_mpi_comm_unref(cs);
+    if (pl)
+        release(pl);
 }
 
 int xchg_mpi_plan_info_get(const xchg_mpi_plan *plan, xchg_mpi_plan_info *info)

@@ -5,6 +5,7 @@
  *   plan.c        making a plan (one skeleton for every operation, one
  *                 cleanup path), its buffers carved from the store, its
  *                 info, freeing it
+ *   reason.c      the reason a plan gives (its info's alg and why)
  *   choose.c      what it runs: the algorithm asked for, or auto's choice
  *                 (a tuning file's row, else the cost model over the
  *                 candidates), or the MPI library's call, with the reason
@@ -101,18 +102,23 @@ struct xchg_mpi_plan {
  * Make a plan for key on cs: choose, find or build the program, carve its
  * buffers. Local, except at the points comm.h names (collective then, on
  * every rank at once). persistent: the plan gets a store of its own, sized
- * exactly, and holds a reference to cs. An MPI error code, not raised;
- * *out NULL on error. A plan that cannot run xchg is a fallback with its
- * reason, not an error.
+ * exactly (the caller keeps cs alive for it: call.c). An MPI error code,
+ * not raised; *out NULL on error. A plan that cannot run xchg is a
+ * fallback with its reason, not an error.
  */
 XCHG_MPI_INTERNAL int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key,
                                          int persistent, xchg_mpi_plan **out);
 
-/* Make pl a fallback: runs call the MPI library; the reason is fmt's. */
+/* Free a plan and what it holds of its own (not its communicator; NULL is
+ * fine). */
+XCHG_MPI_INTERNAL void xchg_mpi_plan_release(xchg_mpi_plan *pl);
+
+/* reason.c: make pl a fallback: runs call the MPI library; the reason is
+ * fmt's. */
 XCHG_MPI_INTERNAL void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, ...)
     XCHG_MPI_PRINTF(2, 3);
 
-/* Append "; " and fmt's text to pl's reason. */
+/* reason.c: append "; " and fmt's text to pl's reason. */
 XCHG_MPI_INTERNAL void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
     XCHG_MPI_PRINTF(2, 3);
 
@@ -122,8 +128,8 @@ XCHG_MPI_INTERNAL void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
  * is built. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_choose(xchg_mpi_plan *pl);
 
-/* Why a tuning file's row decided, into out: "auto: tuned (FILE): WHAT
- * measured fastest for P ranks on TOPO near M-byte blocks". */
+/* reason.c: why a tuning file's row decided, into out: "auto: tuned
+ * (FILE): WHAT measured fastest for P ranks on TOPO near M-byte blocks". */
 XCHG_MPI_INTERNAL void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, char *out,
                                           size_t len);
 
@@ -146,9 +152,6 @@ static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)
 XCHG_MPI_INTERNAL int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_shm_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
-
-/* Run pl (not a fallback) on b: the exchange's way or another operation's. */
-XCHG_MPI_INTERNAL int xchg_mpi_plan_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 
 /* Segment j's offset and length (bytes) in an operation's data. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j);

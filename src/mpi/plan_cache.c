@@ -33,7 +33,7 @@ void xchg_mpi_cache_put(xchg_mpi_comm *cs, xchg_mpi_plan *pl)
             victim = i;
     if (cs->plans[victim]) {
         xchg_mpi_memo_forget();
-        xchg_mpi_plan_free(cs->plans[victim]);
+        xchg_mpi_plan_release(cs->plans[victim]);
     }
     pl->used = ++cs->plans_clock;
     cs->plans[victim] = pl;
@@ -47,7 +47,7 @@ void xchg_mpi_cache_clear(xchg_mpi_comm *cs)
     if (any)
         xchg_mpi_memo_forget();
     for (int i = 0; i < XCHG_MPI_CACHE_PLANS; i++) {
-        xchg_mpi_plan_free(cs->plans[i]);
+        xchg_mpi_plan_release(cs->plans[i]);
         cs->plans[i] = NULL;
     }
 }
