@@ -92,7 +92,10 @@ int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint
 
 /* Largest accepted --ts/--tw/--tr/--a and block size (--m, --sweep;
  * beyond them the predicted times leave the range where doubles are exact
- * enough). */
+ * enough). A model's block size is a real number, not a buffer to
+ * allocate: fractions (a flit under --a, 0.0625) and exponents (1e15) are
+ * meant, so --m and --sweep read decimals here and not the tools' byte
+ * counts with K/M/G/T suffixes (tool_size.h). */
 #define XCHG_CLI_MAX_PARAM 1e12
 #define XCHG_CLI_MAX_M 1e15
 

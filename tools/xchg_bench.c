@@ -84,6 +84,7 @@
 #include <mpi.h>
 
 #include "tool_ops.h"
+#include "tool_size.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
 
@@ -261,39 +262,13 @@ static void usage(FILE *f)
             LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE, LARGE_MESSAGE_SIZE, MAX_MIN_TIME);
 }
 
-/*
- * Parse a byte count: decimal digits and an optional K, M, G or T (powers of
- * 1024, an optional trailing B or iB). Returns 0 and *out, -1 on anything else
- * (empty, sign, junk, overflow of size_t).
- */
+/* A byte count (tool_size.h's syntax) that fits a size_t; 0 and *out, or -1. */
 static int parse_bytes(const char *s, size_t *out)
 {
-    if (!s || *s < '0' || *s > '9')
+    uint64_t v;
+    if (xchg_tool_bytes(s, 0, SIZE_MAX, &v))
         return -1;
-    size_t v = 0;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        size_t d = (size_t)(*s - '0');
-        if (v > (SIZE_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    int shift = 0;
-    switch (*s) {
-    case 'k': case 'K': shift = 10; s++; break;
-    case 'm': case 'M': shift = 20; s++; break;
-    case 'g': case 'G': shift = 30; s++; break;
-    case 't': case 'T': shift = 40; s++; break;
-    default: break;
-    }
-    if (shift && (s[0] == 'i' && s[1] == 'B'))
-        s += 2;
-    else if (shift && s[0] == 'B')
-        s++;
-    if (*s != '\0')
-        return -1;
-    if (shift && v > (SIZE_MAX >> shift))
-        return -1;
-    *out = v << shift;
+    *out = (size_t)v;
     return 0;
 }
 

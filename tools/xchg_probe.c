@@ -91,6 +91,7 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
     a->max_size = (size_t)4 << 20;
     opterr = 0;
     int c;
+    uint64_t bytes;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -100,11 +101,11 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             a->name = optarg;
             break;
         case 's':
-            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->max_size) ||
-                a->max_size < 4096)
+            if (xchg_tool_bytes(optarg, 4096, 1u << 30, &bytes))
                 return usage_error(rank, "--max-size '%s' is not a size; accepted: 4K to 1G "
                                          "bytes, with an optional K/M/G suffix",
                                    optarg);
+            a->max_size = (size_t)bytes;
             break;
         case 'j':
             a->json = 1;

@@ -188,6 +188,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     opterr = 0;
     int c;
     char *colon;
+    uint64_t lo, hi;
     while ((c = getopt_long(argc, argv, ":o:m:M:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -200,15 +201,16 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                    "(K, M, G suffixes), 1 <= MIN <= MAX",
                                    optarg);
             *colon = '\0';
-            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->min_size) ||
-                xchg_tool_bytes(colon + 1, (size_t)1 << 30, &a->max_size) ||
-                a->min_size == 0 || a->min_size > a->max_size) {
+            if (xchg_tool_bytes(optarg, 1, 1u << 30, &lo) ||
+                xchg_tool_bytes(colon + 1, 1, 1u << 30, &hi) || lo > hi) {
                 *colon = ':';
                 return usage_error("-m '%s' is not a size range; accepted: MIN:MAX in bytes "
                                    "(K, M, G suffixes), 1 <= MIN <= MAX <= 1G",
                                    optarg);
             }
             *colon = ':';
+            a->min_size = (size_t)lo;
+            a->max_size = (size_t)hi;
             break;
         case 't':
             a->topo = optarg;
@@ -237,10 +239,11 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             a->agree = optarg;
             break;
         case 'M':
-            if (xchg_tool_bytes(optarg, SIZE_MAX, &a->mem_limit) || a->mem_limit == 0)
+            if (xchg_tool_bytes(optarg, 1, SIZE_MAX, &hi))
                 return usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 with an "
-                                   "optional K, M or G suffix",
+                                   "optional K, M, G or T suffix",
                                    optarg);
+            a->mem_limit = (size_t)hi;
             break;
         case 'j':
             a->json = 1;
