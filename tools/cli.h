@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool_json.h"
 #include "xchg.h"
 
 /* Exit statuses. */
@@ -228,10 +229,9 @@ const char *xchg_cli_link_source(int source);
 /* Monotonic wall-clock seconds. */
 double xchg_cli_now(void);
 
-/* JSON writers: a string with quotes and escapes; a number (finite ones as
- * %.10g, anything else as null); a block size, exactly (xchg_cli_size);
- * a uint64. */
-void xchg_cli_json_str(FILE *f, const char *s);
+/* JSON writers (strings: xchg_tool_json_str, tool_json.h): a number
+ * (finite ones as %.10g, anything else as null); a block size, exactly
+ * (xchg_cli_size); a uint64. */
 void xchg_cli_json_num(FILE *f, double v);
 void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);

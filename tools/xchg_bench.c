@@ -83,6 +83,7 @@
 
 #include <mpi.h>
 
+#include "tool_json.h"
 #include "tool_ops.h"
 #include "tool_size.h"
 #include "xchg.h"
@@ -1132,22 +1133,6 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
 
 /* ---- output --------------------------------------------------------------- */
 
-/* Write s as a JSON string. */
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
-
 static void print_json(const bench_args *a, int p, const bench_row *r)
 {
     printf("{\"op\":\"%s\",", xchg_op_name(a->op));
@@ -1156,14 +1141,14 @@ static void print_json(const bench_args *a, int p, const bench_row *r)
     if (a->op == XCHG_OP_SHIFT)
         printf("\"q\":%d,", a->q);
     fputs("\"alg\":", stdout);
-    json_str(r->info.alg);
+    xchg_tool_json_str(stdout, r->info.alg);
     fputs(",\"requested\":", stdout);
-    json_str(a->alg);
+    xchg_tool_json_str(stdout, a->alg);
     fputs(",\"topology\":", stdout);
     if (strcmp(a->alg, "mpi") == 0)
         fputs("null", stdout);
     else
-        json_str(r->info.topology);
+        xchg_tool_json_str(stdout, r->info.topology);
     if (a->pair)
         printf(",\"mpi_avg_us\":%.3f,\"ratio\":%.4f,\"median_us\":%.3f,\"mpi_median_us\":%.3f,"
                "\"median_ratio\":%.4f,\"pair_ratio\":%.4f",
