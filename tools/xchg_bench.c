@@ -75,7 +75,6 @@
  */
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +85,7 @@
 #include "tool_json.h"
 #include "tool_ops.h"
 #include "tool_size.h"
+#include "tool_usage.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
 
@@ -106,7 +106,7 @@
 #define FIELD_WIDTH 20
 #define FLOAT_PRECISION 2
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_MPI = 3 };
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = XCHG_TOOL_USAGE, EXIT_MPI = 3 };
 
 /* Everything the command line sets. */
 typedef struct bench_args {
@@ -156,19 +156,6 @@ static const char *op_title(xchg_op_kind k)
         [XCHG_OP_SHIFT] = "Circular Shift (Sendrecv)",
     };
     return (unsigned)k < XCHG_OP_COUNT ? titles[k] : "?";
-}
-
-/* Print "xchg-bench: <message>" on stderr from rank 0 only. */
-static void usage_error(const char *fmt, ...)
-{
-    if (g_rank != 0)
-        return;
-    va_list ap;
-    fputs(BENCH_NAME ": ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (see " BENCH_NAME " --help)\n", stderr);
 }
 
 /* Leave MPI and the program with status code on every rank. */
@@ -318,7 +305,7 @@ static int count_arg(const char *opt, const char *what, const char *s, long lo, 
 {
     if (parse_long(s, lo, 1000000000L, out) == 0)
         return 0;
-    usage_error("%s '%s' is not %s; accepted: %ld to 1000000000", opt, s, what, lo);
+    xchg_tool_usage_error("%s '%s' is not %s; accepted: %ld to 1000000000", opt, s, what, lo);
     return -1;
 }
 
@@ -345,11 +332,11 @@ static int parse_sizes(const char *s, bench_args *a)
             goto bad;
     }
     if (lo == 0) {
-        usage_error("-m '%s': the smallest block size must be at least 1 byte", s);
+        xchg_tool_usage_error("-m '%s': the smallest block size must be at least 1 byte", s);
         return -1;
     }
     if (hi < lo) {
-        usage_error("-m '%s': MAX (%zu) is below MIN (%zu); accepted: [MIN:]MAX with "
+        xchg_tool_usage_error("-m '%s': MAX (%zu) is below MIN (%zu); accepted: [MIN:]MAX with "
                     "1 <= MIN <= MAX",
                     s, hi, lo);
         return -1;
@@ -358,9 +345,8 @@ static int parse_sizes(const char *s, bench_args *a)
     a->max_size = hi;
     return 0;
 bad:
-    usage_error("-m '%s' is not a size range; accepted: MAX, MIN:MAX, MIN: or :MAX in bytes "
-                "(digits, optional K/M/G/T suffix), e.g. -m 8:1M",
-                s);
+    xchg_tool_usage_error("-m '%s' is not a size range; accepted: MAX, MIN:MAX, MIN: or :MAX in "
+                          "bytes (digits, optional K/M/G/T suffix), e.g. -m 8:1M", s);
     return -1;
 }
 
@@ -459,7 +445,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         case 'l': a->in_place = 1; break;
         case 'M':
             if (parse_bytes(optarg, &a->mem_limit) || a->mem_limit == 0) {
-                usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 with an "
+                xchg_tool_usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 with an "
                             "optional K/M/G/T suffix, e.g. -M 4G",
                             optarg);
                 return EXIT_USAGE;
@@ -484,21 +470,21 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         case OPT_PAIR: a->pair = 1; break;
         case OPT_MIN_TIME:
             if (parse_seconds(optarg, &a->min_time)) {
-                usage_error("--min-time '%s' is not a time; accepted: seconds above 0 and up to "
-                            "%d, e.g. 0.25",
-                            optarg, MAX_MIN_TIME);
+                xchg_tool_usage_error("--min-time '%s' is not a time; accepted: seconds above 0 "
+                                      "and up to %d, e.g. 0.25", optarg, MAX_MIN_TIME);
                 return EXIT_USAGE;
             }
             break;
         case OPT_VERBOSE: a->verbose = 1; break;
         case ':':
-            usage_error("%s needs a value", argv[optind - 1]);
+            xchg_tool_usage_error("%s needs a value", argv[optind - 1]);
             return EXIT_USAGE;
         default:
             if (optopt > 0 && optopt < 128)
-                usage_error("unknown option '-%c'; accepted: %s", optopt, accepted);
+                xchg_tool_usage_error("unknown option '-%c'; accepted: %s", optopt, accepted);
             else
-                usage_error("unknown option '%s'; accepted: %s", argv[optind - 1], accepted);
+                xchg_tool_usage_error("unknown option '%s'; accepted: %s",
+                                      argv[optind - 1], accepted);
             return EXIT_USAGE;
         }
     }
@@ -512,7 +498,7 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
         return -1;
     }
     if (optind < argc) {
-        usage_error("unexpected argument '%s'; options only, accepted: %s", argv[optind],
+        xchg_tool_usage_error("unexpected argument '%s'; options only, accepted: %s", argv[optind],
                     accepted);
         return EXIT_USAGE;
     }
@@ -526,89 +512,89 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
      * usage with the library's own message, not a failed run. */
     xchg_err err = {{0}};
     if (op_s && xchg_op_parse(op_s, &a->op, &err) != 0) {
-        usage_error("--op '%s': %s", op_s, err.msg);
+        xchg_tool_usage_error("--op '%s': %s", op_s, err.msg);
         return EXIT_USAGE;
     }
     const char *opname = xchg_op_name(a->op);
     if (root_s && !xchg_tool_op_has_root(a->op)) {
-        usage_error("--root applies to bcast, reduce, gather and scatter; --op %s has no root",
-                    opname);
+        xchg_tool_usage_error("--root applies to bcast, reduce, gather and scatter; --op %s has "
+                              "no root", opname);
         return EXIT_USAGE;
     }
     long v;
     if (root_s && parse_long(root_s, 0, (long)nprocs - 1, &v) != 0) {
-        usage_error("--root '%s' is not a rank of this job; accepted: 0 to %d", root_s, nprocs - 1);
+        xchg_tool_usage_error("--root '%s' is not a rank of this job; accepted: 0 to %d",
+                              root_s, nprocs - 1);
         return EXIT_USAGE;
     }
     if (root_s)
         a->root = (int)v;
     if (q_s && a->op != XCHG_OP_SHIFT) {
-        usage_error("--q applies to --op shift only, not --op %s", opname);
+        xchg_tool_usage_error("--q applies to --op shift only, not --op %s", opname);
         return EXIT_USAGE;
     }
     if (q_s) {
         const char *d = q_s + (*q_s == '-' || *q_s == '+');
         if (parse_long(d, 0, INT_MAX, &v) != 0) {
-            usage_error("--q '%s' is not an integer; accepted: a shift such as 1, 3 or -2, not "
-                        "a multiple of the %d ranks",
-                        q_s, nprocs);
+            xchg_tool_usage_error("--q '%s' is not an integer; accepted: a shift such as 1, 3 or "
+                                  "-2, not a multiple of the %d ranks", q_s, nprocs);
             return EXIT_USAGE;
         }
         a->q = *q_s == '-' ? -(int)v : (int)v;
     }
     if (a->op == XCHG_OP_SHIFT && nprocs > 0 && a->q % nprocs == 0) {
-        usage_error("--q %d is a multiple of the %d ranks (a shift that moves nothing); "
+        xchg_tool_usage_error("--q %d is a multiple of the %d ranks (a shift that moves nothing); "
                     "accepted: an integer that is not",
                     a->q, nprocs);
         return EXIT_USAGE;
     }
     if (a->pair && a->in_place) {
-        usage_error("--pair times xchg's call against the MPI library's in one run; accepted "
-                    "without -l");
+        xchg_tool_usage_error("--pair times xchg's call against the MPI library's in one run; "
+                              "accepted without -l");
         return EXIT_USAGE;
     }
     if (a->in_place && a->op != XCHG_OP_ALLTOALL) {
-        usage_error("-l (in place) is for --op alltoall only, not --op %s", opname);
+        xchg_tool_usage_error("-l (in place) is for --op alltoall only, not --op %s", opname);
         return EXIT_USAGE;
     }
     if (a->op != XCHG_OP_ALLTOALL && strcmp(a->alg, "shm") == 0) {
-        usage_error("--alg 'shm' runs the complete exchange only, not --op %s; accepted: an "
-                    "algorithm 'xchg list --op %s' lists, auto or mpi",
-                    opname, opname);
+        xchg_tool_usage_error("--alg 'shm' runs the complete exchange only, not --op %s; "
+                              "accepted: an algorithm 'xchg list --op %s' lists, auto or mpi",
+                              opname, opname);
         return EXIT_USAGE;
     }
     if (xchg_mpi_alg_check_op(a->alg, a->op, &err) != 0) {
-        usage_error("--alg '%s': %s", a->alg, err.msg);
+        xchg_tool_usage_error("--alg '%s': %s", a->alg, err.msg);
         return EXIT_USAGE;
     }
     if (a->topo && strcmp(a->topo, "auto") != 0) {
         xchg_topo t;
         if (xchg_topo_parse(a->topo, &t, &err) != 0) {
-            usage_error("--topo '%s': %s; also accepted: auto", a->topo, err.msg);
+            xchg_tool_usage_error("--topo '%s': %s; also accepted: auto", a->topo, err.msg);
             return EXIT_USAGE;
         }
         if ((long)t.nodes != (long)nprocs) {
-            usage_error("--topo '%s' has %u nodes but the job has %d ranks; accepted: a "
+            xchg_tool_usage_error("--topo '%s' has %u nodes but the job has %d ranks; accepted: a "
                         "topology of %d nodes, or auto",
                         a->topo, (unsigned)t.nodes, nprocs, nprocs);
             return EXIT_USAGE;
         }
-        if (strcmp(a->alg, "mpi") == 0 && g_rank == 0)
-            fprintf(stderr, BENCH_NAME ": note: --topo is ignored with --alg mpi\n");
+        if (strcmp(a->alg, "mpi") == 0)
+            xchg_tool_say("note: --topo is ignored with --alg mpi");
     }
     if (nprocs < 2) {
-        usage_error("%s needs at least 2 ranks, the job has %d; start it with "
+        xchg_tool_usage_error("%s needs at least 2 ranks, the job has %d; start it with "
                     "mpirun -np P (P >= 2)",
                     a->op == XCHG_OP_ALLTOALL ? "an all-to-all" : opname, nprocs);
         return EXIT_USAGE;
     }
     if (xchg_tool_op_reduces(a->op) && a->max_size < sizeof(int)) {
-        usage_error("-m MAX %zu is below one MPI_INT; accepted for --op %s: MAX >= %zu",
+        xchg_tool_usage_error("-m MAX %zu is below one MPI_INT; accepted for --op %s: MAX >= %zu",
                     a->max_size, opname, sizeof(int));
         return EXIT_USAGE;
     }
     if (a->op != XCHG_OP_ALLTOALL && a->max_size > (size_t)INT_MAX) {
-        usage_error("-m MAX %zu exceeds %d bytes, the largest count of the MPI library's "
+        xchg_tool_usage_error("-m MAX %zu exceeds %d bytes, the largest count of the MPI library's "
                     "--op %s call; accepted: MAX <= %d",
                     a->max_size, INT_MAX, opname, INT_MAX);
         return EXIT_USAGE;
@@ -619,18 +605,16 @@ static int parse_args(int argc, char **argv, int nprocs, bench_args *a)
     if (a->max_size > a->mem_limit / p) {
         size_t fit = a->mem_limit / p, m = a->min_size;
         if (fit < a->min_size) {
-            usage_error("%s%zu bytes exceeds the memory limit of %zu bytes per buffer; "
+            xchg_tool_usage_error("%s%zu bytes exceeds the memory limit of %zu bytes per buffer; "
                         "accepted: a smaller -m or a larger -M",
                         p > 1 ? "P*MIN = " : "MIN = ", p * a->min_size, a->mem_limit);
             return EXIT_USAGE;
         }
         while (m <= fit / 2)
             m *= 2;
-        if (g_rank == 0)
-            fprintf(stderr,
-                    BENCH_NAME ": warning: limiting the largest block to %zu bytes (%s"
-                               "MAX must fit -M %zu); raise -M for larger blocks\n",
-                    m, p > 1 ? "P x " : "", a->mem_limit);
+        xchg_tool_say("warning: limiting the largest block to %zu bytes (%sMAX must fit -M "
+                      "%zu); raise -M for larger blocks",
+                      m, p > 1 ? "P x " : "", a->mem_limit);
         a->max_size = m;
     }
     return 0;
@@ -1039,7 +1023,7 @@ static void run_size(const bench_args *a, MPI_Comm comm, MPI_Comm shift_comm, in
             char msg[MPI_MAX_ERROR_STRING];
             int len = 0;
             MPI_Error_string(rc, msg, &len);
-            usage_error("--op %s --alg '%s'%s%s: no plan for size %zu on %d ranks: %s",
+            xchg_tool_usage_error("--op %s --alg '%s'%s%s: no plan for size %zu on %d ranks: %s",
                         xchg_op_name(a->op), a->alg, a->topo ? " --topo " : "",
                         a->topo ? a->topo : "", m, p, msg);
             finish(EXIT_USAGE);
@@ -1243,6 +1227,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm, &g_rank);
     MPI_Comm_size(comm, &p);
+    xchg_tool_usage_setup(BENCH_NAME, " (see " BENCH_NAME " --help)", g_rank == 0);
 
     bench_args a;
     int prc = parse_args(argc, argv, p, &a);
@@ -1273,9 +1258,9 @@ int main(int argc, char **argv)
     MPI_Allreduce(&okmem, &allmem, 1, MPI_INT, MPI_MIN, comm);
     if (!allmem) {
         size_t most = xchg_tool_op_max_blocks(a.op, p) * a.max_size;
-        usage_error("cannot allocate %s%zu bytes per rank for %d ranks x %zu-byte blocks; "
-                    "accepted: a smaller -m MAX",
-                    a.in_place ? "" : "2 x ", most, p, a.max_size);
+        xchg_tool_usage_error("cannot allocate %s%zu bytes per rank for %d ranks x %zu-byte "
+                              "blocks; accepted: a smaller -m MAX",
+                              a.in_place ? "" : "2 x ", most, p, a.max_size);
         free(sbuf);
         free(rbuf);
         free(coefs);
@@ -1315,11 +1300,8 @@ int main(int argc, char **argv)
             have_prev = 1;
             if (row.checked && !row.valid) {
                 /* The OSU benchmarks stop at the first size that fails. */
-                if (g_rank == 0)
-                    fprintf(stderr,
-                            BENCH_NAME ": DATA VALIDATION ERROR at size %zu with --op %s "
-                                       "--alg %s\n",
-                            m, xchg_op_name(a.op), a.alg);
+                xchg_tool_say("DATA VALIDATION ERROR at size %zu with --op %s --alg %s", m,
+                              xchg_op_name(a.op), a.alg);
                 status = EXIT_INVALID;
                 break;
             }

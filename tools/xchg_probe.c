@@ -31,9 +31,10 @@
 #include <mpi.h>
 
 #include "tool_size.h"
+#include "tool_usage.h"
 #include "xchg.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = XCHG_TOOL_USAGE, EXIT_FAIL = 3 };
 
 #define PROBE_MAX_SIZES 64
 #define COPY_BYTES ((size_t)16 << 20)
@@ -65,17 +66,6 @@ static const char usage_text[] =
     "Run it with at least 2 ranks; put ranks 0 and 1 on two nodes to measure the\n"
     "network rather than shared memory (Open MPI: --map-by node).\n";
 
-/* Print a usage error on rank 0. */
-static int usage_error(int rank, const char *fmt, const char *arg)
-{
-    if (rank == 0) {
-        fputs("xchg probe: ", stderr);
-        fprintf(stderr, fmt, arg);
-        fputs("\n", stderr);
-    }
-    return EXIT_USAGE;
-}
-
 static int parse_args(int argc, char **argv, int rank, probe_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -102,7 +92,7 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             break;
         case 's':
             if (xchg_tool_bytes(optarg, 4096, 1u << 30, &bytes))
-                return usage_error(rank, "--max-size '%s' is not a size; accepted: 4K to 1G "
+                return xchg_tool_usage_error("--max-size '%s' is not a size; accepted: 4K to 1G "
                                          "bytes, with an optional K/M/G suffix",
                                    optarg);
             a->max_size = (size_t)bytes;
@@ -118,16 +108,14 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
                 fputs(usage_text, stdout);
             return -1;
         case ':':
-            return usage_error(rank, "%s needs a value", argv[optind - 1]);
+            return xchg_tool_usage_error("%s needs a value", argv[optind - 1]);
         default:
-            if (rank == 0)
-                fprintf(stderr, "xchg probe: unknown option '%s'; accepted: %s\n",
-                        argv[optind - 1], accepted);
-            return EXIT_USAGE;
+            return xchg_tool_usage_error("unknown option '%s'; accepted: %s", argv[optind - 1],
+                                         accepted);
         }
     }
     if (optind < argc)
-        return usage_error(rank, "unexpected argument '%s'; options only (see --help)",
+        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
                            argv[optind]);
     xchg_machine m;
     memset(&m, 0, sizeof m);
@@ -136,7 +124,7 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
     char buf[2048];
     if (strlen(a->name) >= sizeof m.name ||
         xchg_machine_format(&m, NULL, buf, sizeof buf) != XCHG_OK)
-        return usage_error(rank, "--name '%s' is not a machine name; accepted: 1 to 31 "
+        return xchg_tool_usage_error("--name '%s' is not a machine name; accepted: 1 to 31 "
                                  "letters, digits and . _ - +",
                            a->name);
     return 0;
@@ -280,16 +268,15 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
         if (f && fclose(f) != 0)
             bad = 1;
         if (bad) {
-            fprintf(stderr, "xchg probe: cannot write the machine file '%s': %s; accepted: "
-                            "a path in a folder that exists and can be written\n",
-                    a->out, strerror(errno));
-            return EXIT_USAGE;
+            return xchg_tool_usage_error("cannot write the machine file '%s': %s; accepted: a "
+                                         "path in a folder that exists and can be written",
+                                         a->out, strerror(errno));
         }
     }
     if (rc != XCHG_OK) {
-        fprintf(stderr, "xchg probe: the measured figures do not make a machine file "
-                        "(ts %g, tw %g, tr %g, barrier %g)\n",
-                m->ts, m->tw, m->tr, m->barrier);
+        xchg_tool_say("the measured figures do not make a machine file (ts %g, tw %g, tr %g, "
+                      "barrier %g)",
+                      m->ts, m->tw, m->tr, m->barrier);
         return EXIT_FAIL;
     }
     if (a->json) {
@@ -363,11 +350,12 @@ int main(int argc, char **argv)
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    xchg_tool_usage_setup("xchg probe", "", rank == 0);
     probe_args a;
     int rc = parse_args(argc, argv, rank, &a);
     if (rc == 0 && p < 2)
-        rc = usage_error(rank, "%s", "needs 2 or more ranks, and has 1; run it as "
-                                     "mpirun -np 2 xchg probe");
+        rc = xchg_tool_usage_error("needs 2 or more ranks, and has 1; run it as mpirun -np 2 "
+                                   "xchg probe");
     if (rc) {
         MPI_Finalize();
         return rc < 0 ? EXIT_OK : rc;
@@ -378,8 +366,7 @@ int main(int argc, char **argv)
     int ok = buf != NULL, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
-        if (rank == 0)
-            fprintf(stderr, "xchg probe: a rank could not allocate %zu bytes\n", a.max_size);
+        xchg_tool_say("a rank could not allocate %zu bytes", a.max_size);
         free(buf);
         MPI_Finalize();
         return EXIT_FAIL;
@@ -405,16 +392,16 @@ int main(int argc, char **argv)
         snprintf(m.name, sizeof m.name, "%s", a.name);
         snprintf(m.units, sizeof m.units, "us");
         if (rc == EXIT_OK && tr < 0) {
-            fprintf(stderr, "xchg probe: out of memory timing local copies\n");
+            xchg_tool_say("out of memory timing local copies");
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK && xchg_fit_pingpong(sizes, us, n, &fit, &err) != XCHG_OK) {
-            fprintf(stderr, "xchg probe: %s\n", err.msg);
+            xchg_tool_say("%s", err.msg);
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK && !(fit.range[fit.nranges - 1].tw > 0)) {
-            fprintf(stderr, "xchg probe: the time did not grow with the message size up to "
-                            "%zu B (per-byte time fitted to 0), so the timings are noise; run "
-                            "it again with a larger --max-size or on a quieter machine\n",
-                    a.max_size);
+            xchg_tool_say("the time did not grow with the message size up to %zu B (per-byte "
+                          "time fitted to 0), so the timings are noise; run it again with a "
+                          "larger --max-size or on a quieter machine",
+                          a.max_size);
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK) {
             xchg_fit_machine(&fit, &m);
