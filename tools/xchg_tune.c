@@ -34,13 +34,13 @@
  * interleaved pairs, each rank's median call, as xchg-bench --pair
  * measures), and must beat it by the margin there too, else the size goes
  * to the library. Rounds' means let one slow spell of a loaded machine
- * decide a size: at 64 ranks on 2 cores bcast-ring won its rounds at 32 B
- * and then took 1.6x the library's time in the program. With --agree FILE
- * (an earlier run's tuning file) a size whose row there is mpi is not
- * timed and stays mpi, so a row names an algorithm only when two runs, two
- * mpiruns, both found one faster: which ranks share a core, for seconds at
- * a time, moved reduce-hc at 8 B on 16 ranks from 1.06x faster in one run's
- * pairs to 1.2x slower in the next run.
+ * decide a size: on an oversubscribed machine an algorithm can win its
+ * rounds and then run slower than the library in the program. With
+ * --agree FILE (an earlier run's tuning file) a size whose row there is
+ * mpi is not timed and stays mpi, so a row names an algorithm only when
+ * two runs, two mpiruns, both found one faster: which ranks share a core,
+ * for seconds at a time, can turn one run's paired win into the next run's
+ * loss. docs/mpi-ops.md ("Measured") has the cases and their figures.
  *
  * Rows: consecutive sizes with the same choice make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
