@@ -360,17 +360,16 @@ static int take(const bench_opt *o, parse_state *st, const char *v)
 /* The defaults, as osu_alltoall has them, and xchg's. */
 static void set_defaults(bench_args *a)
 {
-    memset(a, 0, sizeof *a);
-    a->min_size = DEF_MIN_SIZE;
-    a->max_size = DEF_MAX_SIZE;
-    a->iters = DEF_ITERS;
-    a->warmup = DEF_WARMUP;
-    a->iters_large = DEF_ITERS_LARGE;
-    a->warmup_large = DEF_WARMUP_LARGE;
-    a->mem_limit = DEF_MEM_LIMIT;
-    a->alg = "auto";
-    a->op = XCHG_OP_ALLTOALL;
-    a->q = 1;
+    *a = (bench_args){.min_size = DEF_MIN_SIZE,
+                      .max_size = DEF_MAX_SIZE,
+                      .iters = DEF_ITERS,
+                      .warmup = DEF_WARMUP,
+                      .iters_large = DEF_ITERS_LARGE,
+                      .warmup_large = DEF_WARMUP_LARGE,
+                      .mem_limit = DEF_MEM_LIMIT,
+                      .alg = "auto",
+                      .op = XCHG_OP_ALLTOALL,
+                      .q = 1};
 }
 
 int bench_parse_args(int argc, char **argv, int rank, bench_args *a)

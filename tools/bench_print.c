@@ -15,24 +15,6 @@
 #define FIELD_WIDTH 20
 #define FLOAT_PRECISION 2
 
-/* The operation's name in the title line, as the OSU benchmark of it has it. */
-static const char *op_title(xchg_op_kind k)
-{
-    static const char *const titles[XCHG_OP_COUNT] = {
-        [XCHG_OP_ALLTOALL] = "All-to-All Personalized Exchange",
-        [XCHG_OP_BCAST] = "Broadcast",
-        [XCHG_OP_REDUCE] = "Reduce",
-        [XCHG_OP_ALLGATHER] = "Allgather",
-        [XCHG_OP_REDUCE_SCATTER] = "Reduce_scatter_block",
-        [XCHG_OP_ALLREDUCE] = "Allreduce",
-        [XCHG_OP_SCAN] = "Scan",
-        [XCHG_OP_SCATTER] = "Scatter",
-        [XCHG_OP_GATHER] = "Gather",
-        [XCHG_OP_SHIFT] = "Circular Shift (Sendrecv)",
-    };
-    return (unsigned)k < XCHG_OP_COUNT ? titles[k] : "?";
-}
-
 void bench_print_json(const bench_args *a, int p, const bench_row *r)
 {
     printf("{\"op\":\"%s\",", xchg_op_name(a->op));
@@ -69,7 +51,7 @@ void bench_print_header(const bench_args *a, int p)
     char *nl = strpbrk(lib, "\r\n");
     if (nl)
         *nl = '\0';
-    printf("\n# " BENCH_NAME " MPI %s Latency Test v" XCHG_VERSION "\n", op_title(a->op));
+    printf("\n# " BENCH_NAME " MPI %s Latency Test v" XCHG_VERSION "\n", xchg_tool_op_title(a->op));
     printf("# MPI library: %s\n", lib);
     printf("# Ranks: %d, algorithm: %s, topology: %s, in place: %s, datatype: %s", p, a->alg,
            a->topo ? a->topo : "auto", a->in_place ? "yes" : "no",
