@@ -407,14 +407,7 @@ int bench_parse_args(int argc, char **argv, int rank, bench_args *a)
         const bench_opt *o = c == ':' || c == '?' ? NULL : option_of(c);
         if (o && take(o, &st, optarg) == 0)
             continue;
-        if (o)
-            return BENCH_EXIT_USAGE;
-        if (c == ':')
-            return xchg_tool_usage_error("%s needs a value", argv[optind - 1]);
-        if (optopt > 0 && optopt < 128)
-            return xchg_tool_usage_error("unknown option '-%c'; accepted: %s", optopt, accepted);
-        return xchg_tool_usage_error("unknown option '%s'; accepted: %s", argv[optind - 1],
-                                     accepted);
+        return o ? BENCH_EXIT_USAGE : xchg_tool_getopt_error(c, argv, accepted);
     }
     if (st.help || st.version) {
         if (rank == 0) {

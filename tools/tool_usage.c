@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static const char *g_prog = "xchg";
 static const char *g_tail = "";
@@ -45,4 +46,14 @@ void xchg_tool_say(const char *fmt, ...)
     va_start(ap, fmt);
     say_line("", fmt, ap);
     va_end(ap);
+}
+
+int xchg_tool_getopt_error(int c, char *const argv[], const char *accepted)
+{
+    const char *word = argv[optind - 1];
+    if (c == ':')
+        return xchg_tool_usage_error("%s needs a value", word);
+    if (word[0] == '-' && word[1] != '-' && optopt > 0 && optopt < 128)
+        return xchg_tool_usage_error("unknown option '-%c'; accepted: %s", optopt, accepted);
+    return xchg_tool_usage_error("unknown option '%s'; accepted: %s", word, accepted);
 }

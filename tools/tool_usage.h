@@ -30,6 +30,12 @@ void xchg_tool_usage_setup(const char *prog, const char *tail, int speaks);
  * write `return xchg_tool_usage_error(...)`. */
 int xchg_tool_usage_error(const char *fmt, ...) XCHG_TOOL_PRINTF;
 
+/* Say what getopt_long's c (':' or '?') means: an option without its
+ * value, or one not accepted (accepted lists those that are), named as it
+ * stands in argv, or as -X when it is one letter of a bundle of short
+ * options. Returns XCHG_TOOL_USAGE. */
+int xchg_tool_getopt_error(int c, char *const argv[], const char *accepted);
+
 /* "PROGRAM: <message>" and a newline on stderr when this process speaks:
  * notes, warnings and failures that are not bad usage (no tail). */
 void xchg_tool_say(const char *fmt, ...) XCHG_TOOL_PRINTF;

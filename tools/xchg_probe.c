@@ -107,16 +107,13 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             if (rank == 0)
                 fputs(usage_text, stdout);
             return -1;
-        case ':':
-            return xchg_tool_usage_error("%s needs a value", argv[optind - 1]);
         default:
-            return xchg_tool_usage_error("unknown option '%s'; accepted: %s", argv[optind - 1],
-                                         accepted);
+            return xchg_tool_getopt_error(c, argv, accepted);
         }
     }
     if (optind < argc)
         return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
-                           argv[optind]);
+                                     argv[optind]);
     xchg_machine m;
     memset(&m, 0, sizeof m);
     snprintf(m.units, sizeof m.units, "us");

@@ -247,11 +247,8 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             if (g_rank == 0)
                 fputs(usage_text, stdout);
             return -1;
-        case ':':
-            return xchg_tool_usage_error("%s needs a value", argv[optind - 1]);
         default:
-            return xchg_tool_usage_error("unknown option '%s'; accepted: %s", argv[optind - 1],
-                                         accepted);
+            return xchg_tool_getopt_error(c, argv, accepted);
         }
     }
     if (optind < argc)
