@@ -57,7 +57,7 @@ for f in $(find src -type f \( -name '*.c' -o -name '*.h' \) | sort); do
 done
 
 # The CLI and the MPI tools see the public API only, and their own
-# headers in tools/ (cli.h, tool_size.h).
+# headers in tools/ (cli.h, tool_size.h, ...).
 for f in tools/*.c tools/*.h; do
     while read -r inc; do
         [ -n "$inc" ] || continue

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool_json.h"
 #include "xchg.h"
 
 /* Exit statuses. */
@@ -92,7 +93,10 @@ int xchg_cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint
 
 /* Largest accepted --ts/--tw/--tr/--a and block size (--m, --sweep;
  * beyond them the predicted times leave the range where doubles are exact
- * enough). */
+ * enough). A model's block size is a real number, not a buffer to
+ * allocate: fractions (a flit under --a, 0.0625) and exponents (1e15) are
+ * meant, so --m and --sweep read decimals here and not the tools' byte
+ * counts with K/M/G/T suffixes (tool_size.h). */
 #define XCHG_CLI_MAX_PARAM 1e12
 #define XCHG_CLI_MAX_M 1e15
 
@@ -225,10 +229,9 @@ const char *xchg_cli_link_source(int source);
 /* Monotonic wall-clock seconds. */
 double xchg_cli_now(void);
 
-/* JSON writers: a string with quotes and escapes; a number (finite ones as
- * %.10g, anything else as null); a block size, exactly (xchg_cli_size);
- * a uint64. */
-void xchg_cli_json_str(FILE *f, const char *s);
+/* JSON writers (strings: xchg_tool_json_str, tool_json.h): a number
+ * (finite ones as %.10g, anything else as null); a block size, exactly
+ * (xchg_cli_size); a uint64. */
 void xchg_cli_json_num(FILE *f, double v);
 void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);

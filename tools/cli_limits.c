@@ -5,40 +5,20 @@
  * estimate (xchg_estimate) before anything is built, that names the
  * estimate, the limit and the flag that raises it (docs/limits.md).
  */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli.h"
+#include "tool_size.h"
 
 /* Largest --max-memory: 1 PiB (no machine here has more). */
 #define MAX_MEMORY_CAP (1ull << 50)
 
-/* Parse --max-memory's value: a whole number of bytes, or of KiB, MiB,
- * GiB, TiB with a suffix K, M, G, T; from 1 MiB to 1 PiB. */
+/* Parse --max-memory's value (tool_size.h's syntax): from 1 MiB to 1 PiB. */
 static int parse_bytes(const char *s, uint64_t *out)
 {
-    int ok = s && s[0] >= '0' && s[0] <= '9';
-    unsigned long long v = 0;
-    if (ok) {
-        char *end = NULL;
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        int shift = 0;
-        if (*end && strchr("KMGT", *end) && end[1] == '\0') {
-            shift = 10 * (int)(strchr("KMGT", *end) - "KMGT" + 1);
-            end++;
-        }
-        ok = errno == 0 && *end == '\0' && v <= (MAX_MEMORY_CAP >> shift);
-        v <<= shift;
-        ok = ok && v >= (1ull << 20);
-    }
-    if (!ok)
+    if (xchg_tool_bytes(s, 1ull << 20, MAX_MEMORY_CAP, out))
         return xchg_cli_error("bad size '%s' for --max-memory; accepted: a whole number of "
                               "bytes, or with a suffix K, M, G or T (KiB, MiB, GiB, TiB), "
                               "from 1M to 1024T",
                               s ? s : "");
-    *out = v;
     return 0;
 }
 

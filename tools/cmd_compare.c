@@ -401,11 +401,11 @@ static void json_model(const report *R)
 {
     char spec[128];
     fputs("{\"type\":\"model\",\"topology\":", stdout);
-    xchg_cli_json_str(stdout, xchg_topo_spec(&R->topo, spec, sizeof spec));
+    xchg_tool_json_str(stdout, xchg_topo_spec(&R->topo, spec, sizeof spec));
     printf(",\"nodes\":%u,\"machine\":", (unsigned)R->topo.nodes);
-    xchg_cli_json_str(stdout, R->mach.name);
+    xchg_tool_json_str(stdout, R->mach.name);
     fputs(",\"units\":", stdout);
-    xchg_cli_json_str(stdout, R->mach.units);
+    xchg_tool_json_str(stdout, R->mach.units);
     fputs(",\"ts\":", stdout);
     xchg_cli_json_num(stdout, R->mach.ts);
     fputs(",\"tw\":", stdout);
@@ -415,11 +415,11 @@ static void json_model(const report *R)
     fputs(",\"volume_bound_blocks\":", stdout);
     xchg_cli_json_u64(stdout, R->vb);
     fputs(",\"volume_bound\":", stdout);
-    xchg_cli_json_str(stdout, R->vb ? R->vb_name : "");
+    xchg_tool_json_str(stdout, R->vb ? R->vb_name : "");
     fputs(",\"time\":\"startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr\""
           ",\"not_applicable\":",
           stdout);
-    xchg_cli_json_str(stdout, xchg_sweep_not_applicable(R->sw));
+    xchg_tool_json_str(stdout, xchg_sweep_not_applicable(R->sw));
     fputs("}\n", stdout);
 }
 
@@ -439,9 +439,9 @@ static void json_algorithm(const report *R, const xchg_plan_entry *e)
     char buf[64];
     const xchg_line *l = &e->line;
     fputs("{\"type\":\"algorithm\",\"algorithm\":", stdout);
-    xchg_cli_json_str(stdout, e->alg);
+    xchg_tool_json_str(stdout, e->alg);
     fputs(",\"verified\":", stdout);
-    xchg_cli_json_str(stdout, verified_text(e, buf, sizeof buf));
+    xchg_tool_json_str(stdout, verified_text(e, buf, sizeof buf));
     printf(",\"eligible\":%s", e->eligible ? "true" : "false");
     if (!xchg_cli_no_line(e)) {
         int measured = l->link_source == XCHG_LINK_MEASURED;
@@ -457,7 +457,7 @@ static void json_algorithm(const report *R, const xchg_plan_entry *e)
         xchg_cli_json_u64(stdout, l->link_volume_blocks);
         printf(",\"link_volume_measured\":%s", measured ? "true" : "false");
         fputs(",\"link_volume_source\":", stdout);
-        xchg_cli_json_str(stdout, xchg_cli_link_source(e->line.link_source));
+        xchg_tool_json_str(stdout, xchg_cli_link_source(e->line.link_source));
         fputs(",\"copy_blocks\":", stdout);
         xchg_cli_json_u64(stdout, l->copy_blocks);
         fputs(",\"link_conflicts\":", stdout);
@@ -473,7 +473,7 @@ static void json_algorithm(const report *R, const xchg_plan_entry *e)
     }
     if (e->why[0]) {
         fputs(",\"message\":", stdout);
-        xchg_cli_json_str(stdout, e->why);
+        xchg_tool_json_str(stdout, e->why);
     }
     fputs("}\n", stdout);
 }
@@ -493,7 +493,7 @@ static void json_size(const report *R, size_t k)
         if (!first)
             fputc(',', stdout);
         first = 0;
-        xchg_cli_json_str(stdout, e->alg);
+        xchg_tool_json_str(stdout, e->alg);
         fputc(':', stdout);
         xchg_cli_json_num(stdout, xchg_line_time(&e->line, m));
     }
@@ -503,7 +503,7 @@ static void json_size(const report *R, size_t k)
     double bt = b != XCHG_NO_WINNER ? xchg_line_time(&cand(R, b)->line, m) : NAN;
     fputs("},\"best\":", stdout);
     if (b != XCHG_NO_WINNER)
-        xchg_cli_json_str(stdout, cand(R, b)->alg);
+        xchg_tool_json_str(stdout, cand(R, b)->alg);
     else
         fputs("null", stdout);
     fputs(",\"best_time\":", stdout);
@@ -516,21 +516,21 @@ static void json_size(const report *R, size_t k)
                 continue;
             fputs(firsts ? "" : ",", stdout);
             firsts = 0;
-            xchg_cli_json_str(stdout, cand(R, i)->alg);
+            xchg_tool_json_str(stdout, cand(R, i)->alg);
             fputc(':', stdout);
             xchg_cli_json_num(stdout, time_at(R, 1, i, k));
         }
         size_t sb = winner_at(R, 1, k);
         fputs("},\"sim_best\":", stdout);
         if (sb != XCHG_NO_WINNER)
-            xchg_cli_json_str(stdout, cand(R, sb)->alg);
+            xchg_tool_json_str(stdout, cand(R, sb)->alg);
         else
             fputs("null", stdout);
     }
     fputs(",\"lower_bound\":", stdout);
     xchg_cli_json_num(stdout, lt);
     fputs(",\"binding\":", stdout);
-    xchg_cli_json_str(stdout, lb.lb_binding);
+    xchg_tool_json_str(stdout, lb.lb_binding);
     fputs(",\"ratio\":", stdout);
     xchg_cli_json_num(stdout, lt > 0 ? bt / lt : NAN);
     fputs("}\n", stdout);
@@ -540,9 +540,9 @@ static void json_size(const report *R, size_t k)
 static void json_crossover(const report *R, const xchg_crossover *c)
 {
     fputs("{\"type\":\"crossover\",\"from\":", stdout);
-    xchg_cli_json_str(stdout, cand(R, c->from)->alg);
+    xchg_tool_json_str(stdout, cand(R, c->from)->alg);
     fputs(",\"to\":", stdout);
-    xchg_cli_json_str(stdout, cand(R, c->to)->alg);
+    xchg_tool_json_str(stdout, cand(R, c->to)->alg);
     fputs(",\"m\":", stdout);
     xchg_cli_json_num(stdout, c->m);
     fputs("}\n", stdout);

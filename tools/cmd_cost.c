@@ -70,19 +70,19 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     const char *vb_name;
     uint64_t vb = volume_bound(c, &vb_name);
     fputs("{\"topology\":", stdout);
-    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    xchg_tool_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
     fputs(",\"algorithm\":", stdout);
-    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    xchg_tool_json_str(stdout, xchg_sched_algorithm(s));
     xchg_op op;
     xchg_sched_op(s, &op);
     fputs(",\"operation\":", stdout);
-    xchg_cli_json_str(stdout, xchg_op_name(op.kind));
+    xchg_tool_json_str(stdout, xchg_op_name(op.kind));
     printf(",\"root\":%u,\"q\":%u,\"pieces\":%u", op.root, op.shift,
            op.pieces > 1 ? op.pieces : 1);
     fputs(",\"machine\":", stdout);
-    xchg_cli_json_str(stdout, mach->name);
+    xchg_tool_json_str(stdout, mach->name);
     fputs(",\"units\":", stdout);
-    xchg_cli_json_str(stdout, mach->units);
+    xchg_tool_json_str(stdout, mach->units);
     fputs(",\"ts\":", stdout);
     xchg_cli_json_num(stdout, mach->ts);
     fputs(",\"tw\":", stdout);
@@ -114,11 +114,11 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     fputs(",\"bisection_blocks\":", stdout);
     xchg_cli_json_u64(stdout, c->lb_bisection_blocks);
     fputs(",\"bisection_name\":", stdout);
-    xchg_cli_json_str(stdout, c->lb_bisection_name);
+    xchg_tool_json_str(stdout, c->lb_bisection_name);
     fputs(",\"time\":", stdout);
     xchg_cli_json_num(stdout, c->lb_time);
     fputs(",\"binding\":", stdout);
-    xchg_cli_json_str(stdout, c->lb_binding);
+    xchg_tool_json_str(stdout, c->lb_binding);
     fputs("},\"volume_ratio\":", stdout);
     xchg_cli_json_num(stdout, vb ? (double)c->volume_blocks / (op.pieces > 1 ? op.pieces : 1) /
                                        (double)vb

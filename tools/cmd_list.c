@@ -50,22 +50,22 @@ static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int
                        const xchg_err *why)
 {
     fputs("{\"name\":", stdout);
-    xchg_cli_json_str(stdout, a->name);
+    xchg_tool_json_str(stdout, a->name);
     fputs(",\"summary\":", stdout);
-    xchg_cli_json_str(stdout, a->summary);
+    xchg_tool_json_str(stdout, a->summary);
     fputs(",\"operation\":", stdout);
-    xchg_cli_json_str(stdout, xchg_op_name(a->op));
+    xchg_tool_json_str(stdout, xchg_op_name(a->op));
     fputs(",\"source\":", stdout);
-    xchg_cli_json_str(stdout, a->source);
+    xchg_tool_json_str(stdout, a->source);
     fputs(",\"topologies\":", stdout);
-    xchg_cli_json_str(stdout, a->topologies);
+    xchg_tool_json_str(stdout, a->topologies);
     fputs(",\"options\":", stdout);
-    xchg_cli_json_str(stdout, opt ? opt : "");
+    xchg_tool_json_str(stdout, opt ? opt : "");
     fputs(",\"contention_free_on\":[", stdout);
     for (int k = XCHG_TOPO_RING, first = 1; k < XCHG_TOPO_KINDS; k++)
         if (a->free_on & XCHG_KIND(k)) {
             fputs(first ? "" : ",", stdout);
-            xchg_cli_json_str(stdout, xchg_topo_kind_name((xchg_topo_kind)k));
+            xchg_tool_json_str(stdout, xchg_topo_kind_name((xchg_topo_kind)k));
             first = 0;
         }
     printf("],\"in_place\":%s", a->in_place ? "true" : "false");
@@ -74,12 +74,12 @@ static void print_json(const xchg_alg *a, const char *opt, xchg_spec *specs, int
         for (int k = 0; k < nv; k++) {
             if (k)
                 fputc(',', stdout);
-            xchg_cli_json_str(stdout, specs[k]);
+            xchg_tool_json_str(stdout, specs[k]);
         }
         fputc(']', stdout);
         if (nv == 0) {
             fputs(",\"reason\":", stdout);
-            xchg_cli_json_str(stdout, why->msg);
+            xchg_tool_json_str(stdout, why->msg);
         }
     }
     fputs("}\n", stdout);

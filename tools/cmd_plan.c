@@ -128,7 +128,7 @@ static int parse_options(int argc, char **argv, plan_args *A)
 static void json_candidate(const xchg_plan_entry *e)
 {
     fputs("{\"type\":\"candidate\",\"algorithm\":", stdout);
-    xchg_cli_json_str(stdout, e->alg);
+    xchg_tool_json_str(stdout, e->alg);
     fputs(",\"startups\":", stdout);
     xchg_cli_json_u64(stdout, e->line.startups);
     fputs(",\"volume_blocks\":", stdout);
@@ -136,7 +136,7 @@ static void json_candidate(const xchg_plan_entry *e)
     fputs(",\"link_volume_blocks\":", stdout);
     xchg_cli_json_u64(stdout, e->line.link_volume_blocks);
     fputs(",\"link_volume_source\":", stdout);
-    xchg_cli_json_str(stdout, xchg_cli_link_source(e->line.link_source));
+    xchg_tool_json_str(stdout, xchg_cli_link_source(e->line.link_source));
     fputs(",\"copy_blocks\":", stdout);
     xchg_cli_json_u64(stdout, e->line.copy_blocks);
     printf(",\"contention_free_claim\":%s", e->contention_free ? "true" : "false");
@@ -147,7 +147,7 @@ static void json_candidate(const xchg_plan_entry *e)
     printf(",\"eligible\":%s", e->eligible ? "true" : "false");
     if (e->why[0]) {
         fputs(",\"why\":", stdout);
-        xchg_cli_json_str(stdout, e->why);
+        xchg_tool_json_str(stdout, e->why);
     }
     fputs("}\n", stdout);
 }
@@ -223,11 +223,11 @@ static void print_one(const plan_args *A, const xchg_sweep *sw, const size_t *or
         for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
             json_candidate(xchg_sweep_candidate(sw, i));
         fputs("{\"type\":\"best\",\"topology\":", stdout);
-        xchg_cli_json_str(stdout, xchg_topo_spec(&A->topo, spec, sizeof spec));
+        xchg_tool_json_str(stdout, xchg_topo_spec(&A->topo, spec, sizeof spec));
         fputs(",\"m\":", stdout);
         xchg_cli_json_size(stdout, m);
         fputs(",\"algorithm\":", stdout);
-        xchg_cli_json_str(stdout, b->alg);
+        xchg_tool_json_str(stdout, b->alg);
         fputs(",\"time\":", stdout);
         xchg_cli_json_num(stdout, bt);
         fputs("}\n", stdout);
@@ -260,7 +260,7 @@ static void print_sweep(const plan_args *A, const xchg_sweep *sw)
             fputs("{\"type\":\"size\",\"m\":", stdout);
             xchg_cli_json_size(stdout, m);
             fputs(",\"best\":", stdout);
-            xchg_cli_json_str(stdout, b->alg);
+            xchg_tool_json_str(stdout, b->alg);
             fputs(",\"time\":", stdout);
             xchg_cli_json_num(stdout, tm);
             fputs("}\n", stdout);
@@ -276,9 +276,9 @@ static void print_sweep(const plan_args *A, const xchg_sweep *sw)
         const char *to = xchg_sweep_candidate(sw, c->to)->alg;
         if (A->json) {
             fputs("{\"type\":\"crossover\",\"from\":", stdout);
-            xchg_cli_json_str(stdout, from);
+            xchg_tool_json_str(stdout, from);
             fputs(",\"to\":", stdout);
-            xchg_cli_json_str(stdout, to);
+            xchg_tool_json_str(stdout, to);
             fputs(",\"m\":", stdout);
             xchg_cli_json_num(stdout, c->m);
             fputs("}\n", stdout);

@@ -95,16 +95,16 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
 {
     char spec[128];
     fputs("{\"topology\":", stdout);
-    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    xchg_tool_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
     printf(",\"nodes\":%u", (unsigned)t->nodes);
     fputs(",\"algorithm\":", stdout);
-    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    xchg_tool_json_str(stdout, xchg_sched_algorithm(s));
     fputs(",\"schedule_topology\":", stdout);
-    xchg_cli_json_str(stdout, xchg_topo_spec(xchg_sched_topo(s), spec, sizeof spec));
+    xchg_tool_json_str(stdout, xchg_topo_spec(xchg_sched_topo(s), spec, sizeof spec));
     fputs(",\"machine\":", stdout);
-    xchg_cli_json_str(stdout, mach->name);
+    xchg_tool_json_str(stdout, mach->name);
     fputs(",\"units\":", stdout);
-    xchg_cli_json_str(stdout, mach->units);
+    xchg_tool_json_str(stdout, mach->units);
     fputs(",\"m\":", stdout);
     xchg_cli_json_num(stdout, m);
     printf(",\"mode\":\"%s\",\"ports\":\"%s\"", o->mode == XCHG_SIM_ASYNC ? "async" : "barrier",

@@ -41,9 +41,9 @@ static void print_json(const xchg_topo *t, const xchg_sched *s,
 {
     char spec[128];
     fputs("{\"topology\":", stdout);
-    xchg_cli_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    xchg_tool_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
     fputs(",\"algorithm\":", stdout);
-    xchg_cli_json_str(stdout, xchg_sched_algorithm(s));
+    xchg_tool_json_str(stdout, xchg_sched_algorithm(s));
     printf(",\"messages_only\":%s", r->messages_only ? "true" : "false");
     printf(",\"ok\":%s,\"contention_free_claim\":%s", r->ok ? "true" : "false",
            xchg_sched_contention_free(s) ? "true" : "false");
@@ -80,7 +80,7 @@ static void print_json(const xchg_topo *t, const xchg_sched *s,
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', stdout);
-        xchg_cli_json_str(stdout, r->msgs[i]);
+        xchg_tool_json_str(stdout, r->msgs[i]);
     }
     fputs("]}\n", stdout);
 }

@@ -20,21 +20,30 @@ int xchg_tool_op_has_root(xchg_op_kind k)
     return k == XCHG_OP_BCAST || k == XCHG_OP_REDUCE || k == XCHG_OP_GATHER || k == XCHG_OP_SCATTER;
 }
 
+/* Each operation's MPI call, and the title its OSU benchmark prints. */
+static const struct {
+    const char *mpi, *title;
+} op_names[XCHG_OP_COUNT] = {
+    [XCHG_OP_ALLTOALL] = {"MPI_Alltoall", "All-to-All Personalized Exchange"},
+    [XCHG_OP_BCAST] = {"MPI_Bcast", "Broadcast"},
+    [XCHG_OP_REDUCE] = {"MPI_Reduce", "Reduce"},
+    [XCHG_OP_ALLGATHER] = {"MPI_Allgather", "Allgather"},
+    [XCHG_OP_REDUCE_SCATTER] = {"MPI_Reduce_scatter_block", "Reduce_scatter_block"},
+    [XCHG_OP_ALLREDUCE] = {"MPI_Allreduce", "Allreduce"},
+    [XCHG_OP_SCAN] = {"MPI_Scan", "Scan"},
+    [XCHG_OP_SCATTER] = {"MPI_Scatter", "Scatter"},
+    [XCHG_OP_GATHER] = {"MPI_Gather", "Gather"},
+    [XCHG_OP_SHIFT] = {"MPI_Sendrecv", "Circular Shift (Sendrecv)"},
+};
+
 const char *xchg_tool_op_mpi_name(xchg_op_kind k)
 {
-    static const char *const names[XCHG_OP_COUNT] = {
-        [XCHG_OP_ALLTOALL] = "MPI_Alltoall",
-        [XCHG_OP_BCAST] = "MPI_Bcast",
-        [XCHG_OP_REDUCE] = "MPI_Reduce",
-        [XCHG_OP_ALLGATHER] = "MPI_Allgather",
-        [XCHG_OP_REDUCE_SCATTER] = "MPI_Reduce_scatter_block",
-        [XCHG_OP_ALLREDUCE] = "MPI_Allreduce",
-        [XCHG_OP_SCAN] = "MPI_Scan",
-        [XCHG_OP_SCATTER] = "MPI_Scatter",
-        [XCHG_OP_GATHER] = "MPI_Gather",
-        [XCHG_OP_SHIFT] = "MPI_Sendrecv",
-    };
-    return (unsigned)k < XCHG_OP_COUNT ? names[k] : "?";
+    return (unsigned)k < XCHG_OP_COUNT ? op_names[k].mpi : "?";
+}
+
+const char *xchg_tool_op_title(xchg_op_kind k)
+{
+    return (unsigned)k < XCHG_OP_COUNT ? op_names[k].title : "?";
 }
 
 size_t xchg_tool_op_send_blocks(xchg_op_kind k, int rank, int root, int p)

@@ -1,9 +1,9 @@
 /*
  * tool_ops.h - what the MPI tools (xchg-bench, xchg-tune) share about the
  * operations they time: which reduce and which have a root, the MPI call
- * each is measured against, the buffers a rank needs, and one call of an
- * operation other than the exchange, by xchg's executor or by the MPI
- * library. Reductions are of MPI_INT with MPI_SUM; the others move
+ * each is measured against and its title, the buffers a rank needs, and
+ * one call of an operation other than the exchange, by xchg's executor or
+ * by the MPI library. Reductions are of MPI_INT with MPI_SUM; the others move
  * MPI_BYTE. And the median and the mean over the ranks both take of calls
  * timed one by one.
  */
@@ -24,6 +24,9 @@ int xchg_tool_op_has_root(xchg_op_kind kind);
 /* The MPI library's call for kind ("MPI_Bcast", ...; a shift is
  * "MPI_Sendrecv"). */
 const char *xchg_tool_op_mpi_name(xchg_op_kind kind);
+/* kind's name in a title line, as its OSU benchmark prints it
+ * ("Broadcast", "All-to-All Personalized Exchange", ...). */
+const char *xchg_tool_op_title(xchg_op_kind kind);
 
 /* How many blocks rank `rank` sends from and receives into for kind on p
  * ranks with root (the root's buffers are the larger ones), and the most

@@ -31,9 +31,10 @@
 #include <mpi.h>
 
 #include "tool_size.h"
+#include "tool_usage.h"
 #include "xchg.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = XCHG_TOOL_USAGE, EXIT_FAIL = 3 };
 
 #define PROBE_MAX_SIZES 64
 #define COPY_BYTES ((size_t)16 << 20)
@@ -65,17 +66,6 @@ static const char usage_text[] =
     "Run it with at least 2 ranks; put ranks 0 and 1 on two nodes to measure the\n"
     "network rather than shared memory (Open MPI: --map-by node).\n";
 
-/* Print a usage error on rank 0. */
-static int usage_error(int rank, const char *fmt, const char *arg)
-{
-    if (rank == 0) {
-        fputs("xchg probe: ", stderr);
-        fprintf(stderr, fmt, arg);
-        fputs("\n", stderr);
-    }
-    return EXIT_USAGE;
-}
-
 static int parse_args(int argc, char **argv, int rank, probe_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -91,6 +81,7 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
     a->max_size = (size_t)4 << 20;
     opterr = 0;
     int c;
+    uint64_t bytes;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -100,11 +91,11 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             a->name = optarg;
             break;
         case 's':
-            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->max_size) ||
-                a->max_size < 4096)
-                return usage_error(rank, "--max-size '%s' is not a size; accepted: 4K to 1G "
+            if (xchg_tool_bytes(optarg, 4096, 1u << 30, &bytes))
+                return xchg_tool_usage_error("--max-size '%s' is not a size; accepted: 4K to 1G "
                                          "bytes, with an optional K/M/G suffix",
                                    optarg);
+            a->max_size = (size_t)bytes;
             break;
         case 'j':
             a->json = 1;
@@ -116,18 +107,13 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
             if (rank == 0)
                 fputs(usage_text, stdout);
             return -1;
-        case ':':
-            return usage_error(rank, "%s needs a value", argv[optind - 1]);
         default:
-            if (rank == 0)
-                fprintf(stderr, "xchg probe: unknown option '%s'; accepted: %s\n",
-                        argv[optind - 1], accepted);
-            return EXIT_USAGE;
+            return xchg_tool_getopt_error(c, argv, accepted);
         }
     }
     if (optind < argc)
-        return usage_error(rank, "unexpected argument '%s'; options only (see --help)",
-                           argv[optind]);
+        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
+                                     argv[optind]);
     xchg_machine m;
     memset(&m, 0, sizeof m);
     snprintf(m.units, sizeof m.units, "us");
@@ -135,7 +121,7 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
     char buf[2048];
     if (strlen(a->name) >= sizeof m.name ||
         xchg_machine_format(&m, NULL, buf, sizeof buf) != XCHG_OK)
-        return usage_error(rank, "--name '%s' is not a machine name; accepted: 1 to 31 "
+        return xchg_tool_usage_error("--name '%s' is not a machine name; accepted: 1 to 31 "
                                  "letters, digits and . _ - +",
                            a->name);
     return 0;
@@ -279,16 +265,15 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
         if (f && fclose(f) != 0)
             bad = 1;
         if (bad) {
-            fprintf(stderr, "xchg probe: cannot write the machine file '%s': %s; accepted: "
-                            "a path in a folder that exists and can be written\n",
-                    a->out, strerror(errno));
-            return EXIT_USAGE;
+            return xchg_tool_usage_error("cannot write the machine file '%s': %s; accepted: a "
+                                         "path in a folder that exists and can be written",
+                                         a->out, strerror(errno));
         }
     }
     if (rc != XCHG_OK) {
-        fprintf(stderr, "xchg probe: the measured figures do not make a machine file "
-                        "(ts %g, tw %g, tr %g, barrier %g)\n",
-                m->ts, m->tw, m->tr, m->barrier);
+        xchg_tool_say("the measured figures do not make a machine file (ts %g, tw %g, tr %g, "
+                      "barrier %g)",
+                      m->ts, m->tw, m->tr, m->barrier);
         return EXIT_FAIL;
     }
     if (a->json) {
@@ -362,11 +347,12 @@ int main(int argc, char **argv)
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    xchg_tool_usage_setup("xchg probe", "", rank == 0);
     probe_args a;
     int rc = parse_args(argc, argv, rank, &a);
     if (rc == 0 && p < 2)
-        rc = usage_error(rank, "%s", "needs 2 or more ranks, and has 1; run it as "
-                                     "mpirun -np 2 xchg probe");
+        rc = xchg_tool_usage_error("needs 2 or more ranks, and has 1; run it as mpirun -np 2 "
+                                   "xchg probe");
     if (rc) {
         MPI_Finalize();
         return rc < 0 ? EXIT_OK : rc;
@@ -377,8 +363,7 @@ int main(int argc, char **argv)
     int ok = buf != NULL, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
-        if (rank == 0)
-            fprintf(stderr, "xchg probe: a rank could not allocate %zu bytes\n", a.max_size);
+        xchg_tool_say("a rank could not allocate %zu bytes", a.max_size);
         free(buf);
         MPI_Finalize();
         return EXIT_FAIL;
@@ -404,16 +389,16 @@ int main(int argc, char **argv)
         snprintf(m.name, sizeof m.name, "%s", a.name);
         snprintf(m.units, sizeof m.units, "us");
         if (rc == EXIT_OK && tr < 0) {
-            fprintf(stderr, "xchg probe: out of memory timing local copies\n");
+            xchg_tool_say("out of memory timing local copies");
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK && xchg_fit_pingpong(sizes, us, n, &fit, &err) != XCHG_OK) {
-            fprintf(stderr, "xchg probe: %s\n", err.msg);
+            xchg_tool_say("%s", err.msg);
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK && !(fit.range[fit.nranges - 1].tw > 0)) {
-            fprintf(stderr, "xchg probe: the time did not grow with the message size up to "
-                            "%zu B (per-byte time fitted to 0), so the timings are noise; run "
-                            "it again with a larger --max-size or on a quieter machine\n",
-                    a.max_size);
+            xchg_tool_say("the time did not grow with the message size up to %zu B (per-byte "
+                          "time fitted to 0), so the timings are noise; run it again with a "
+                          "larger --max-size or on a quieter machine",
+                          a.max_size);
             rc = EXIT_FAIL;
         } else if (rc == EXIT_OK) {
             xchg_fit_machine(&fit, &m);

@@ -34,13 +34,13 @@
  * interleaved pairs, each rank's median call, as xchg-bench --pair
  * measures), and must beat it by the margin there too, else the size goes
  * to the library. Rounds' means let one slow spell of a loaded machine
- * decide a size: at 64 ranks on 2 cores bcast-ring won its rounds at 32 B
- * and then took 1.6x the library's time in the program. With --agree FILE
- * (an earlier run's tuning file) a size whose row there is mpi is not
- * timed and stays mpi, so a row names an algorithm only when two runs, two
- * mpiruns, both found one faster: which ranks share a core, for seconds at
- * a time, moved reduce-hc at 8 B on 16 ranks from 1.06x faster in one run's
- * pairs to 1.2x slower in the next run.
+ * decide a size: on an oversubscribed machine an algorithm can win its
+ * rounds and then run slower than the library in the program. With
+ * --agree FILE (an earlier run's tuning file) a size whose row there is
+ * mpi is not timed and stays mpi, so a row names an algorithm only when
+ * two runs, two mpiruns, both found one faster: which ranks share a core,
+ * for seconds at a time, can turn one run's paired win into the next run's
+ * loss. docs/mpi-ops.md ("Measured") has the cases and their figures.
  *
  * Rows: consecutive sizes with the same choice make one row; a row reaches
  * to just below the next row's first size, and the last to MAX. With -o
@@ -63,10 +63,11 @@
 
 #include "tool_ops.h"
 #include "tool_size.h"
+#include "tool_usage.h"
 #include "xchg.h"
 #include "xchg_mpi.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = XCHG_TOOL_USAGE, EXIT_FAIL = 3 };
 
 #define MAX_CANDIDATES 256
 #define MAX_SIZES 64
@@ -136,17 +137,6 @@ static const char usage_text[] =
     "                      default: auto's default figures)\n"
     "  -h, --help          this text\n";
 
-/* Print a usage error from rank 0; returns EXIT_USAGE. */
-static int usage_error(const char *fmt, const char *arg)
-{
-    if (g_rank == 0) {
-        fputs("xchg tune: ", stderr);
-        fprintf(stderr, fmt, arg ? arg : "");
-        fputc('\n', stderr);
-    }
-    return EXIT_USAGE;
-}
-
 /* The number s into *out when it is all of s and within [lo, hi]: 0, else
  * -1 (out unchanged). */
 static int number_in(const char *s, double lo, double hi, double *out)
@@ -188,6 +178,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     opterr = 0;
     int c;
     char *colon;
+    uint64_t lo, hi;
     while ((c = getopt_long(argc, argv, ":o:m:M:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -196,19 +187,19 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
         case 'm':
             colon = strchr(optarg, ':');
             if (!colon)
-                return usage_error("-m '%s' is not a size range; accepted: MIN:MAX in bytes "
-                                   "(K, M, G suffixes), 1 <= MIN <= MAX",
-                                   optarg);
+                return xchg_tool_usage_error("-m '%s' is not a size range; accepted: MIN:MAX in "
+                                             "bytes (K, M, G suffixes), 1 <= MIN <= MAX", optarg);
             *colon = '\0';
-            if (xchg_tool_bytes(optarg, (size_t)1 << 30, &a->min_size) ||
-                xchg_tool_bytes(colon + 1, (size_t)1 << 30, &a->max_size) ||
-                a->min_size == 0 || a->min_size > a->max_size) {
+            if (xchg_tool_bytes(optarg, 1, 1u << 30, &lo) ||
+                xchg_tool_bytes(colon + 1, 1, 1u << 30, &hi) || lo > hi) {
                 *colon = ':';
-                return usage_error("-m '%s' is not a size range; accepted: MIN:MAX in bytes "
-                                   "(K, M, G suffixes), 1 <= MIN <= MAX <= 1G",
-                                   optarg);
+                return xchg_tool_usage_error("-m '%s' is not a size range; accepted: MIN:MAX in "
+                                             "bytes (K, M, G suffixes), 1 <= MIN <= MAX <= 1G",
+                                             optarg);
             }
             *colon = ':';
+            a->min_size = (size_t)lo;
+            a->max_size = (size_t)hi;
             break;
         case 't':
             a->topo = optarg;
@@ -218,29 +209,27 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             break;
         case 'r':
             if (number_in(optarg, 0.1, 10000, &a->round_ms))
-                return usage_error("--round-ms '%s' is not a duration; accepted: 0.1 to 10000 "
-                                   "milliseconds",
-                                   optarg);
+                return xchg_tool_usage_error("--round-ms '%s' is not a duration; accepted: 0.1 to "
+                                             "10000 milliseconds", optarg);
             break;
         case 'g':
             if (number_in(optarg, 0, 100, &a->margin))
-                return usage_error("--margin '%s' is not a percentage; accepted: 0 to 100",
-                                   optarg);
+                return xchg_tool_usage_error("--margin '%s' is not a percentage; accepted: 0 to "
+                                             "100", optarg);
             break;
         case 'C':
             if (number_in(optarg, 0, 100000, &a->confirm_ms))
-                return usage_error("--confirm-ms '%s' is not a duration; accepted: 0 (no paired "
-                                   "check) to 100000 milliseconds",
-                                   optarg);
+                return xchg_tool_usage_error("--confirm-ms '%s' is not a duration; accepted: 0 "
+                                             "(no paired check) to 100000 milliseconds", optarg);
             break;
         case 'a':
             a->agree = optarg;
             break;
         case 'M':
-            if (xchg_tool_bytes(optarg, SIZE_MAX, &a->mem_limit) || a->mem_limit == 0)
-                return usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 with an "
-                                   "optional K, M or G suffix",
-                                   optarg);
+            if (xchg_tool_bytes(optarg, 1, SIZE_MAX, &hi))
+                return xchg_tool_usage_error("-M '%s' is not a memory size; accepted: bytes >= 1 "
+                                             "with an optional K, M, G or T suffix", optarg);
+            a->mem_limit = (size_t)hi;
             break;
         case 'j':
             a->json = 1;
@@ -251,38 +240,32 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
         case 'p': {
             xchg_err err = {{0}};
             if (xchg_op_parse(optarg, &a->op, &err))
-                return usage_error("--op: %s", err.msg);
+                return xchg_tool_usage_error("--op: %s", err.msg);
             break;
         }
         case 'h':
             if (g_rank == 0)
                 fputs(usage_text, stdout);
             return -1;
-        case ':':
-            return usage_error("%s needs a value", argv[optind - 1]);
         default:
-            if (g_rank == 0)
-                fprintf(stderr, "xchg tune: unknown option '%s'; accepted: %s\n",
-                        argv[optind - 1], accepted);
-            return EXIT_USAGE;
+            return xchg_tool_getopt_error(c, argv, accepted);
         }
     }
     if (optind < argc)
-        return usage_error("unexpected argument '%s'; options only (see --help)", argv[optind]);
+        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
+                                     argv[optind]);
     size_t blocks =
         xchg_tool_op_send_blocks(a->op, 0, 0, p) + xchg_tool_op_recv_blocks(a->op, 0, 0, p);
     if (a->max_size > a->mem_limit / blocks)
-        return usage_error("blocks of MAX bytes do not fit -M: %s; accepted: a smaller MAX or "
-                           "a larger -M",
-                           "the send and receive buffers (2*P*MAX for alltoall) must be at "
-                           "most the limit");
+        return xchg_tool_usage_error("blocks of MAX bytes do not fit -M: the send and receive "
+                                     "buffers (2*P*MAX for alltoall) must be at most the limit; "
+                                     "accepted: a smaller MAX or a larger -M");
     if (xchg_tool_op_reduces(a->op) && a->min_size < sizeof(int))
-        return usage_error("-m: MIN is below one MPI_INT, which --op %s reduces; accepted: "
-                           "MIN >= 4",
-                           xchg_op_name(a->op));
+        return xchg_tool_usage_error("-m: MIN is below one MPI_INT, which --op %s reduces; "
+                                     "accepted: MIN >= 4", xchg_op_name(a->op));
     xchg_err err = {{0}};
     if (a->only && xchg_alg_check_list(a->only, &err))
-        return usage_error("--only: %s", err.msg);
+        return xchg_tool_usage_error("--only: %s", err.msg);
     /* another operation's algorithm named here is refused, not silently
      * left out */
     for (size_t i = 0; a->only && a->only[0] && i < xchg_alg_count(); i++) {
@@ -292,7 +275,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
         snprintf(err.msg, sizeof err.msg,
                  "%.64s performs %s, not %s; accepted: an algorithm 'xchg list --op %s' lists",
                  alg->name, xchg_op_name(alg->op), xchg_op_name(a->op), xchg_op_name(a->op));
-        return usage_error("--only: %s", err.msg);
+        return xchg_tool_usage_error("--only: %s", err.msg);
     }
     return 0;
 }
@@ -599,7 +582,8 @@ static int read_tuning(const char *path, const char *advice, xchg_tuning **t)
     *t = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return errno == ENOENT ? 1 : usage_error("cannot read the tuning file '%s'", path);
+        return errno == ENOENT ? 1
+                               : xchg_tool_usage_error("cannot read the tuning file '%s'", path);
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
     size_t got;
@@ -618,16 +602,13 @@ static int read_tuning(const char *path, const char *advice, xchg_tuning **t)
     }
     fclose(f);
     if (!text)
-        return usage_error("the tuning file '%s' is too large to read", path);
+        return xchg_tool_usage_error("the tuning file '%s' is too large to read", path);
     xchg_err err = {{0}};
     int rc = xchg_tuning_parse(text, len, t, &err);
     free(text);
-    if (rc) {
-        if (g_rank == 0)
-            fprintf(stderr, "xchg tune: the tuning file '%s' is not one xchg can read (%s); %s\n",
-                    path, err.msg, advice);
-        return EXIT_USAGE;
-    }
+    if (rc)
+        return xchg_tool_usage_error("the tuning file '%s' is not one xchg can read (%s); %s",
+                                     path, err.msg, advice);
     return 0;
 }
 
@@ -643,9 +624,8 @@ static int agreed_rows(const tune_args *a, const xchg_topo *t, const size_t *siz
         xchg_tuning *f = NULL;
         rc = read_tuning(a->agree, "accepted: a file that xchg tune -o wrote", &f);
         if (rc == 1)
-            rc = usage_error("--agree: there is no tuning file '%s'; accepted: a file that "
-                             "xchg tune -o wrote",
-                             a->agree);
+            rc = xchg_tool_usage_error("--agree: there is no tuning file '%s'; accepted: a file "
+                                       "that xchg tune -o wrote", a->agree);
         for (int k = 0; rc == 0 && k < nsizes; k++) {
             const char *alg = xchg_tuning_lookup(f, a->op, t, sizes[k]);
             if (alg) {
@@ -656,9 +636,9 @@ static int agreed_rows(const tune_args *a, const xchg_topo *t, const size_t *siz
             xchg_topo_spec(t, topo, sizeof topo);
             snprintf(msg, sizeof msg, "%s on %u ranks laid out as %s", xchg_op_name(a->op),
                      (unsigned)t->nodes, topo);
-            usage_error("--agree: the tuning file has no row for %s; accepted: a file that "
-                        "xchg tune -o wrote for the same operation, ranks and --topo",
-                        msg);
+            xchg_tool_usage_error("--agree: the tuning file has no row for %s; accepted: a file "
+                                  "that xchg tune -o wrote for the same operation, ranks and "
+                                  "--topo", msg);
             rc = EXIT_USAGE;
         }
         xchg_tuning_free(f);
@@ -714,7 +694,7 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
     FILE *f = fopen(tmp, "w");
     if (!f) {
         free(kept);
-        return usage_error("cannot write the tuning file '%s'", a->out);
+        return xchg_tool_usage_error("cannot write the tuning file '%s'", a->out);
     }
     fprintf(f, "xchg-tuning/2\n# measured by xchg tune (xchg %s); rows: operation ranks "
                "topology from(B) to(B) algorithm\n%s",
@@ -734,7 +714,7 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, a->out) != 0) {
         remove(tmp);
-        return usage_error("cannot write the tuning file '%s'", a->out);
+        return xchg_tool_usage_error("cannot write the tuning file '%s'", a->out);
     }
     return 0;
 }
@@ -745,6 +725,7 @@ int main(int argc, char **argv)
     int p;
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    xchg_tool_usage_setup("xchg tune", "", g_rank == 0);
     tune_args a;
     int rc = parse_args(argc, argv, p, &a);
     xchg_topo t;
@@ -754,11 +735,10 @@ int main(int argc, char **argv)
         snprintf(spec, sizeof spec, "complete:%d", p);
         xchg_err err = {{0}};
         if (xchg_topo_parse(a.topo ? a.topo : spec, &t, &err))
-            rc = usage_error("--topo: %s", err.msg);
+            rc = xchg_tool_usage_error("--topo: %s", err.msg);
         else if (t.nodes != (uint32_t)p)
-            rc = usage_error("--topo %s does not have one node per rank; accepted: a topology "
-                             "of P nodes",
-                             a.topo);
+            rc = xchg_tool_usage_error("--topo %s does not have one node per rank; accepted: a "
+                                       "topology of P nodes", a.topo);
         xchg_topo_spec(&t, topo, sizeof topo);
     }
     if (rc) {
@@ -784,8 +764,7 @@ int main(int argc, char **argv)
     int ok = sbuf && rbuf, all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all) {
-        if (g_rank == 0)
-            fprintf(stderr, "xchg tune: a rank could not allocate 2 x %zu bytes\n", sbytes);
+        xchg_tool_say("a rank could not allocate 2 x %zu bytes", sbytes);
         MPI_Finalize();
         return EXIT_FAIL;
     }
