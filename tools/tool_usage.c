@@ -57,3 +57,20 @@ int xchg_tool_getopt_error(int c, char *const argv[], const char *accepted)
         return xchg_tool_usage_error("unknown option '-%c'; accepted: %s", optopt, accepted);
     return xchg_tool_usage_error("unknown option '%s'; accepted: %s", word, accepted);
 }
+
+int xchg_tool_getopt_rest(int c, char *const argv[], const char *usage, const char *accepted)
+{
+    if (c != 'h')
+        return xchg_tool_getopt_error(c, argv, accepted);
+    if (g_speaks)
+        fputs(usage, stdout);
+    return -1;
+}
+
+int xchg_tool_no_operands(int argc, char *const argv[], int optind_now)
+{
+    if (optind_now < argc)
+        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
+                                     argv[optind_now]);
+    return 0;
+}

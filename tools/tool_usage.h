@@ -36,6 +36,16 @@ int xchg_tool_usage_error(const char *fmt, ...) XCHG_TOOL_PRINTF;
  * options. Returns XCHG_TOOL_USAGE. */
 int xchg_tool_getopt_error(int c, char *const argv[], const char *accepted);
 
+/* The end of an option loop of xchg probe and xchg tune: getopt_long's c
+ * for an option the loop did not take: 'h' (rank 0 prints usage on
+ * stdout; returns -1: done, exit 0), else getopt's refusal
+ * (xchg_tool_getopt_error). */
+int xchg_tool_getopt_rest(int c, char *const argv[], const char *usage, const char *accepted);
+
+/* After the options: 0, or an error for the first operand left (the tools
+ * take options only). */
+int xchg_tool_no_operands(int argc, char *const argv[], int optind_now);
+
 /* "PROGRAM: <message>" and a newline on stderr when this process speaks:
  * notes, warnings and failures that are not bad usage (no tail). */
 void xchg_tool_say(const char *fmt, ...) XCHG_TOOL_PRINTF;

@@ -66,7 +66,7 @@ static const char usage_text[] =
     "Run it with at least 2 ranks; put ranks 0 and 1 on two nodes to measure the\n"
     "network rather than shared memory (Open MPI: --map-by node).\n";
 
-static int parse_args(int argc, char **argv, int rank, probe_args *a)
+static int parse_args(int argc, char **argv, probe_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
                                              {"name", required_argument, NULL, 'n'},
@@ -103,17 +103,12 @@ static int parse_args(int argc, char **argv, int rank, probe_args *a)
         case 'v':
             a->verbose = 1;
             break;
-        case 'h':
-            if (rank == 0)
-                fputs(usage_text, stdout);
-            return -1;
-        default:
-            return xchg_tool_getopt_error(c, argv, accepted);
+        default: /* -h, or a refusal */
+            return xchg_tool_getopt_rest(c, argv, usage_text, accepted);
         }
     }
-    if (optind < argc)
-        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
-                                     argv[optind]);
+    if (xchg_tool_no_operands(argc, argv, optind))
+        return XCHG_TOOL_USAGE;
     xchg_machine m;
     memset(&m, 0, sizeof m);
     snprintf(m.units, sizeof m.units, "us");
@@ -349,7 +344,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     xchg_tool_usage_setup("xchg probe", "", rank == 0);
     probe_args a;
-    int rc = parse_args(argc, argv, rank, &a);
+    int rc = parse_args(argc, argv, &a);
     if (rc == 0 && p < 2)
         rc = xchg_tool_usage_error("needs 2 or more ranks, and has 1; run it as mpirun -np 2 "
                                    "xchg probe");

@@ -243,17 +243,12 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                 return xchg_tool_usage_error("--op: %s", err.msg);
             break;
         }
-        case 'h':
-            if (g_rank == 0)
-                fputs(usage_text, stdout);
-            return -1;
-        default:
-            return xchg_tool_getopt_error(c, argv, accepted);
+        default: /* -h, or a refusal */
+            return xchg_tool_getopt_rest(c, argv, usage_text, accepted);
         }
     }
-    if (optind < argc)
-        return xchg_tool_usage_error("unexpected argument '%s'; options only (see --help)",
-                                     argv[optind]);
+    if (xchg_tool_no_operands(argc, argv, optind))
+        return XCHG_TOOL_USAGE;
     size_t blocks =
         xchg_tool_op_send_blocks(a->op, 0, 0, p) + xchg_tool_op_recv_blocks(a->op, 0, 0, p);
     if (a->max_size > a->mem_limit / blocks)
