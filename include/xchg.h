@@ -154,6 +154,45 @@ enum {
 void xchg_topo_route(const xchg_topo *t, uint32_t from, uint32_t to, int policy,
                      xchg_seg *segs, int *nsegs);
 
+/*
+ * The one numbering of directed links: every module that counts messages
+ * per link (the verifier, virtual-node hosting, the simulator, the step
+ * diagrams) numbers them with these calls, so their ids agree.
+ *
+ * A directed link is (n, dim, up): the link leaving node n along dim, up = 1
+ * for the +1 direction and 0 for -1. Its id is
+ *     (n * ndims + dim) * 2 + up,
+ * so the ids named by node n are n*ndims*2 .. n*ndims*2 + ndims*2 - 1, and
+ * there are p * ndims * 2 of them (some unused at mesh and array edges).
+ * Two physical facts fold ids together:
+ *   - on a hypercube the link across bit b leaving n is one, whichever
+ *     direction a route names it by: it is keyed (n, b) with up = 0;
+ *   - on a wrapped dimension (ring, torus) of size 2 the +1 and -1
+ *     neighbours of a node are the same node over the same physical link:
+ *     it is keyed with up = 1.
+ * On a tree dim is the edge's level, and the edge above the subtree of
+ * 2^dim leaves named n (n's bits below dim are 0) is (n, dim, 1) climbing
+ * and (n, dim, 0) coming down; ids whose n has such a bit set are unused.
+ * A complete topology (a switch) has no links.
+ */
+
+/* Number of link ids of t: p * ndims * 2, or 0 when t has no links
+ * (complete). Arrays indexed by link id have this many entries. */
+size_t xchg_topo_link_count(const xchg_topo *t);
+
+/* Id of the directed link leaving node along dim in direction dir (+1 or
+ * -1; on a tree 0 climbs, as xchg_topo_neighbor says), by the rule above.
+ * The caller makes sure the link exists (a hop of xchg_topo_route). O(1). */
+size_t xchg_topo_link_id(const xchg_topo *t, uint32_t node, int dim, int dir);
+
+/* The link an id names: the node it leaves, its dimension and direction
+ * (+1 for up = 1, else -1; on a hypercube +1 when the bit goes 0 -> 1; on a
+ * tree 0 climbing, +1/-1 coming down into the child whose bit dim is 1/0),
+ * and the node at its far end (XCHG_NONE when the id names a missing link
+ * at a mesh or array edge or an unused tree id). id < xchg_topo_link_count. */
+void xchg_topo_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int *dir,
+                         uint32_t *to);
+
 /* ------------------------------------------------------------------ */
 /* Schedules                                                           */
 /* ------------------------------------------------------------------ */

@@ -366,7 +366,7 @@ static int embed_start(embed *e, const xchg_topo *real, xchg_sched *vs,
     e->cnt = calloc((T ? T : 1) * (size_t)pv, sizeof *e->cnt);
     e->msgs = malloc((size_t)pv * sizeof *e->msgs);
     e->links = malloc(e->maxlinks * sizeof *e->links);
-    e->pk.width = 2 * (size_t)p + xchg_link_count(real);
+    e->pk.width = 2 * (size_t)p + xchg_topo_link_count(real);
     if (!c->host || !c->prim || !c->sub || !e->cnt || !e->msgs || !e->links)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
     for (uint32_t v = 0; v < pv; v++)
@@ -670,7 +670,7 @@ void xchg_virtual_estimate(const xchg_topo *real, const xchg_topo *virt,
     xchg_est_tables(out, T1, pv, sizeof(int64_t));
     xchg_est_add(out, xchg_est_prod(pv, sizeof(rmsg)), 0);
     xchg_est_add(out, xchg_est_prod(nlinks, sizeof(size_t)), 0);
-    uint64_t width = xchg_est_sum(2 * p, xchg_link_count(real));
+    uint64_t width = xchg_est_sum(2 * p, xchg_topo_link_count(real));
     xchg_est_add(out, xchg_est_prod(B, width), 0);
     xchg_est_add(out, xchg_est_prod(doubled_capacity(8, B), sizeof(uint8_t *)), 0);
     xchg_est_add(out, pv, pv);

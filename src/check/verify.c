@@ -278,7 +278,7 @@ static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r
             if (v->s->contention_free) {
                 uint32_t node, far, a = w->lfirst[id], b = w->lsecond[id];
                 int dim, dir;
-                xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
+                xchg_topo_link_ends(v->t, id, &node, &dim, &dir, &far);
                 xchg_verify_note(rep,
                            "step %zu link %u->%u (%s %d%s) carries %u messages "
                            "(%u->%u, %u->%u%s) in a contention-free schedule",
@@ -503,7 +503,7 @@ uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify
         return 0;
     /* one thread's counts and scratch, the merged counts and the results:
      * bytes_needed without the compiled steps, which depend on the rules */
-    uint64_t p = t->nodes, nl = xchg_link_count(t);
+    uint64_t p = t->nodes, nl = xchg_topo_link_count(t);
     uint64_t counts = opts && opts->messages_only ? 0 : mul_sat(steps, p);
     return mul_sat(counts, 12) + p * 20 + nl * 24 + mul_sat(steps, sizeof(stepres));
 }
@@ -681,7 +681,7 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
     v.p = s->topo.nodes;
     v.nsteps = s->nsteps;
     v.has_links = xchg_topo_has_links(v.t);
-    v.nlinks = xchg_link_count(v.t);
+    v.nlinks = xchg_topo_link_count(v.t);
     v.messages_only = opts && opts->messages_only;
     v.progress = opts ? opts->progress : NULL;
     v.progress_ctx = opts ? opts->progress_ctx : NULL;
