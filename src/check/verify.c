@@ -20,6 +20,9 @@
  * links are numbered and routes walked by src/sched/links.h. This file only
  * checks. Schedules of the other operations (bcast, reduce, ...) have
  * their tokens followed by verify_op.c after the message checks here.
+ * Calls point one way: verify_op.c (which holds the public xchg_verify and
+ * sends each schedule to its checks) calls this file, never the reverse;
+ * this file may call the follower and the link numbering (sched/).
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
@@ -664,16 +667,9 @@ static void verify_free(shared *v)
     free(v->total);
 }
 
-int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
-                xchg_err *err)
+int xchg_verify_exchange(const xchg_sched *s, const xchg_verify_opts *opts,
+                         xchg_verify_report *report, xchg_err *err)
 {
-    if (!s || !report)
-        return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
-    if (s->topo.nodes == 0)
-        return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
-    if (s->op.kind != XCHG_OP_ALLTOALL && !(opts && opts->messages_only))
-        return xchg_verify_op(s, opts, report, err);
-
     shared v;
     memset(&v, 0, sizeof v);
     v.s = s;
