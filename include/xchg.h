@@ -1376,7 +1376,7 @@ typedef struct xchg_op_program xchg_op_program;
 /*
  * Derive rank's program for schedule s of an operation, every phase of it:
  * all tokens are followed with the block follower (p*p*steps work, no
- * symmetry used yet), and the rank's sends and receives are grouped into
+ * symmetry used), and the rank's sends and receives are grouped into
  * pieces by each phase's sizing. Returns 0; XCHG_EINVAL on a NULL argument,
  * a rank out of range or an operation whose parameters do not fit;
  * XCHG_ETOOBIG above XCHG_OP_PROGRAM_MAX_WORK; XCHG_EINTERNAL when the

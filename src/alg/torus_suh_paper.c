@@ -28,9 +28,9 @@
  * instead of p; the verifier then follows all p).
  * Preconditions: torus:NxN, N = 2^d, d >= 4 (t1's declared needs; t1
  * builds the smaller sizes itself).
- * Cost: 3d-3 start-ups; volume has no closed form here. Measured:
- *   see docs/torus-suh.md (below Table 1 at d = 4, 5; above it from d = 6,
- *   where the table's send phase is short).
+ * Cost: 3d-3 start-ups; volume has no closed form here: docs/torus-suh.md
+ *   holds it against Table 1 (below it on the small tori, above it on the
+ *   larger ones, where the table's send phase is short).
  * Memory: 3d-3 steps with a partner and a size table (8 bytes a node), a
  *   context with the target table (4(d+1) bytes a node, s->ctx_bytes);
  *   while building, also about 4 bytes a node and step of counters

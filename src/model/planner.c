@@ -3,8 +3,8 @@
  * machine, for one block size (xchg_plan) or over a range of them
  * (xchg_plan_sweep: the winner at each size of a doubling sweep and the
  * exact crossovers on the lower envelope). The CLI's `plan` and `compare`
- * and, later, the MPI executor's `auto` mode all ask this file, so they
- * name the same winner.
+ * and the MPI executor's `auto` mode all ask this file, so they name the
+ * same winners.
  *
  * Candidates: every registry entry (or those named in `only`) with each of
  * the specs xchg_alg_variants gives, in registry order; the planner keeps

@@ -9,7 +9,7 @@
  * How: for each phase, every origin's blocks are moved through the phase's
  * steps with the public follower (xchg_follow_origin_step), and the tokens
  * the rank sends, receives and ends with are kept as events. That is
- * p*p*steps work for every rank, no symmetry used yet (xchg_rank_new's
+ * p*p*steps work for every rank, no symmetry used (xchg_rank_new's
  * classes would cut it to about p*steps); above XCHG_OP_PROGRAM_MAX_WORK the
  * call refuses with XCHG_ETOOBIG. The events are then replayed step by step
  * on the rank's own state: for each sizing key (an origin, a dest, a token)
