@@ -41,12 +41,19 @@ void xchg_hashmap_free(xchg_hashmap *m)
     xchg_hashmap_init(m);
 }
 
-int xchg_hashmap_find(const xchg_hashmap *m, uint64_t key, uint32_t *val)
+/* The entry holding key, or SIZE_MAX when m does not hold it. */
+static size_t lookup(const xchg_hashmap *m, uint64_t key)
 {
     if (!m->cap)
-        return 0;
+        return SIZE_MAX;
     size_t i = probe(m, key);
-    if (m->key[i] == EMPTY)
+    return m->key[i] == EMPTY ? SIZE_MAX : i;
+}
+
+int xchg_hashmap_find(const xchg_hashmap *m, uint64_t key, uint32_t *val)
+{
+    size_t i = lookup(m, key);
+    if (i == SIZE_MAX)
         return 0;
     *val = m->val[i];
     return 1;
@@ -93,10 +100,8 @@ int xchg_hashmap_insert(xchg_hashmap *m, uint64_t key, uint32_t val)
 
 int xchg_hashmap_take(xchg_hashmap *m, uint64_t key, uint32_t *val)
 {
-    if (!m->cap)
-        return 0;
-    size_t i = probe(m, key);
-    if (m->key[i] == EMPTY)
+    size_t i = lookup(m, key);
+    if (i == SIZE_MAX)
         return 0;
     *val = m->val[i];
     m->n--;
