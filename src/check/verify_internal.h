@@ -9,6 +9,7 @@
 #define XCHG_VERIFY_INTERNAL_H
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 /* Append a failure message to the report when there is room. */
 XCHG_INTERNAL void xchg_verify_note(xchg_verify_report *r, const char *fmt, ...)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xchg.h"
+#include "xchg_consumers.h"
 #include "base/util.h"
 
 #if defined(__GNUC__)

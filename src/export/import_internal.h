@@ -14,6 +14,7 @@
 #define XCHG_IMPORT_INTERNAL_H
 
 #include "sched/sched_internal.h"
+#include "xchg_consumers.h"
 
 #define IMPORT_FORMAT "xchg-schedule/1"
 

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 /* One row of Bokhari, Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
 typedef struct preset {

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 struct xchg_sweep {
     xchg_plan_entry *cand;   /* candidates, registry order */

@@ -24,7 +24,7 @@
  */
 #include "base/hashmap.h"
 #include "base/util.h"
-#include "xchg.h"
+#include "xchg_rank.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@
  * operation (a broadcast's tokens carry one datum, a reduction's combine)
  * is refused, never run as an exchange.
  */
-#include "xchg.h"
+#include "xchg_rank.h"
 #include "base/hashmap.h"
 #include "base/util.h"
 

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_consumers.h"
 
 #define NONE UINT32_MAX
 
