@@ -2,7 +2,7 @@
  * verify.c - the schedule verifier: follows every block (origin, dest)
  * through the schedule and checks that the schedule does what it claims.
  *
- * Checks (see xchg_verify in xchg.h):
+ * Checks (see xchg_verify in xchg_model.h):
  *   delivery    after the last step block (o, d) is at node d;
  *   sizes       at each (step, node) the number of blocks the node holds and
  *               its rule selects equals the declared size; this is how "a node

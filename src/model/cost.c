@@ -317,7 +317,7 @@ double xchg_line_time(const xchg_line *l, double m)
 }
 
 /*
- * The time line of s on mach (see xchg.h): declared counts, then the link
+ * The time line of s on mach (see xchg_model.h): declared counts, then the link
  * volume from opts->report, from the contention-free claim, or measured by
  * a message-level xchg_verify run (ETOOBIG leaves it UNMEASURED). Returns
  * 0, EINVAL on bad arguments, ENOMEM or the verifier's other codes; out is

@@ -577,7 +577,7 @@ const xchg_crossover *xchg_sweep_crossover(const xchg_sweep *sw, size_t i)
 
 /*
  * One block size: a sweep over [m, m] and its winner. Returns 0 with *best
- * (and all/n_all as xchg.h says); EINVAL, ENOTAPPLIC (nothing applies, or
+ * (and all/n_all as xchg_model.h says); EINVAL, ENOTAPPLIC (nothing applies, or
  * nothing may win: the message names the first candidate's reason), ENOMEM.
  * Outputs are untouched on failure.
  */

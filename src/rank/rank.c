@@ -14,7 +14,7 @@
  * every block n sends or receives at every step, and nothing else is kept.
  * Without a symmetry the follower's per-node iterator follows every block.
  *
- * Where blocks live: see "One rank's program" in xchg.h. A hash map from a
+ * Where blocks live: see "One rank's program" in xchg_rank.h. A hash map from a
  * block to its scratch slot holds only the blocks passing through.
  *
  * Only the complete exchange has such programs: a schedule of another

@@ -1,7 +1,7 @@
 /*
  * links.c - the public calls of the one directed-link numbering
  * (xchg_topo_link_count, xchg_topo_link_id, xchg_topo_link_ends; the rule
- * is in xchg.h, its inline core in links.h) and the route walker.
+ * is in xchg_core.h, its inline core in links.h) and the route walker.
  */
 #include <string.h>
 

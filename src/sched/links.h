@@ -1,7 +1,7 @@
 /*
  * links.h - the inline core of the one numbering of directed links, and a
  * walker over the links of a route. The numbering's rule is public
- * (xchg_topo_link_id and its neighbours in xchg.h, implemented in links.c
+ * (xchg_topo_link_id and its neighbours in xchg_core.h, implemented in links.c
  * on the inline rule below): the verifier's contention check and the
  * packing of hosted virtual nodes use it here, inline, because they call
  * it once per hop; the simulator and the drawings, which see the library
@@ -23,7 +23,7 @@ static inline uint32_t xchg_tree_edge_node(uint32_t node, int dim, int dir, int 
 }
 
 /* Id of the directed link leaving node along dim in direction dir (+1 or
- * -1), by the rule of xchg_topo_link_id (xchg.h). Inline: the verifier
+ * -1), by the rule of xchg_topo_link_id (xchg_core.h). Inline: the verifier
  * calls it once per hop. */
 static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
 {
