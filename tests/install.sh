@@ -68,6 +68,10 @@ expect=(
     "$XCHG_LIBDIR/libxchg.so.0"
     "$XCHG_LIBDIR/libxchg.so.0.1.0"
     "$XCHG_INCLUDEDIR/xchg.h"
+    "$XCHG_INCLUDEDIR/xchg_core.h"
+    "$XCHG_INCLUDEDIR/xchg_model.h"
+    "$XCHG_INCLUDEDIR/xchg_rank.h"
+    "$XCHG_INCLUDEDIR/xchg_consumers.h"
     "$XCHG_BINDIR/xchg"
     "$XCHG_LIBDIR/pkgconfig/xchg.pc"
     "$XCHG_LIBDIR/cmake/xchg/xchgConfig.cmake"
@@ -94,7 +98,9 @@ ok "the install holds ${#expect[@]} files: ${expect[*]}"
 if [ "$XCHG_HAVE_MPI" = ON ] && [ "$XCHG_INSTALL_BENCH" != ON ]; then
     echo "note: this build has no xchg_bench target, so xchg-bench is not expected"
 fi
-cmp -s "$SRC/include/xchg.h" "$PREFIX/$XCHG_INCLUDEDIR/xchg.h" || fail "installed xchg.h differs from the source"
+for h in xchg.h xchg_core.h xchg_model.h xchg_rank.h xchg_consumers.h; do
+    cmp -s "$SRC/include/$h" "$PREFIX/$XCHG_INCLUDEDIR/$h" || fail "installed $h differs from the source"
+done
 
 # The installed programs and libraries find every library they need.
 bins=("$PREFIX/$XCHG_BINDIR/xchg" "$LIB/libxchg.so")

@@ -116,6 +116,14 @@ static int run_init(run *r, const xchg_sched *s, const char *what)
         CHECK(rc == XCHG_OK, "%s: rank %u's program: %d %s", what, i, rc, err.msg);
         if (rc != XCHG_OK)
             return -1;
+        CHECK(xchg_op_program_nsteps(r->prog[i]) == xchg_sched_nsteps(s) &&
+                  xchg_op_program_nphases(r->prog[i]) == xchg_sched_nphases(s),
+              "%s: rank %u's program has %zu steps in %zu phases, the schedule %zu in %zu", what,
+              i, xchg_op_program_nsteps(r->prog[i]), xchg_op_program_nphases(r->prog[i]),
+              xchg_sched_nsteps(s), xchg_sched_nphases(s));
+        CHECK(xchg_op_program_rank(r->prog[i]) == i,
+              "%s: rank %u's program names rank %u (xchg_op_program_rank)", what, i,
+              xchg_op_program_rank(r->prog[i]));
         r->slot[i] = calloc(xchg_op_program_nslots(r->prog[i]) * W + 1, sizeof **r->slot);
         r->order_ok &= xchg_op_program_order_ok(r->prog[i]) != 0;
     }

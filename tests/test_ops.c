@@ -39,6 +39,17 @@ static void test_api(void)
           "unknown name refused: %s", err.msg);
     CHECK(strcmp(xchg_op_name((xchg_op_kind)99), "?") == 0, "out of range name");
 
+    /* how each operation's messages count blocks: the table of xchg.h */
+    const xchg_op_sizing sizing[XCHG_OP_COUNT] = {
+        [XCHG_OP_ALLTOALL] = XCHG_SIZE_TOKENS,  [XCHG_OP_BCAST] = XCHG_SIZE_ORIGINS,
+        [XCHG_OP_REDUCE] = XCHG_SIZE_DESTS,     [XCHG_OP_ALLGATHER] = XCHG_SIZE_ORIGINS,
+        [XCHG_OP_REDUCE_SCATTER] = XCHG_SIZE_DESTS, [XCHG_OP_ALLREDUCE] = XCHG_SIZE_SETS,
+        [XCHG_OP_SCAN] = XCHG_SIZE_SETS,        [XCHG_OP_SCATTER] = XCHG_SIZE_TOKENS,
+        [XCHG_OP_GATHER] = XCHG_SIZE_TOKENS,    [XCHG_OP_SHIFT] = XCHG_SIZE_TOKENS};
+    for (int k = 0; k < XCHG_OP_COUNT; k++)
+        CHECK(xchg_op_sizing_of((xchg_op_kind)k) == sizing[k], "%s counts blocks by sizing %d",
+              xchg_op_name((xchg_op_kind)k), (int)xchg_op_sizing_of((xchg_op_kind)k));
+
     /* tokens: count them on p = 6 */
     const struct {
         xchg_op op;

@@ -218,6 +218,7 @@ static void check_schedule(const char *alg, const char *tspec, const xchg_topo *
     uint32_t p = t->nodes;
     xchg_rank **ranks = calloc(p, sizeof *ranks);
     int made = 1, same = 1;
+    uint32_t misnamed = 0; /* programs that name another node than theirs */
     for (uint32_t n = 0; n < p; n++) {
         xchg_err err;
         xchg_rank *plain = NULL;
@@ -226,6 +227,7 @@ static void check_schedule(const char *alg, const char *tspec, const xchg_topo *
             made = 0;
             break;
         }
+        misnamed += xchg_rank_node(ranks[n]) != n;
         /* following every block costs p*p*steps a node: on larger networks
          * compare a few nodes only */
         int sample = p <= 64 || n == 0 || n == 1 || n == p / 2 || n == p - 1;
@@ -238,6 +240,8 @@ static void check_schedule(const char *alg, const char *tspec, const xchg_topo *
         }
     }
     if (made) {
+        CHECK(misnamed == 0, "%s on %s: %u programs name another node (xchg_rank_node)", alg,
+              tspec, (unsigned)misnamed);
         CHECK(same, "%s on %s: programs through the symmetry equal those following every block",
               alg, tspec);
         uint64_t bad = run_all(ranks, p);

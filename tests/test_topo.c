@@ -1,6 +1,7 @@
 /*
  * test_topo.c - topology specs, coordinates, neighbours and routes, and the
- * numbering of a tree's links (sched/links.h).
+ * one numbering of directed links (xchg_topo_link_id, its inline core in
+ * sched/links.h), on trees and on every other kind.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ static void test_routes(void)
 /*
  * A tree: routes climb to the lowest common ancestor and come down, one
  * hop a level; every directed edge has its own link id, whichever way the
- * route names it, and xchg_link_ends gives the hop back.
+ * route names it, and xchg_topo_link_ends gives the hop back.
  */
 static void test_tree(void)
 {
@@ -195,13 +196,13 @@ static void test_tree(void)
 
     /* every route on tree:0..5 reaches its target over 2L links (L its
      * top level), and the routes use one link id for each of the tree's
-     * 2 (2^D - 1) edges each way, an id whose ends xchg_link_ends gives
+     * 2 (2^D - 1) edges each way, an id whose ends xchg_topo_link_ends gives
      * back as the hop */
     for (int d = 0; d <= 5; d++) {
         char spec[16];
         snprintf(spec, sizeof spec, "tree:%d", d);
         xchg_topo tt = parse_ok(spec);
-        size_t nl = xchg_link_count(&tt);
+        size_t nl = xchg_topo_link_count(&tt);
         unsigned char *seen = calloc(nl ? nl : 1, 1);
         int bad = 0;
         for (uint32_t i = 0; i < tt.nodes; i++)
@@ -213,7 +214,7 @@ static void test_tree(void)
                 while (xchg_link_walk_next(&w, &id)) {
                     uint32_t from, to;
                     int dim, dir;
-                    xchg_link_ends(&tt, id, &from, &dim, &dir, &to);
+                    xchg_topo_link_ends(&tt, id, &from, &dim, &dir, &to);
                     if (id >= nl || to == XCHG_NONE ||
                         xchg_link_id(&tt, from, dim, dir) != id ||
                         xchg_topo_neighbor(&tt, from, dim, dir) != to)
@@ -239,6 +240,64 @@ static void test_tree(void)
     }
 }
 
+/*
+ * The public link numbering on every kind: every hop of every route gets
+ * the id the inline rule gives, below xchg_topo_link_count and laid out as
+ * xchg.h says (node * ndims * 2 + dim * 2 + up); xchg_topo_link_ends gives
+ * back a link from the hop's start to its end; one physical link has one
+ * id (a hypercube's bit either way, a size-2 wrapped dimension's two
+ * directions) and two different links never share one.
+ */
+static void test_link_numbering(void)
+{
+    const char *specs[] = {"ring:2",   "ring:5",      "array:4",  "torus:2x3", "torus:4x3",
+                           "mesh:3x4", "hypercube:3", "tree:3",   "complete:4",
+                           "torus:2x2x2"};
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        xchg_topo t = parse_ok(specs[k]);
+        size_t nl = xchg_topo_link_count(&t);
+        CHECK(nl == (xchg_topo_has_links(&t) ? (size_t)t.nodes * (size_t)t.ndims * 2 : 0),
+              "link count of %s: %zu", specs[k], nl);
+        /* far[id]: the far end the hops give that id, XCHG_NONE unseen */
+        uint32_t *far = malloc((nl ? nl : 1) * sizeof *far);
+        for (size_t i = 0; i < nl; i++)
+            far[i] = XCHG_NONE;
+        int bad = 0;
+        for (uint32_t a = 0; a < t.nodes; a++)
+            for (int dim = 0; dim < t.ndims; dim++)
+                for (int dir = -1; dir <= 1; dir++) {
+                    uint32_t b = xchg_topo_neighbor(&t, a, dim, dir);
+                    if (b == XCHG_NONE || (dir == 0 && t.kind != XCHG_TOPO_TREE))
+                        continue;
+                    size_t id = xchg_topo_link_id(&t, a, dim, dir);
+                    uint32_t from, to;
+                    int d, r;
+                    xchg_topo_link_ends(&t, id, &from, &d, &r, &to);
+                    if (id >= nl || id != xchg_link_id(&t, a, dim, dir) ||
+                        id / 2 % (size_t)t.ndims != (size_t)dim || from != a || to != b || d != dim ||
+                        xchg_topo_link_id(&t, from, d, r) != id ||
+                        (far[id] != XCHG_NONE && far[id] != b))
+                        bad++;
+                    else
+                        far[id] = b;
+                    if (t.kind == XCHG_TOPO_HYPERCUBE && r != ((a >> dim) & 1 ? -1 : 1))
+                        bad++;
+                }
+        CHECK(bad == 0, "%s: %d hops whose link id or ends are wrong", specs[k], bad);
+        free(far);
+    }
+    /* one id for the two ways round a size-2 wrapped dimension, as the
+     * verifier counts them */
+    xchg_topo t = parse_ok("torus:2x3");
+    CHECK_EQ_U64(xchg_topo_link_id(&t, 1, 0, +1), xchg_topo_link_id(&t, 1, 0, -1),
+                 "torus:2x3: node 1's +1 and -1 links along size 2 are one");
+    CHECK(xchg_topo_link_id(&t, 1, 1, +1) != xchg_topo_link_id(&t, 1, 1, -1),
+          "torus:2x3: node 1's +1 and -1 links along size 3 are two");
+    t = parse_ok("hypercube:3");
+    CHECK_EQ_U64(xchg_topo_link_id(&t, 5, 1, +1), xchg_topo_link_id(&t, 5, 1, -1),
+                 "hypercube:3: the link across bit 1 has one id whichever way it is named");
+}
+
 int main(void)
 {
     test_parse_good();
@@ -246,5 +305,6 @@ int main(void)
     test_coords_neighbors();
     test_routes();
     test_tree();
+    test_link_numbering();
     return check_finish("test_topo");
 }

@@ -4,9 +4,8 @@
  * (an entry's declared needs turned into the refusal message), the declared
  * claims, and generate-in-one-call. The registry entries themselves live in
  * src/alg/<family>.c, each declaring its restrictions and properties as
- * data; this is the only place that lists them. The CLI, the planner and
- * the tests all read this table, and so will the MPI executor (planned, in
- * src/mpi/).
+ * data; this is the only place that lists them. The CLI, the planner, the
+ * MPI executor and the tests all read this table.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,12 @@
 /*
- * torus_suh.h - what the two files of Suh et al.'s family share
- * (torus_suh.c: t1, t2, t1.x; torus_suh_paper.c: t1:paper): the geometry of
- * a 2^d x 2^d torus as bit masks on node ids (id = y*2^d + x), the diagonal
- * groups G_L(1), G_L(2) and level-L groups, step building, and t1:paper's
+ * torus_suh.h - what the files of Suh et al.'s family share (torus_suh.c:
+ * t1, t2, t1.x; torus_suh_paper.c: t1:paper; torus_suh_groups.c: the
+ * senders' groups of both): the geometry of a 2^d x 2^d torus as bit masks
+ * on node ids (id = y*2^d + x), the diagonal groups G_L(1), G_L(2) and
+ * level-L groups, step building, the group functions, and t1:paper's
  * builder and estimate. See the header of torus_suh.c for the definitions.
+ * Calls point one way: torus_suh.c calls torus_suh_paper.c (t1:paper) and
+ * torus_suh_groups.c; torus_suh_paper.c calls torus_suh_groups.c.
  */
 #ifndef XCHG_TORUS_SUH_H
 #define XCHG_TORUS_SUH_H
@@ -109,16 +112,25 @@ static inline uint32_t halving_mask(const suh_geo *g, int level, int shift)
 enum { SUH_GROUP_CONC = 1, SUH_GROUP_HALVE = 2, SUH_GROUP_SEND = 3 };
 #define SUH_GROUP_KIND 64
 
-/* The group_fn of t1 and t1:paper: SG_L(1), SG_L(2) (and G_L(k) of a
- * halving level, which t1 does not reach), from the step's group_arg. */
+/* The group_fn of t1 and t1:paper (torus_suh_groups.c): SG_L(1), SG_L(2)
+ * (and G_L(k) of a halving level, which t1 does not reach), from the
+ * step's group_arg. */
 XCHG_INTERNAL int xchg_suh_t1_group(const xchg_sched *s, size_t step, uint32_t node, char *name,
+                                    size_t len);
+
+/* The group_fn of t2 and t1.x (torus_suh_groups.c): T2's G_L(k) in the
+ * halving phases, SG in t1.x's concentration and send phases. */
+XCHG_INTERNAL int xchg_suh_t2_group(const xchg_sched *s, size_t step, uint32_t node, char *name,
                                     size_t len);
 
 /*
  * Build Suh et al.'s T1 with the paper's own phase pattern (t1:paper, see
- * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4. 0, ENOMEM.
+ * torus_suh_paper.c) on the 2^d x 2^d torus t, d >= 4, claiming
+ * contention-freedom when claims_free (t1's registry claim: the caller's).
+ * 0, ENOMEM.
  */
-XCHG_INTERNAL int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err);
+XCHG_INTERNAL int xchg_suh_paper_build(const xchg_topo *t, int claims_free, xchg_sched **out,
+                                       xchg_err *err);
 
 /*
  * What xchg_suh_paper_build takes on the 2^d x 2^d torus t, d >= 4

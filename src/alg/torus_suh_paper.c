@@ -28,13 +28,15 @@
  * instead of p; the verifier then follows all p).
  * Preconditions: torus:NxN, N = 2^d, d >= 4 (t1's declared needs; t1
  * builds the smaller sizes itself).
- * Cost: 3d-3 start-ups; volume has no closed form here. Measured:
- *   see docs/torus-suh.md (below Table 1 at d = 4, 5; above it from d = 6,
- *   where the table's send phase is short).
+ * Cost: 3d-3 start-ups; volume has no closed form here: docs/torus-suh.md
+ *   holds it against Table 1 (below it on the small tori, above it on the
+ *   larger ones, where the table's send phase is short).
  * Memory: 3d-3 steps with a partner and a size table (8 bytes a node), a
  *   context with the target table (4(d+1) bytes a node, s->ctx_bytes);
  *   while building, also about 4 bytes a node and step of counters
  *   (xchg_suh_paper_estimate counts the peak). Work: N*p*(3d-3) block moves.
+ * Calls: torus_suh.h's geometry and torus_suh_groups.c's group function,
+ * never torus_suh.c (which calls this file's builder for t1:paper).
  */
 #include <string.h>
 
@@ -297,9 +299,10 @@ done:
  * the schedule; on failure everything handed over is freed with it and the
  * rest stays in b for paper_build_free. 0 or ENOMEM (with a message).
  */
-static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, xchg_err *err)
+static int paper_assemble(paper_build *b, const xchg_topo *t, int claims_free, xchg_sched **out,
+                          xchg_err *err)
 {
-    xchg_sched *s = xchg_sched_new(t, "t1:paper", xchg_alg_claims_free(&xchg_alg_t1, t));
+    xchg_sched *s = xchg_sched_new(t, "t1:paper", claims_free);
     if (!s)
         return xchg_fail(err, XCHG_ENOMEM, "t1:paper: out of memory while building the schedule");
     s->ctx = b->c;
@@ -340,10 +343,12 @@ static int paper_assemble(paper_build *b, const xchg_topo *t, xchg_sched **out, 
 /*
  * Build t1:paper on the 2^d x 2^d torus t, d >= 4, in named steps: roles
  * (who is active how long, who serves whom), the rule's target table, the
- * exchange and send steps' partners, the message sizes, then the schedule.
- * 0, ENOMEM, or EINTERNAL for a d the caller should not have passed.
+ * exchange and send steps' partners, the message sizes, then the schedule,
+ * which claims contention-freedom when claims_free is set (t1's claim,
+ * which the caller reads from its registry entry). 0, ENOMEM, or EINTERNAL
+ * for a d the caller should not have passed.
  */
-int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
+int xchg_suh_paper_build(const xchg_topo *t, int claims_free, xchg_sched **out, xchg_err *err)
 {
     paper_build b;
     memset(&b, 0, sizeof b);
@@ -369,7 +374,7 @@ int xchg_suh_paper_build(const xchg_topo *t, xchg_sched **out, xchg_err *err)
         paper_build_free(&b);
         return xchg_fail(err, rc, "t1:paper: out of memory while building the schedule");
     }
-    rc = paper_assemble(&b, t, out, err);
+    rc = paper_assemble(&b, t, claims_free, out, err);
     paper_build_free(&b);
     return rc;
 }

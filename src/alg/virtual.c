@@ -366,7 +366,7 @@ static int embed_start(embed *e, const xchg_topo *real, xchg_sched *vs,
     e->cnt = calloc((T ? T : 1) * (size_t)pv, sizeof *e->cnt);
     e->msgs = malloc((size_t)pv * sizeof *e->msgs);
     e->links = malloc(e->maxlinks * sizeof *e->links);
-    e->pk.width = 2 * (size_t)p + xchg_link_count(real);
+    e->pk.width = 2 * (size_t)p + xchg_topo_link_count(real);
     if (!c->host || !c->prim || !c->sub || !e->cnt || !e->msgs || !e->links)
         return xchg_fail(err, XCHG_ENOMEM, "out of memory hosting virtual nodes");
     for (uint32_t v = 0; v < pv; v++)
@@ -591,11 +591,11 @@ int xchg_virtual_embed(const xchg_topo *real, xchg_sched *vs, xchg_virtual_locat
  * than half the real dimension; it can fail only on the smallest networks
  * (a real dimension under twice a guest's longest hop, or of size 2, whose
  * two directions share one link), which the proof above does not cover:
- * there the bound rests on measurement. Measured on every ring up to 40
- * and on 2-D, 3-D and 4-D tori from 2 to 22 per side, hosting ar1, at2,
- * mt3/mtk and pt4/ptk, no virtual step needed more than the bound, and
- * about half of it: 2 of 3 sub-steps for ar1 (g = 2), at most 5 of 9 for
- * at2 (g = 4). tests/test_estimate.c holds the total to it.
+ * there the bound rests on a search, not a proof: over small rings and
+ * tori hosting ar1, at2, mt3/mtk and pt4/ptk no virtual step needed more
+ * than the bound, and most about half of it (docs/virtual-nodes.md shows
+ * the real step counts). tests/test_estimate.c holds every hosted
+ * schedule's total to it.
  */
 static uint64_t substeps_max(const xchg_topo *real, const xchg_topo *virt)
 {
@@ -670,7 +670,7 @@ void xchg_virtual_estimate(const xchg_topo *real, const xchg_topo *virt,
     xchg_est_tables(out, T1, pv, sizeof(int64_t));
     xchg_est_add(out, xchg_est_prod(pv, sizeof(rmsg)), 0);
     xchg_est_add(out, xchg_est_prod(nlinks, sizeof(size_t)), 0);
-    uint64_t width = xchg_est_sum(2 * p, xchg_link_count(real));
+    uint64_t width = xchg_est_sum(2 * p, xchg_topo_link_count(real));
     xchg_est_add(out, xchg_est_prod(B, width), 0);
     xchg_est_add(out, xchg_est_prod(doubled_capacity(8, B), sizeof(uint8_t *)), 0);
     xchg_est_add(out, pv, pv);

@@ -13,7 +13,7 @@
  *
  * A tree (tree:D) has its processors at the leaves and switches inside; a
  * route climbs to the lowest common ancestor and comes down, one hop per
- * level (xchg.h says how switches are named).
+ * level (xchg_core.h says how switches are named).
  */
 #include <stdio.h>
 #include <string.h>

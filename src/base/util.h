@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xchg.h"
+#include "xchg_core.h"
 
 /* Hide internal symbols from the shared library. */
 #if defined(__GNUC__)

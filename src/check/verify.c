@@ -2,7 +2,7 @@
  * verify.c - the schedule verifier: follows every block (origin, dest)
  * through the schedule and checks that the schedule does what it claims.
  *
- * Checks (see xchg_verify in xchg.h):
+ * Checks (see xchg_verify in xchg_model.h):
  *   delivery    after the last step block (o, d) is at node d;
  *   sizes       at each (step, node) the number of blocks the node holds and
  *               its rule selects equals the declared size; this is how "a node
@@ -20,6 +20,9 @@
  * links are numbered and routes walked by src/sched/links.h. This file only
  * checks. Schedules of the other operations (bcast, reduce, ...) have
  * their tokens followed by verify_op.c after the message checks here.
+ * Calls point one way: verify_op.c (which holds the public xchg_verify and
+ * sends each schedule to its checks) calls this file, never the reverse;
+ * this file may call the follower and the link numbering (sched/).
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
@@ -278,7 +281,7 @@ static void close_links(wstate *w, size_t s, xchg_verify_report *rep, stepres *r
             if (v->s->contention_free) {
                 uint32_t node, far, a = w->lfirst[id], b = w->lsecond[id];
                 int dim, dir;
-                xchg_link_ends(v->t, id, &node, &dim, &dir, &far);
+                xchg_topo_link_ends(v->t, id, &node, &dim, &dir, &far);
                 xchg_verify_note(rep,
                            "step %zu link %u->%u (%s %d%s) carries %u messages "
                            "(%u->%u, %u->%u%s) in a contention-free schedule",
@@ -503,7 +506,7 @@ uint64_t xchg_verify_bytes(const xchg_topo *t, uint64_t steps, const xchg_verify
         return 0;
     /* one thread's counts and scratch, the merged counts and the results:
      * bytes_needed without the compiled steps, which depend on the rules */
-    uint64_t p = t->nodes, nl = xchg_link_count(t);
+    uint64_t p = t->nodes, nl = xchg_topo_link_count(t);
     uint64_t counts = opts && opts->messages_only ? 0 : mul_sat(steps, p);
     return mul_sat(counts, 12) + p * 20 + nl * 24 + mul_sat(steps, sizeof(stepres));
 }
@@ -664,16 +667,9 @@ static void verify_free(shared *v)
     free(v->total);
 }
 
-int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
-                xchg_err *err)
+int xchg_verify_exchange(const xchg_sched *s, const xchg_verify_opts *opts,
+                         xchg_verify_report *report, xchg_err *err)
 {
-    if (!s || !report)
-        return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
-    if (s->topo.nodes == 0)
-        return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
-    if (s->op.kind != XCHG_OP_ALLTOALL && !(opts && opts->messages_only))
-        return xchg_verify_op(s, opts, report, err);
-
     shared v;
     memset(&v, 0, sizeof v);
     v.s = s;
@@ -681,7 +677,7 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
     v.p = s->topo.nodes;
     v.nsteps = s->nsteps;
     v.has_links = xchg_topo_has_links(v.t);
-    v.nlinks = xchg_link_count(v.t);
+    v.nlinks = xchg_topo_link_count(v.t);
     v.messages_only = opts && opts->messages_only;
     v.progress = opts ? opts->progress : NULL;
     v.progress_ctx = opts ? opts->progress_ctx : NULL;

@@ -1,12 +1,15 @@
 /*
  * verify_internal.h - what the verifier's two files share: verify.c (the
  * complete exchange, and every schedule's message checks) and verify_op.c
- * (the other operations' tokens).
+ * (the public xchg_verify, which sends a schedule to verify.c or, for the
+ * other operations, follows their tokens after verify.c's message checks).
+ * Calls point one way, from verify_op.c to verify.c.
  */
 #ifndef XCHG_VERIFY_INTERNAL_H
 #define XCHG_VERIFY_INTERNAL_H
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 /* Append a failure message to the report when there is room. */
 XCHG_INTERNAL void xchg_verify_note(xchg_verify_report *r, const char *fmt, ...)
@@ -15,11 +18,10 @@ XCHG_INTERNAL void xchg_verify_note(xchg_verify_report *r, const char *fmt, ...)
 #endif
     ;
 
-/* xchg_verify for a schedule whose operation is not the complete exchange:
- * the message checks in messages-only mode, then every token followed and
- * every message's size counted with the operation's sizing. Same returns
- * as xchg_verify. */
-XCHG_INTERNAL int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
-                                 xchg_verify_report *report, xchg_err *err);
+/* xchg_verify for a complete exchange, and the message checks alone
+ * (opts->messages_only) for a schedule of any operation (verify.c). s and
+ * report are not NULL and s has nodes. Same returns as xchg_verify. */
+XCHG_INTERNAL int xchg_verify_exchange(const xchg_sched *s, const xchg_verify_opts *opts,
+                                       xchg_verify_report *report, xchg_err *err);
 
 #endif /* XCHG_VERIFY_INTERNAL_H */

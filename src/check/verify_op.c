@@ -25,6 +25,12 @@
  * Start-ups and volume are then counted from what is carried, as for the
  * exchange. Work: tokens times steps; memory: a few words per (step, node).
  * Single-threaded: these operations have at most p*p tokens and few steps.
+ *
+ * The public xchg_verify is here: it sends a complete exchange, or any
+ * schedule checked messages-only, to verify.c, and the other operations
+ * through the token checks above, which call verify.c's message checks
+ * first. Calls point one way: this file calls verify.c (its checks and
+ * xchg_verify_note), never the reverse.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +209,12 @@ static void report_counts(op_run *r)
     }
 }
 
-int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
-                   xchg_err *err)
+/* xchg_verify for a schedule whose operation is not the complete exchange:
+ * the message checks in messages-only mode, then every token followed and
+ * every message's size counted with the operation's sizing. Same returns
+ * as xchg_verify. */
+static int verify_op(const xchg_sched *s, const xchg_verify_opts *opts,
+                     xchg_verify_report *report, xchg_err *err)
 {
     xchg_verify_opts mo = opts ? *opts : (xchg_verify_opts){0};
     mo.messages_only = 1;
@@ -213,7 +223,7 @@ int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verif
         rc = xchg_verify_check_work(&s->topo, s->nsteps,
                                     &(xchg_verify_opts){.max_work = mo.max_work}, err);
     if (rc == XCHG_OK)
-        rc = xchg_verify(s, &mo, report, err);
+        rc = xchg_verify_exchange(s, &mo, report, err);
     if (rc != XCHG_OK)
         return rc;
     op_run r;
@@ -281,4 +291,16 @@ int xchg_verify_op(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verif
     free(r.pairs);
     xchg_follower_free(f);
     return rc;
+}
+
+int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_report *report,
+                xchg_err *err)
+{
+    if (!s || !report)
+        return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
+    if (s->topo.nodes == 0)
+        return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
+    if (s->op.kind != XCHG_OP_ALLTOALL && !(opts && opts->messages_only))
+        return verify_op(s, opts, report, err);
+    return xchg_verify_exchange(s, opts, report, err);
 }

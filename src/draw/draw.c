@@ -5,7 +5,9 @@
  * Every message is one arrow, <path class="msg">, along its route from
  * sender to receiver, coloured by the dimension and direction of its first
  * hop; each directed link that two or more messages of the step cross is
- * drawn under them in red, <path class="conflict">. A sender that the
+ * drawn under them in red, <path class="conflict"> (links as the library
+ * numbers them, xchg_topo_link_id, so its red links are the verifier's
+ * conflicts). A sender that the
  * algorithm puts in a named group (xchg_sched_group: T1's SG_p(1), AT2's
  * even nodes, a phase of multiphase) has its circle filled with the group's
  * tint, <circle class="group" data-group="K">. A caption names the
@@ -22,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tree_edge.h"
 #include "draw_internal.h"
 
 /* First-hop colours: dimension d going +1 is colour 2d, going -1 is 2d+1
@@ -118,28 +119,24 @@ static int group_cmp(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-/* The load counter of the link leaving shown node a along dim, dir. A
- * tree's edge is counted at the subtree below it: climbing (dir 0) the
- * node's, coming down the child's (xchg_topo_neighbor), slot 1 and 0. */
+/* The load counter of the link leaving shown node a along dim, dir: the
+ * library's link id (xchg_topo_link_id) with its node's part replaced by
+ * the node's place among the shown ones, so that a box of a large network
+ * needs counters for the box only. */
 static uint32_t *link_load(drawer *w, uint32_t a, int dim, int dir)
 {
-    int slot = dir > 0;
-    if (w->t->kind == XCHG_TOPO_TREE)
-        a = xchg_tree_edge_node(a, dim, dir, &slot);
-    size_t i = ((size_t)xchg_draw_layout_index(&w->l, a) * (size_t)w->t->ndims + (size_t)dim) * 2 +
-               (size_t)slot;
+    size_t id = xchg_topo_link_id(w->t, a, dim, dir), per = (size_t)w->t->ndims * 2;
+    size_t i = (size_t)xchg_draw_layout_index(&w->l, (uint32_t)(id / per)) * per + id % per;
     return &w->load[i];
 }
 
-/* The link of load counter i (link_load's numbering): its node, dim, dir. */
-static void load_link(const drawer *w, size_t i, uint32_t *a, int *dim, int *dir)
+/* The link of load counter i (link_load's numbering): its node, dim, dir
+ * and far end. */
+static void load_link(const drawer *w, size_t i, uint32_t *a, int *dim, int *dir, uint32_t *b)
 {
-    const xchg_topo *t = w->t;
-    *dim = (int)(i / 2 % (size_t)t->ndims);
-    *a = xchg_draw_layout_node(&w->l, (uint32_t)(i / 2 / (size_t)t->ndims));
-    *dir = i % 2 ? +1 : -1;
-    if (t->kind == XCHG_TOPO_TREE)
-        *a = xchg_tree_edge_hop(*a, *dim, (int)(i % 2), dir);
+    size_t per = (size_t)w->t->ndims * 2;
+    size_t id = (size_t)xchg_draw_layout_node(&w->l, (uint32_t)(i / per)) * per + i % per;
+    xchg_topo_link_ends(w->t, id, a, dim, dir, b);
 }
 
 /* Class of a message on t whose route is segs (nsegs 0: a chord): its first
@@ -246,10 +243,9 @@ static void step_body(drawer *w, size_t step, int labels, int ids)
     for (size_t i = 0; i < w->nload; i++) {
         if (w->load[i] < 2)
             continue;
-        uint32_t a;
+        uint32_t a, b;
         int dim, dir;
-        load_link(w, i, &a, &dim, &dir);
-        uint32_t b = xchg_topo_neighbor(t, a, dim, dir);
+        load_link(w, i, &a, &dim, &dir, &b);
         xchg_draw_path_clear(&w->path);
         xchg_draw_layout_hop(&w->l, a, b, dim, dir, lane, 1, &w->path, NULL, NULL);
         xchg_draw_svg_printf(

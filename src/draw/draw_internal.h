@@ -3,7 +3,7 @@
  * writer and path builder (svg.c) and the layouts (layout.c) that place a
  * topology's nodes on the page and give the geometry of one hop.
  *
- * The layer reads schedules only through xchg.h (docs/architecture.md);
+ * The layer reads schedules only through xchg_consumers.h (docs/architecture.md);
  * nothing here is part of the public API, and every symbol is hidden from
  * the shared library.
  */
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xchg.h"
+#include "xchg_consumers.h"
 #include "base/util.h"
 
 #if defined(__GNUC__)

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "sched/follow.h"
+#include "xchg_consumers.h"
 
 /* Default limit on p*p*steps block-steps when the caller passes 0. */
 #define EXPORT_DEFAULT_WORK UINT64_C(2000000000)

@@ -1,17 +1,20 @@
 /*
- * import_internal.h - what the three files of the schedule xchg_imp_reader share
+ * import_internal.h - what the four files of the schedule importer share
  * (xchg_import, docs/export-format.md "Import"): the reader's state, the
  * messages of the step being read, error reporting, and the builder that
  * turns each step read into a step of the schedule.
- *   import.c       the builder (checks, replay, the callback rule) and
- *                  xchg_import itself;
- *   import_json.c  the JSON format, with a field path for every message;
- *   import_text.c  the text format, line by line.
+ *   import.c        xchg_import: picks the format, finishes the schedule;
+ *   import_json.c   the JSON format, with a field path for every message;
+ *   import_text.c   the text format, line by line;
+ *   import_build.c  the builder (checks, replay, the callback rule) and
+ *                   error reporting, which the three others call.
+ * Calls point one way: import.c -> the readers -> import_build.c.
  */
 #ifndef XCHG_IMPORT_INTERNAL_H
 #define XCHG_IMPORT_INTERNAL_H
 
 #include "sched/sched_internal.h"
+#include "xchg_consumers.h"
 
 #define IMPORT_FORMAT "xchg-schedule/1"
 
@@ -28,7 +31,7 @@ typedef struct xchg_imp_msg {
     int nsegs;
 } xchg_imp_msg;
 
-typedef struct xchg_imp_ctx xchg_imp_ctx; /* the built schedule's context (import.c) */
+typedef struct xchg_imp_ctx xchg_imp_ctx; /* the built schedule's context (import_build.c) */
 
 /* Which parameters of an operation the file gives (xchg_imp_op.given). */
 #define XCHG_IMP_ROOT 1u
@@ -93,7 +96,7 @@ XCHG_INTERNAL int xchg_imp_oom(xchg_imp_reader *r);
 /* Grow *arr (n elements of size sz) to hold n+1; 0 or the error. */
 XCHG_INTERNAL int xchg_imp_grow(xchg_imp_reader *r, void **arr, size_t *cap, size_t n, size_t sz);
 
-/* The builder (import.c). begin_steps: the head is read (topology, nodes):
+/* The builder (import_build.c). begin_steps: the head is read (topology, nodes):
  * check it and set up the replay and the schedule. add_block: a listed
  * block of message m. check_nodes: m's two nodes. finish_step: the step
  * read is complete: check it (one message a sender, one route policy,
@@ -116,6 +119,10 @@ XCHG_INTERNAL int xchg_imp_check_op(xchg_imp_reader *r, const xchg_imp_op *o, co
 /* Add phase o (its first step set) after the ones read; 0 or the error
  * (more than XCHG_MAX_PHASES). */
 XCHG_INTERNAL int xchg_imp_add_phase(xchg_imp_reader *r, const xchg_imp_op *o);
+
+/* Release what the reader and the builder hold, the schedule being built
+ * too unless r->sched was taken (set to NULL) (import_build.c). */
+XCHG_INTERNAL void xchg_imp_free(xchg_imp_reader *r);
 
 /* The two formats: read all of r's text; 0 or the error. */
 XCHG_INTERNAL int xchg_imp_read_json(xchg_imp_reader *r);

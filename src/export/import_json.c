@@ -3,6 +3,7 @@
  * (import_internal.h): a small xchg_imp_reader for exactly this schema, no tree
  * built, no recursion. Every message says where it is: line, column and
  * the field's path (steps[2][0].blocks[3], operation.root, phases[1]).
+ * Calls the builder (import_build.c) as it reads; import.c calls it.
  */
 #include <stdio.h>
 #include <string.h>

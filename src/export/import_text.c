@@ -5,6 +5,7 @@
  * where a schedule's phases start, "step N [copies C]" lines, and one
  * line per message, "F -> T  route SEGS  blocks (o,d) ...". Every message
  * says its line and column.
+ * Calls the builder (import_build.c) as it reads; import.c calls it.
  */
 #include <stdio.h>
 #include <stdlib.h>

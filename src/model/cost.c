@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 /* One row of Bokhari, Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
 typedef struct preset {
@@ -316,7 +317,7 @@ double xchg_line_time(const xchg_line *l, double m)
 }
 
 /*
- * The time line of s on mach (see xchg.h): declared counts, then the link
+ * The time line of s on mach (see xchg_model.h): declared counts, then the link
  * volume from opts->report, from the contention-free claim, or measured by
  * a message-level xchg_verify run (ETOOBIG leaves it UNMEASURED). Returns
  * 0, EINVAL on bad arguments, ENOMEM or the verifier's other codes; out is

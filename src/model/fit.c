@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 /* Points each side of a split needs. */
 #define FIT_MIN_POINTS 3

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 #define MACHINE_FORMAT "xchg-machine/1"
 /* Longest line read; a machine file's lines are short. */

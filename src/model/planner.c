@@ -3,8 +3,8 @@
  * machine, for one block size (xchg_plan) or over a range of them
  * (xchg_plan_sweep: the winner at each size of a doubling sweep and the
  * exact crossovers on the lower envelope). The CLI's `plan` and `compare`
- * and, later, the MPI executor's `auto` mode all ask this file, so they
- * name the same winner.
+ * and the MPI executor's `auto` mode all ask this file, so they name the
+ * same winners.
  *
  * Candidates: every registry entry (or those named in `only`) with each of
  * the specs xchg_alg_variants gives, in registry order; the planner keeps
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 struct xchg_sweep {
     xchg_plan_entry *cand;   /* candidates, registry order */
@@ -576,7 +577,7 @@ const xchg_crossover *xchg_sweep_crossover(const xchg_sweep *sw, size_t i)
 
 /*
  * One block size: a sweep over [m, m] and its winner. Returns 0 with *best
- * (and all/n_all as xchg.h says); EINVAL, ENOTAPPLIC (nothing applies, or
+ * (and all/n_all as xchg_model.h says); EINVAL, ENOTAPPLIC (nothing applies, or
  * nothing may win: the message names the first candidate's reason), ENOMEM.
  * Outputs are untouched on failure.
  */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "xchg_model.h"
 
 #define TUNING_FORMAT "xchg-tuning/2"
 #define TUNING_FORMAT_1 "xchg-tuning/1" /* no operation column: alltoall rows */

@@ -9,7 +9,7 @@
  * How: for each phase, every origin's blocks are moved through the phase's
  * steps with the public follower (xchg_follow_origin_step), and the tokens
  * the rank sends, receives and ends with are kept as events. That is
- * p*p*steps work for every rank, no symmetry used yet (xchg_rank_new's
+ * p*p*steps work for every rank, no symmetry used (xchg_rank_new's
  * classes would cut it to about p*steps); above XCHG_OP_PROGRAM_MAX_WORK the
  * call refuses with XCHG_ETOOBIG. The events are then replayed step by step
  * on the rank's own state: for each sizing key (an origin, a dest, a token)
@@ -22,8 +22,9 @@
  * therefore carry all the rank holds for a dest, never part of it: a
  * partial cannot be split, and the program refuses such a schedule.
  */
+#include "base/hashmap.h"
 #include "base/util.h"
-#include "xchg.h"
+#include "xchg_rank.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +88,7 @@ typedef struct build {
     slot_rec *slots;
     size_t capslots;
     uint32_t *arr;  /* ORIGINS: origin -> slot; DESTS, SETS: dest -> slot */
-    uint64_t *hkey; /* TOKENS: open-addressing map token -> slot */
-    uint32_t *hval;
-    size_t hcap, hn;
+    xchg_hashmap tok; /* TOKENS: token o * p + d -> slot */
     uint32_t *tmp; /* p entries: a set being built */
     xchg_err *err;
 } build;
@@ -177,50 +176,9 @@ static int add_piece(build *b, uint32_t origin, uint32_t dest, uint32_t slot, co
 /* The token map (TOKENS): slot of token key, or XCHG_NONE. */
 static uint32_t map_get(const build *b, uint64_t key)
 {
-    if (!b->hcap)
-        return XCHG_NONE;
-    for (size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (b->hcap - 1);;
-         i = (i + 1) & (b->hcap - 1)) {
-        if (b->hkey[i] == UINT64_MAX)
-            return XCHG_NONE;
-        if (b->hkey[i] == key)
-            return b->hval[i];
-    }
-}
-
-static int map_put(build *b, uint64_t key, uint32_t val)
-{
-    if (2 * (b->hn + 1) > b->hcap) {
-        size_t cap = b->hcap ? 2 * b->hcap : 64;
-        uint64_t *k = malloc(cap * sizeof *k);
-        uint32_t *v = malloc(cap * sizeof *v);
-        if (!k || !v) {
-            free(k);
-            free(v);
-            return XCHG_ENOMEM;
-        }
-        memset(k, 0xff, cap * sizeof *k);
-        uint64_t *ok = b->hkey;
-        uint32_t *ov = b->hval;
-        size_t ocap = b->hcap;
-        b->hkey = k;
-        b->hval = v;
-        b->hcap = cap;
-        b->hn = 0;
-        for (size_t i = 0; i < ocap; i++)
-            if (ok[i] != UINT64_MAX)
-                map_put(b, ok[i], ov[i]); /* cannot grow again: room for all */
-        free(ok);
-        free(ov);
-    }
-    size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (b->hcap - 1);
-    while (b->hkey[i] != UINT64_MAX && b->hkey[i] != key)
-        i = (i + 1) & (b->hcap - 1);
-    if (b->hkey[i] == UINT64_MAX)
-        b->hn++;
-    b->hkey[i] = key;
-    b->hval[i] = val;
-    return XCHG_OK;
+    uint32_t slot = XCHG_NONE;
+    xchg_hashmap_find(&b->tok, key, &slot);
+    return slot;
 }
 
 /* The rank's pieces when the phase starts: its own tokens (rank, d), one
@@ -249,7 +207,7 @@ static int start_pieces(build *b)
         if (rc != XCHG_OK)
             break;
         if (b->sizing == XCHG_SIZE_TOKENS)
-            rc = map_put(b, (uint64_t)r * b->p + d, slot);
+            rc = xchg_hashmap_insert(&b->tok, (uint64_t)r * b->p + d, slot);
         else
             b->arr[b->sizing == XCHG_SIZE_ORIGINS ? r : d] = slot;
     }
@@ -414,7 +372,7 @@ static int plain_message(build *b, const event *ev, size_t n, int recv)
         if (recv) {
             rc = new_slot(b, &o, 1, &slot);
             if (rc == XCHG_OK && tokens)
-                rc = map_put(b, key, slot);
+                rc = xchg_hashmap_insert(&b->tok, key, slot);
             else if (rc == XCHG_OK)
                 b->arr[o] = slot;
         } else if (slot == XCHG_NONE) {
@@ -524,9 +482,7 @@ static int run_phase(build *b, const xchg_follower *f, size_t k, uint32_t *scrat
     b->sizing = xchg_op_sizing_of(b->op.kind);
     for (uint32_t i = 0; i < b->p; i++)
         b->arr[i] = XCHG_NONE;
-    if (b->hcap)
-        memset(b->hkey, 0xff, b->hcap * sizeof *b->hkey);
-    b->hn = 0;
+    xchg_hashmap_free(&b->tok); /* a phase's tokens are its own */
     g->start[k].a = b->npc;
     rc = start_pieces(b);
     g->start[k].b = b->npc;
@@ -653,8 +609,7 @@ int xchg_op_program_new(const xchg_sched *s, uint32_t rank, xchg_op_program **ou
     free(b.ev);
     free(b.pc);
     free(b.slots);
-    free(b.hkey);
-    free(b.hval);
+    xchg_hashmap_free(&b.tok);
     xchg_follower_free(f);
     if (rc != XCHG_OK) {
         xchg_op_program_free(g);

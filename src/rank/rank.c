@@ -14,14 +14,15 @@
  * every block n sends or receives at every step, and nothing else is kept.
  * Without a symmetry the follower's per-node iterator follows every block.
  *
- * Where blocks live: see "One rank's program" in xchg.h. A hash map from a
+ * Where blocks live: see "One rank's program" in xchg_rank.h. A hash map from a
  * block to its scratch slot holds only the blocks passing through.
  *
  * Only the complete exchange has such programs: a schedule of another
  * operation (a broadcast's tokens carry one datum, a reduction's combine)
  * is refused, never run as an exchange.
  */
-#include "xchg.h"
+#include "xchg_rank.h"
+#include "base/hashmap.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -246,83 +247,6 @@ static int events_by_following(const xchg_sched *s, uint32_t n, event_vec *sends
 
 /* ---- where blocks live ---------------------------------------------------- */
 
-/* Open-addressing map from a block key (o * p + d) to its scratch slot. */
-typedef struct slot_map {
-    uint64_t *key; /* UINT64_MAX: empty */
-    uint32_t *slot;
-    size_t cap, n;
-} slot_map;
-
-static size_t map_home(const slot_map *m, uint64_t key)
-{
-    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (m->cap - 1);
-}
-
-static int map_put(slot_map *m, uint64_t key, uint32_t slot);
-
-static int map_grow(slot_map *m)
-{
-    slot_map g = {0};
-    g.cap = m->cap ? m->cap * 2 : 256;
-    g.key = malloc(g.cap * sizeof *g.key);
-    g.slot = malloc(g.cap * sizeof *g.slot);
-    if (!g.key || !g.slot) {
-        free(g.key);
-        free(g.slot);
-        return XCHG_ENOMEM;
-    }
-    memset(g.key, 0xff, g.cap * sizeof *g.key);
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->key[i] != UINT64_MAX)
-            map_put(&g, m->key[i], m->slot[i]);
-    free(m->key);
-    free(m->slot);
-    *m = g;
-    return XCHG_OK;
-}
-
-static int map_put(slot_map *m, uint64_t key, uint32_t slot)
-{
-    if ((m->n + 1) * 2 > m->cap && map_grow(m))
-        return XCHG_ENOMEM;
-    size_t i = map_home(m, key);
-    while (m->key[i] != UINT64_MAX)
-        i = (i + 1) & (m->cap - 1);
-    m->key[i] = key;
-    m->slot[i] = slot;
-    m->n++;
-    return XCHG_OK;
-}
-
-/* Remove key; its slot to *slot. 0 when found, -1 when absent. Backward-shift
- * deletion keeps every probe chain whole without tombstones. */
-static int map_take(slot_map *m, uint64_t key, uint32_t *slot)
-{
-    if (!m->cap)
-        return -1;
-    size_t i = map_home(m, key);
-    while (m->key[i] != key) {
-        if (m->key[i] == UINT64_MAX)
-            return -1;
-        i = (i + 1) & (m->cap - 1);
-    }
-    *slot = m->slot[i];
-    m->n--;
-    size_t hole = i;
-    for (size_t j = (i + 1) & (m->cap - 1); m->key[j] != UINT64_MAX; j = (j + 1) & (m->cap - 1)) {
-        size_t home = map_home(m, m->key[j]);
-        /* j's entry may move to the hole when its home is not in (hole, j] */
-        int stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-        if (!stays) {
-            m->key[hole] = m->key[j];
-            m->slot[hole] = m->slot[j];
-            hole = j;
-        }
-    }
-    m->key[hole] = UINT64_MAX;
-    return 0;
-}
-
 /* Growable list of free scratch slots. */
 typedef struct slot_list {
     uint32_t *v;
@@ -348,7 +272,7 @@ static int assign_places(xchg_rank *r, xchg_err *err)
 {
     uint32_t n = r->node, p = r->p;
     uint8_t *left_send = calloc(p, 1), *at_home = calloc(p, 1);
-    slot_map held = {0};
+    xchg_hashmap held = {0}; /* block o * p + d -> its scratch slot */
     slot_list free_slots = {0}, freed_now = {0};
     int rc = left_send && at_home ? XCHG_OK : XCHG_ENOMEM;
     size_t high = 0;
@@ -356,7 +280,7 @@ static int assign_places(xchg_rank *r, xchg_err *err)
         for (size_t i = r->send_off[k]; !rc && i < r->send_off[k + 1]; i++) {
             xchg_block b = r->send[i];
             uint32_t slot;
-            if (map_take(&held, (uint64_t)b.origin * p + b.dest, &slot) == 0) {
+            if (xchg_hashmap_take(&held, (uint64_t)b.origin * p + b.dest, &slot)) {
                 r->send_loc[i] = XCHG_LOC(XCHG_LOC_SCRATCH, slot);
                 rc = slot_push(&freed_now, slot);
             } else if (b.origin == n && !left_send[b.dest]) {
@@ -384,7 +308,7 @@ static int assign_places(xchg_rank *r, xchg_err *err)
             }
             uint32_t slot = free_slots.n ? free_slots.v[--free_slots.n] : (uint32_t)high++;
             r->recv_loc[i] = XCHG_LOC(XCHG_LOC_SCRATCH, slot);
-            rc = map_put(&held, (uint64_t)b.origin * p + b.dest, slot);
+            rc = xchg_hashmap_insert(&held, (uint64_t)b.origin * p + b.dest, slot);
         }
         /* slots sent from at this step are free from the next step on */
         for (size_t i = 0; !rc && i < freed_now.n; i++)
@@ -408,8 +332,7 @@ static int assign_places(xchg_rank *r, xchg_err *err)
     r->scratch_blocks = high;
     free(left_send);
     free(at_home);
-    free(held.key);
-    free(held.slot);
+    xchg_hashmap_free(&held);
     free(free_slots.v);
     free(freed_now.v);
     return rc;

@@ -1,7 +1,7 @@
 /*
  * follow.c - the one block follower: compiling a schedule's steps
  * (xchg_follower_new), freeing them, and the public calls that follow one
- * block or one origin's blocks (xchg.h, "Block follower"). The inner loops
+ * block or one origin's blocks (xchg_core.h, "Block follower"). The inner loops
  * live in follow.h; the per-node iterator in follow_node.c.
  *
  * Compiling a step goes: check the partner kind, compile the rule (one

@@ -1,7 +1,7 @@
 /*
  * follow.h - the one block follower (inside): compiled steps and the inline
  * loops that move blocks through them. The public face is the "Block
- * follower" section of xchg.h (xchg_follower_new, xchg_follow_block,
+ * follower" section of xchg_core.h (xchg_follower_new, xchg_follow_block,
  * xchg_follow_origin_step, xchg_follow_node_*); the verifier, the exporter
  * and virtual-node hosting use the inline functions below directly.
  *
@@ -88,7 +88,7 @@ typedef struct xchg_cstep {
 /* Most distinct (dim, div, mod) logical coordinate tables of one follower. */
 #define XCHG_FOLLOW_MAX_LTABLES 64
 
-/* The compiled follower of one schedule (xchg.h's opaque xchg_follower). */
+/* The compiled follower of one schedule (xchg_core.h's opaque xchg_follower). */
 struct xchg_follower {
     const xchg_sched *s;   /* not owned; must outlive the follower */
     uint32_t p;

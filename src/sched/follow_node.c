@@ -1,7 +1,7 @@
 /*
  * follow_node.c - one node's view of a schedule, step by step: whom it
  * sends to, the blocks it holds before each step, the ones it sends and
- * the ones it receives, and from whom (xchg_follow_node_* in xchg.h).
+ * the ones it receives, and from whom (xchg_follow_node_* in xchg_core.h).
  *
  * How: a block's path depends on the whole schedule, so the iterator is made
  * by following all p*p blocks, origin by origin, with the compiled loop of

@@ -1,31 +1,51 @@
 /*
- * links.c - directed-link numbering and the route walker (see links.h for
- * the numbering rule, which the verifier's contention check and the
- * packing of virtual nodes share).
+ * links.c - the public calls of the one directed-link numbering
+ * (xchg_topo_link_count, xchg_topo_link_id, xchg_topo_link_ends; the rule
+ * is in xchg_core.h, its inline core in links.h) and the route walker.
  */
 #include <string.h>
 
 #include "sched/links.h"
 
-size_t xchg_link_count(const xchg_topo *t)
+size_t xchg_topo_link_count(const xchg_topo *t)
 {
     return xchg_topo_has_links(t) ? (size_t)t->nodes * (size_t)t->ndims * 2 : 0;
 }
 
-void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int *dir,
-                    uint32_t *to)
+size_t xchg_topo_link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
+{
+    return xchg_link_id(t, node, dim, dir);
+}
+
+/* The hop on a tree that crosses edge (node, dim, up), the inverse of
+ * xchg_tree_edge_node: its start, and *dir. */
+static uint32_t tree_edge_hop(uint32_t node, int dim, int up, int *dir)
+{
+    uint32_t bit = 1u << dim;
+    if (up) {
+        *dir = 0;
+        return node;
+    }
+    *dir = (node & bit) ? 1 : -1;
+    return node & ~bit;
+}
+
+void xchg_topo_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim, int *dir,
+                         uint32_t *to)
 {
     size_t per = (size_t)t->ndims * 2;
     uint32_t n = (uint32_t)(id / per);
     int k = (int)(id / 2 % (size_t)t->ndims);
     int d = (id & 1) ? 1 : -1;
     if (t->kind == XCHG_TOPO_TREE) {
-        *from = xchg_tree_edge_hop(n, k, (int)(id & 1), dir);
+        *from = tree_edge_hop(n, k, (int)(id & 1), dir);
         *dim = k;
         /* an id whose node has a set bit below the level names no edge */
         *to = (n & ((1u << k) - 1)) ? XCHG_NONE : xchg_topo_neighbor(t, *from, k, *dir);
         return;
     }
+    if (t->kind == XCHG_TOPO_HYPERCUBE) /* one id for the link, named by its bit's way */
+        d = (n >> k) & 1 ? -1 : 1;
     *from = n;
     *dim = k;
     *dir = d;

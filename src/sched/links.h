@@ -1,32 +1,30 @@
 /*
- * links.h - the one numbering of directed links, and a walker over the
- * links of a route. Every module that counts messages per link (the
- * verifier's contention check, the packing of hosted virtual nodes, and the
- * coming simulator and drawings) numbers links here, so their ids agree.
- *
- * A directed link is (node, dim, up): the link leaving `node` along `dim`,
- * up = 1 for the +1 direction and 0 for -1. Its id is
- *     node * ndims * 2 + dim * 2 + up,
- * so there are p * ndims * 2 ids (some unused at mesh and array edges).
- * Two physical facts fold ids together:
- *   - on a hypercube the link across bit b leaving n is one, whichever
- *     direction the route names it by: it is keyed (n, b) with up = 0;
- *   - on a wrapped dimension (ring, torus) of size 2 the +1 and -1
- *     neighbours of a node are the same node over the same physical link:
- *     it is keyed with up = 1.
- * On a tree dim is the edge's level, and the edge above the subtree of
- * 2^dim leaves named n (n's bits below dim are 0) is (n, dim, 1) climbing
- * and (n, dim, 0) coming down; ids whose node has such a bit set are unused.
- * A complete topology (a switch) has no links.
+ * links.h - the inline core of the one numbering of directed links, and a
+ * walker over the links of a route. The numbering's rule is public
+ * (xchg_topo_link_id and its neighbours in xchg_core.h, implemented in links.c
+ * on the inline rule below): the verifier's contention check and the
+ * packing of hosted virtual nodes use it here, inline, because they call
+ * it once per hop; the simulator and the drawings, which see the library
+ * only through the public header, call the public functions.
  */
 #ifndef XCHG_LINKS_H
 #define XCHG_LINKS_H
 
-#include "base/tree_edge.h"
 #include "base/util.h"
 
+/* The edge a hop on a tree from node along level dim, dir (0 climbs, +1/-1
+ * come down into the child whose bit dim is 1/0) crosses is named by the
+ * subtree below it: a climb crosses (node, dim, up = 1), a descent into the
+ * child c crosses (c, dim, up = 0). Returns the edge's node, and *up. */
+static inline uint32_t xchg_tree_edge_node(uint32_t node, int dim, int dir, int *up)
+{
+    *up = dir == 0;
+    return dir > 0 ? node | (1u << dim) : node;
+}
+
 /* Id of the directed link leaving node along dim in direction dir (+1 or
- * -1), by the rule above. Inline: the verifier calls it once per hop. */
+ * -1), by the rule of xchg_topo_link_id (xchg_core.h). Inline: the verifier
+ * calls it once per hop. */
 static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, int dir)
 {
     int up;
@@ -40,18 +38,6 @@ static inline size_t xchg_link_id(const xchg_topo *t, uint32_t node, int dim, in
         up = dir > 0;
     return ((size_t)node * (size_t)t->ndims + (size_t)dim) * 2 + (size_t)up;
 }
-
-/* Number of link ids of t: p * ndims * 2, or 0 when t has no links
- * (complete). Arrays indexed by link id have this many entries. */
-XCHG_INTERNAL size_t xchg_link_count(const xchg_topo *t);
-
-/* The link an id names: the node it leaves, its dimension and direction
- * (+1 for up = 1, else -1; on a tree 0 climbing, +1/-1 coming down into
- * the child whose bit dim is 1/0), and the node at its far end (XCHG_NONE
- * when the id names a missing link at a mesh or array edge or an unused
- * tree id). */
-XCHG_INTERNAL void xchg_link_ends(const xchg_topo *t, size_t id, uint32_t *from, int *dim,
-                                  int *dir, uint32_t *to);
 
 /*
  * One hop: the link leaving `at` along dim in direction dir (a segment of

@@ -7,8 +7,9 @@
  *   - the network: the schedule's topology, or another of as many nodes;
  *     schedule node i runs on network node map[i] (default i), and
  *     routes, links and ports are the network's;
- *   - resources: every directed link (node, dim, dir), and with one-port
- *     nodes each node's injection and ejection port;
+ *   - resources: every directed link, by the library's one numbering
+ *     (xchg_topo_link_id: the ids the verifier counts contention on), and
+ *     with one-port nodes each node's injection and ejection port;
  *   - a message becomes ready ts after its sender starts its step (and has
  *     done the step's local copies). With wormhole routing it then needs
  *     every resource of its route at once, holds them from head to tail,
@@ -35,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tree_edge.h"
 #include "base/util.h"
+#include "xchg_consumers.h"
 
 #define NONE UINT32_MAX
 
@@ -83,7 +84,6 @@ typedef struct sim {
     double m;
     uint32_t p;
     size_t nsteps;
-    int ndims;
     size_t nlinks, nres;     /* directed links; links + ports */
     uint32_t *holder;        /* per resource: the message holding it, NONE */
     double *free_at;         /* VCT, per resource: when its holder's tail has
@@ -166,26 +166,12 @@ static event pop(sim *sm)
 /* Resources                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Resource id of the link leaving node along dim in direction dir. On a
- * tree (xchg_topo_neighbor) an edge is named by the subtree below it:
- * climbing (dir 0) it is the node's, coming down the child's, and the two
- * directions are the two ids of that subtree. */
-static uint32_t link_res(const sim *sm, uint32_t node, int dim, int dir)
-{
-    int plus = dir > 0;
-    if (sm->t->kind == XCHG_TOPO_TREE)
-        node = xchg_tree_edge_node(node, dim, dir, &plus);
-    return (uint32_t)(((size_t)node * (size_t)sm->ndims + (size_t)dim) * 2 + (size_t)plus);
-}
-
-/* The link a resource id names, as link_res numbers it. */
+/* The link a resource id below nlinks names (xchg_topo_link_ends: the
+ * library's one numbering, which the resources of links are). */
 static void link_of_res(const sim *sm, size_t r, xchg_sim_link *l)
 {
-    l->node = (uint32_t)(r / 2 / (size_t)sm->ndims);
-    l->dim = (int)(r / 2 % (size_t)sm->ndims);
-    l->dir = r % 2 ? 1 : -1;
-    if (sm->t->kind == XCHG_TOPO_TREE)
-        l->node = xchg_tree_edge_hop(l->node, l->dim, (int)(r % 2), &l->dir);
+    uint32_t to;
+    xchg_topo_link_ends(sm->t, r, &l->node, &l->dim, &l->dir, &to);
 }
 
 /* The first resource of msg that someone else holds, or NONE. */
@@ -378,7 +364,7 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
         g->res[n++] = (uint32_t)(sm->nlinks + src);
     for (int i = 0; i < nsegs; i++)
         for (uint32_t h = 0; h < segs[i].hops; h++) {
-            g->res[n++] = link_res(sm, at, segs[i].dim, segs[i].dir);
+            g->res[n++] = (uint32_t)xchg_topo_link_id(sm->t, at, segs[i].dim, segs[i].dir);
             at = xchg_topo_neighbor(sm->t, at, segs[i].dim, segs[i].dir);
         }
     if (!sm->o.all_port)
@@ -711,14 +697,13 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     sm.m = xchg_op_block_bytes(&op, m); /* m is the operation's; a block may be m/p */
     sm.p = sm.t->nodes;
     sm.nsteps = xchg_sched_nsteps(s);
-    sm.ndims = sm.t->ndims > 0 ? sm.t->ndims : 1;
-    sm.nlinks = (size_t)sm.p * (size_t)sm.ndims * 2;
+    sm.nlinks = xchg_topo_link_count(sm.t);
     sm.nres = sm.nlinks + 2 * (size_t)sm.p;
     sm.holder = malloc(sm.nres * sizeof *sm.holder);
     sm.qhead = malloc(sm.nres * sizeof *sm.qhead);
     sm.qtail = malloc(sm.nres * sizeof *sm.qtail);
-    sm.busy = calloc(sm.nlinks, sizeof *sm.busy);
-    sm.crossed = calloc(sm.nlinks, sizeof *sm.crossed);
+    sm.busy = calloc(sm.nlinks + 1, sizeof *sm.busy); /* + 1: none on a switch */
+    sm.crossed = calloc(sm.nlinks + 1, sizeof *sm.crossed);
     sm.msgs = calloc(sm.p, sizeof *sm.msgs);
     if (o.routing == XCHG_SIM_VCT) {
         sm.free_at = calloc(sm.nres, sizeof *sm.free_at);
