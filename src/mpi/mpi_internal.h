@@ -18,8 +18,10 @@
 #ifndef XCHG_MPI_INTERNAL_H
 #define XCHG_MPI_INTERNAL_H
 
-#include "xchg.h"
+#include "xchg_core.h"
+#include "xchg_model.h"
 #include "xchg_mpi.h"
+#include "xchg_rank.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
  * (tests/fuzz/fuzz_mpi_env.c builds it with mpi.h alone); call_common.c
  * holds what the public calls share that does.
  */
-#include "xchg.h"
+#include "xchg_core.h"
 #include "xchg_mpi.h"
 
 #include <stdio.h>
