@@ -85,7 +85,8 @@ typedef struct xchg_mpi_settings {
  * together (store.c). A persistent plan has a store of its own. */
 typedef struct xchg_mpi_store {
     unsigned char *arena;
-    size_t arena_bytes;
+    size_t arena_bytes;            /* what every rank holds (agreed) */
+    size_t arena_mapped;           /* what this rank has mapped: as much or more */
     unsigned char *shm;            /* the mapped segment, or NULL */
     size_t shm_bytes;              /* its size: a header and 2 p^2 slots */
     size_t shm_slot;               /* bytes of one slot of its grids */
@@ -172,9 +173,10 @@ XCHG_MPI_INTERNAL int xchg_mpi_auto_files(xchg_mpi_comm *cs, xchg_mpi_inputs *in
  * Every rank must call it with the same bytes. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes,
                                            int exact, int *ok);
-/* store.c: make sure st's segment has slots of at least slot bytes
- * (collective when it grows; exact: grow to slot, not beyond); *ok whether
- * every rank mapped it, with the reason in why when not. An MPI error code. */
+/* store.c: make sure st has a segment whose slots hold slot bytes: made
+ * once, collectively, with the largest slots the grids may have (exact: a
+ * persistent plan's, of slot bytes); *ok whether every rank mapped it,
+ * with the reason in why when not. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot,
                                          int exact, int *ok, char *why, size_t len);
 /* Release a store's memory (local). */
@@ -190,6 +192,16 @@ XCHG_MPI_INTERNAL void xchg_mpi_store_release(xchg_mpi_store *st);
 XCHG_MPI_INTERNAL int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes,
                                                 unsigned char **seg, char *why, size_t len);
 XCHG_MPI_INTERNAL void xchg_mpi_shm_segment_close(unsigned char *seg, size_t bytes);
+
+/* shm.c: map in advance the pages of st's segment this rank writes and
+ * reads (its column and its row of both grids), so its rounds do not fault
+ * on them one page at a time. Local; a kernel without the advice leaves
+ * them to fault. */
+XCHG_MPI_INTERNAL void xchg_mpi_shm_prefault(const xchg_mpi_store *st, int p, int rank);
+
+/* store.c: map in advance the pages of [at, at + bytes) (private or
+ * shared memory this process will write). Local; best effort. */
+XCHG_MPI_INTERNAL void xchg_mpi_prefault(void *at, size_t bytes);
 
 /* plan_cache.c: the cached plan of a key equal to key (plan.h), marked
  * used, or NULL; keep a new plan (the least recently used goes when the

@@ -25,9 +25,10 @@
  * Two grids alternate between rounds, so one barrier a round is enough: a
  * rank that writes grid g in round k has passed round k-1's barrier, which
  * every other rank reached only after it finished reading grid g in round
- * k-2. The grids sit at fixed places in the segment (each as large as the
- * segment's slots allow), so rounds of different block sizes, which lay a
- * grid out with their own c, never write into the other grid.
+ * k-2. The slots have the segment's size, whatever the block size of a
+ * round (its c bytes fill the start of each slot), so the grids never move
+ * and a rank touches the same pages of its column and its row at every
+ * size: store.c maps them in advance, once a segment (prefault).
  */
 #define _GNU_SOURCE /* syscall(), for the futex */
 #include "mpi/plan.h"
@@ -83,6 +84,18 @@ int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len)
 #endif
 }
 
+void xchg_mpi_shm_prefault(const xchg_mpi_store *st, int p, int rank)
+{
+    size_t P = (size_t)p, me = (size_t)rank, c = st->shm_slot;
+    xchg_mpi_prefault(st->shm, XCHG_MPI_SHM_HEADER);
+    for (size_t g = 0; g < 2; g++) {
+        unsigned char *grid = st->shm + XCHG_MPI_SHM_HEADER + g * P * P * c;
+        xchg_mpi_prefault(grid + me * P * c, P * c); /* the row it reads */
+        for (size_t d = 0; d < P; d++)                /* the column it writes */
+            xchg_mpi_prefault(grid + (d * P + me) * c, c);
+    }
+}
+
 #ifdef __linux__
 /* Wait until all p ranks have arrived. The last one to arrive opens the
  * next generation and wakes the sleepers; the others sleep on the
@@ -110,7 +123,7 @@ static void round_trip(xchg_mpi_plan *pl, const unsigned char *S, unsigned char 
 {
     xchg_mpi_store *st = pl->store;
     size_t B = pl->block_bytes, P = (size_t)pl->cs->p, me = (size_t)pl->cs->rank;
-    size_t c = pl->shm_chunk;
+    size_t c = st->shm_slot; /* a slot's bytes: the stride of the grid */
     shm_header *h = (shm_header *)(void *)st->shm;
     unsigned char *grid =
         st->shm + XCHG_MPI_SHM_HEADER + (st->shm_round++ & 1) * P * P * st->shm_slot;
@@ -121,7 +134,7 @@ static void round_trip(xchg_mpi_plan *pl, const unsigned char *S, unsigned char 
     for (size_t d = 0; d < P; d++)
         memcpy(grid + (d * P + me) * c, S + d * B + off, n);
     barrier(h, pl->cs->p);
-    if (n == B) /* one round: the row is laid out as the receive buffer */
+    if (n == B && c == B) /* slots of a block each: the row is laid out as the receive buffer */
         memcpy(R, grid + me * P * c, P * B);
     else
         for (size_t o = 0; o < P; o++)

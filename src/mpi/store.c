@@ -11,15 +11,70 @@
  * rank shares (the count's bytes, the program's largest needs over all
  * ranks: program.c), and the store only grows, so every rank reaches each
  * growth together. Growing to at least twice the size (and a floor) keeps
- * the growths few when counts rise one by one.
+ * the growths few when counts rise one by one; growing a mapping in place
+ * keeps the pages it has. The segment is made once per communicator, as
+ * large as its grids may be (XCHG_MPI_SHM_MAX), so no later count moves it.
  */
+#define _GNU_SOURCE /* mremap */
 #include "mpi/comm.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-/* Smallest arena, and smallest shared segment, made for a communicator. */
+/* Smallest arena made for a communicator. */
 #define ARENA_FLOOR ((size_t)64 << 10)
-#define SHM_FLOOR ((size_t)256 << 10)
+
+/*
+ * The process's spare arena: the largest freed with a communicator's
+ * state, kept for the next store that grows. Its pages are mapped already,
+ * which a new mapping's are not (below: prefault), so a program that makes
+ * communicator after communicator pays for them once.
+ */
+static struct {
+    pthread_mutex_t lock;
+    unsigned char *at;
+    size_t bytes;
+} spare = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static unsigned char *map_bytes(size_t n)
+{
+    void *at = n == SIZE_MAX ? MAP_FAILED
+                             : mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                    -1, 0);
+    return at == MAP_FAILED ? NULL : at;
+}
+
+static void unmap_bytes(unsigned char *at, size_t n)
+{
+    if (at)
+        munmap(at, n);
+}
+
+/*
+ * Why prefault: a page this process touches for the first time traps into
+ * the kernel (on a virtual machine, further still), one page at a time in
+ * the run that first uses it; asking the kernel to map a range in advance
+ * (MADV_POPULATE_WRITE, Linux 5.14) takes less (docs/mpi.md, "What a plan
+ * costs", has the measurements).
+ */
+void xchg_mpi_prefault(void *at, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || bytes == 0)
+        return;
+    uintptr_t lo = (uintptr_t)at / (uintptr_t)page * (uintptr_t)page;
+    uintptr_t hi = ((uintptr_t)at + bytes + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
+    /* best effort: an older kernel says EINVAL, and the pages fault as used */
+    int rc = madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+    (void)rc;
+#else
+    (void)at, (void)bytes;
+#endif
+}
 
 /* Whether every rank of cs has ok (MPI_MIN): *all. An MPI error code. */
 static int all_ranks(xchg_mpi_comm *cs, int ok, int *all)
@@ -28,18 +83,48 @@ static int all_ranks(xchg_mpi_comm *cs, int ok, int *all)
     return PMPI_Allreduce(&ok, all, 1, MPI_INT, MPI_MIN, cs->comm);
 }
 
-/* A new arena of want bytes on every rank, or none: *ok. */
+/* This rank's mapping of at least want bytes for st: the spare when it
+ * is large enough, else st's own grown in place where it can be (mremap
+ * keeps the pages already mapped), else a new one. 0, or -1 (st's
+ * mapping unchanged). */
+static int map_arena(xchg_mpi_store *st, size_t want)
+{
+    if (want <= st->arena_mapped)
+        return 0;
+    pthread_mutex_lock(&spare.lock);
+    if (spare.at && spare.bytes >= want) {
+        unsigned char *old = st->arena;
+        size_t old_bytes = st->arena_mapped;
+        st->arena = spare.at;
+        st->arena_mapped = spare.bytes;
+        spare.at = NULL;
+        spare.bytes = 0;
+        pthread_mutex_unlock(&spare.lock);
+        unmap_bytes(old, old_bytes);
+        return 0;
+    }
+    pthread_mutex_unlock(&spare.lock);
+    void *at = st->arena ? mremap(st->arena, st->arena_mapped, want, MREMAP_MAYMOVE)
+                         : (void *)map_bytes(want);
+    if (!at || at == MAP_FAILED)
+        return -1;
+    xchg_mpi_prefault((unsigned char *)at + st->arena_mapped, want - st->arena_mapped);
+    st->arena = at;
+    st->arena_mapped = want;
+    return 0;
+}
+
+/* Grow st's arena to want bytes on every rank, or on none: *ok. The size
+ * every rank agrees on (arena_bytes) moves only when every rank has it;
+ * a rank's mapping may be larger. */
 static int try_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t want, int *ok)
 {
-    unsigned char *b = want == SIZE_MAX ? NULL : malloc(want);
-    int rc = all_ranks(cs, b != NULL, ok);
+    int mine = want != SIZE_MAX && map_arena(st, want) == 0;
+    int rc = all_ranks(cs, mine, ok);
     if (rc != MPI_SUCCESS || !*ok) {
-        free(b);
         *ok = 0;
         return rc;
     }
-    free(st->arena);
-    st->arena = b;
     st->arena_bytes = want;
     return MPI_SUCCESS;
 }
@@ -67,14 +152,11 @@ int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot, int e
     *ok = 1;
     if (st->shm && st->shm_slot >= slot)
         return MPI_SUCCESS;
+    /* a communicator's segment is made once, as large as its grids may be
+     * (every block size's rounds fit its slots); a persistent plan's is its
+     * count's */
     size_t slots = 2 * (size_t)cs->p * (size_t)cs->p;
-    size_t most = XCHG_MPI_SHM_MAX / slots, want = slot;
-    if (!exact) {
-        size_t grown = 2 * st->shm_slot, floor = SHM_FLOOR / slots;
-        want = grown > want ? grown : want;
-        want = floor > want ? floor : want;
-        want = want > most && most >= slot ? most : want;
-    }
+    size_t want = exact || XCHG_MPI_SHM_MAX / slots < slot ? slot : XCHG_MPI_SHM_MAX / slots;
     unsigned char *seg = NULL;
     size_t bytes = XCHG_MPI_SHM_HEADER + slots * want;
     int rc = xchg_mpi_shm_segment_open(cs, bytes, &seg, why, len);
@@ -87,12 +169,25 @@ int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot, int e
     st->shm_bytes = bytes;
     st->shm_slot = want;
     st->shm_round = 0;
+    xchg_mpi_shm_prefault(st, cs->p, cs->rank);
     return MPI_SUCCESS;
 }
 
 void xchg_mpi_store_release(xchg_mpi_store *st)
 {
-    free(st->arena);
+    unsigned char *drop = st->arena;
+    size_t drop_bytes = st->arena_mapped;
+    pthread_mutex_lock(&spare.lock);
+    if (drop && drop_bytes > spare.bytes) { /* keep the larger */
+        unsigned char *old = spare.at;
+        size_t old_bytes = spare.bytes;
+        spare.at = drop;
+        spare.bytes = drop_bytes;
+        drop = old;
+        drop_bytes = old_bytes;
+    }
+    pthread_mutex_unlock(&spare.lock);
+    unmap_bytes(drop, drop_bytes);
     xchg_mpi_shm_segment_close(st->shm, st->shm_bytes);
     *st = (xchg_mpi_store){0};
 }
