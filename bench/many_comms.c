@@ -8,8 +8,9 @@
  * once in place, every result checked. It knows nothing of xchg:
  * bench/plan_cost.sh runs it with and without the drop-in.
  *
- *   many_comms [MAX] [ROUNDS]   (MAX ints, default 32768; ROUNDS over
- *                                every communicator, default 1)
+ *   many_comms [MAX] [ROUNDS] [-v]   (MAX ints, default 32768; ROUNDS
+ *                                over every communicator, default 1; -v:
+ *                                also each communicator's time)
  * Prints "many_comms: P ranks, C communicators, N calls, T s" (T: the
  * slowest rank's time from the first communicator to the last), or the
  * first wrong value and exits 1.
@@ -17,6 +18,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int world_rank, world_size;
 
@@ -88,6 +90,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     int max = argc > 1 ? atoi(argv[1]) : 32768, rounds = argc > 2 ? atoi(argv[2]) : 1;
+    int each = argc > 3 && !strcmp(argv[3], "-v");
     if (max < 1 || rounds < 1) {
         if (world_rank == 0)
             fprintf(stderr, "usage: many_comms [MAX ints >= 1] [ROUNDS >= 1]\n");
@@ -102,15 +105,22 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     for (int round = 0; round < rounds; round++) {
         MPI_Comm c;
-        for (int k = 0; make_comm(k, &c); k++) {
+        for (int k = 0;; k++) {
+            double t1 = MPI_Wtime();
+            if (!make_comm(k, &c))
+                break;
             comms++;
-            if (c == MPI_COMM_NULL)
-                continue;
-            for (int count = 1; count <= max && !bad; count *= 2) {
-                bad = exchange(c, count, s, r);
-                calls += 2;
+            if (c != MPI_COMM_NULL) {
+                for (int count = 1; count <= max && !bad; count *= 2) {
+                    bad = exchange(c, count, s, r);
+                    calls += 2;
+                }
+                MPI_Comm_free(&c);
             }
-            MPI_Comm_free(&c);
+            double tk = MPI_Wtime() - t1, slow = 0;
+            MPI_Reduce(&tk, &slow, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            if (each && world_rank == 0)
+                printf("many_comms: communicator %d: %.3f s\n", k, slow);
         }
     }
     double t = MPI_Wtime() - t0, slowest = 0;

@@ -48,6 +48,13 @@
  * 64 KiB (bench/results/mpi_alltoall.txt); copying whole blocks costs less
  * than the executor's packing (t_r) at 16 ranks and more at 64, where the
  * ranks' copies no longer share the caches.
+ *
+ * Making a communicator's segment costs once: a broadcast and an
+ * agreement, zeroing it (rank 0), and every rank's first touch of the
+ * pages of its column and row, f ranks to a core. auto buys it only when
+ * the calls that wanted it have saved that much (call.c): a communicator
+ * used for a few calls never pays for a segment it cannot earn back, and
+ * one used many times pays at most twice what it saves (rent or buy).
  */
 #include "mpi/auto.h"
 
@@ -55,6 +62,13 @@
 
 /* Messages under this size cost four times as much a byte. */
 #define XCHG_MPI_EAGER_BYTES 8192.0
+
+/* The first touch of a page of shared memory mapped in advance, and
+ * zeroing a byte of a new segment (us), on the machine the defaults were
+ * fitted on (docs/mpi.md, "What a plan costs"). */
+#define XCHG_MPI_PAGE_US 7.0
+#define XCHG_MPI_ZERO_US_PER_BYTE 1.5e-4
+#define XCHG_MPI_PAGE_BYTES 4096.0
 
 void xchg_mpi_machine(double f, xchg_machine *out)
 {
@@ -114,4 +128,12 @@ double xchg_mpi_predict_op(const xchg_line *line, const xchg_machine *mach, doub
     double ts = eager ? mach->ts_eager : mach->ts, tw = eager ? mach->tw_eager : mach->tw;
     double copies = (V > S ? 2 * V : 0) + (reduction ? V : 0);
     return S * ts + V * b * tw + copies * b * mach->tr;
+}
+
+double xchg_mpi_predict_shm_making(double f, const xchg_machine *mach, int p, double bytes,
+                                   double chunk)
+{
+    double pages = 4.0 * p * ceil(chunk / XCHG_MPI_PAGE_BYTES); /* column and row, two grids */
+    double ts = mach->eager_bytes > 0 ? mach->ts_eager : mach->ts;
+    return 2 * ts + bytes * XCHG_MPI_ZERO_US_PER_BYTE + pages * XCHG_MPI_PAGE_US * (f < 1 ? 1 : f);
 }

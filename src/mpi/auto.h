@@ -21,6 +21,11 @@ XCHG_MPI_INTERNAL double xchg_mpi_predict(const xchg_line *line, const xchg_mach
  * chunk bytes a round. */
 XCHG_MPI_INTERNAL double xchg_mpi_predict_shm(double f, const xchg_machine *mach, int p, double m,
                                               double chunk);
+/* The making of a communicator's shared segment of bytes, whose first
+ * round of chunk-byte blocks touches the pages of p ranks' columns and
+ * rows, f ranks per core: what auto's shm must save before it is made. */
+XCHG_MPI_INTERNAL double xchg_mpi_predict_shm_making(double f, const xchg_machine *mach, int p,
+                                                     double bytes, double chunk);
 /* Another operation's time of a candidate's line for m bytes of data
  * (reduction: it combines). */
 XCHG_MPI_INTERNAL double xchg_mpi_predict_op(const xchg_line *line, const xchg_machine *mach,

@@ -95,6 +95,48 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
                 i->plan_bytes, i->scratch_bytes);
 }
 
+/*
+ * A plan of auto's that waits for the communicator's shared segment: this
+ * call adds what it would save to the communicator's credit, and when the
+ * credit pays the segment's making the segment is made (collective: every
+ * rank's plan for this call has the same saving and price, and every rank
+ * runs the same calls, so every rank's credit crosses at the same call).
+ * From then on the plan runs shm. An MPI error code.
+ */
+static int buy_shm(xchg_mpi_plan *pl, int verbose)
+{
+    xchg_mpi_comm *cs = pl->cs;
+    if (!cs->store.shm && !cs->shm_failed) {
+        cs->shm_credit += pl->shm_saving;
+        if (cs->shm_credit < pl->shm_price)
+            return MPI_SUCCESS;
+        char why[256] = "";
+        int ok = 0;
+        int rc = xchg_mpi_store_shm(cs, &cs->store, pl->shm_chunk, 0, &ok, why, sizeof why);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!ok) {
+            cs->shm_failed = 1;
+            pl->shm_later = 0;
+            xchg_mpi_why_add(pl, "shm's segment could not be made: %s", why);
+            pl->info_version++;
+            return MPI_SUCCESS;
+        }
+    }
+    if (!cs->store.shm)
+        return MPI_SUCCESS;
+    pl->shm_later = 0;
+    pl->shm = 1;
+    pl->info.shared_bytes = cs->store.shm_bytes;
+    pl->info.steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
+    pl->info.scratch_bytes = pl->info.plan_bytes = 0;
+    snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
+    xchg_mpi_why_add(pl, "shm's segment is made");
+    pl->info_version++;
+    say(pl, verbose, cs->said[pl->key.kind], sizeof cs->said[pl->key.kind]);
+    return MPI_SUCCESS;
+}
+
 /* Run pl (not a fallback) on b: the shared segment's way, the exchange's
  * or another operation's. Not raised. */
 static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
@@ -138,6 +180,8 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
     xchg_mpi_plan *pl = NULL;
     c->key.set = set; /* NULL when cs reads too many files: the plan falls back */
     if ((rc = cached_plan(cs, &c->key, opts->verbose, before, &pl)) != MPI_SUCCESS)
+        return rc;
+    if (pl->shm_later && (rc = buy_shm(pl, opts->verbose)) != MPI_SUCCESS)
         return rc;
     xchg_mpi_remember(pl);
     if (pl->fallback) {

@@ -72,16 +72,36 @@ static int take_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
 
 /* ---- the exchange ---------------------------------------------------- */
 
+/* The fastest of l's candidates at block size m on mach: its index, and
+ * its time in *best_time; each time kept as a prediction. */
+static size_t fastest(xchg_mpi_plan *pl, const xchg_mpi_lines *l, const xchg_machine *mach,
+                      double m, double *best_time)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        double time = xchg_mpi_predict(&l->cand[i].line, mach, m);
+        predicted(pl, l->cand[i].spec, time);
+        if (i == 0 || time < *best_time) {
+            best = i;
+            *best_time = time;
+        }
+    }
+    return best;
+}
+
 /*
  * The model's choice (auto without a tuning row): the candidate predicted
  * fastest into spec, its topology into t; *shm when the shared-memory
- * exchange is predicted faster still. 0, or -1 after falling back.
+ * exchange is predicted faster still. When every rank shares one node and
+ * the ranks' topology is a Cartesian communicator's grid (not one the
+ * options name), the node's shared memory is a switch too: complete:p's
+ * candidates are weighed beside the grid's. 0, or -1 after falling back.
  */
 static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
 {
     const xchg_mpi_settings *s = pl->key.set;
     const xchg_machine *mach = &s->in->mach;
-    const xchg_mpi_lines *l = NULL;
+    const xchg_mpi_lines *l = NULL, *sw = NULL;
     int rc = xchg_mpi_lines_get(t, XCHG_OP_ALLTOALL, 0, 0, &l);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -90,17 +110,28 @@ static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *s
         xchg_mpi_lines_put(l);
         return -1;
     }
-    *t = l->topo;
-    double m = (double)pl->block_bytes, best_time = 0;
-    size_t best = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        double time = xchg_mpi_predict(&l->cand[i].line, mach, m);
-        predicted(pl, l->cand[i].spec, time);
-        if (i == 0 || time < best_time) {
-            best = i;
-            best_time = time;
+    double m = (double)pl->block_bytes, best_time = 0, sw_time = 0;
+    size_t best = fastest(pl, l, mach, m, &best_time);
+    if (pl->cs->one_node && !strcmp(s->topology, "auto") && l->topo.kind != XCHG_TOPO_COMPLETE) {
+        xchg_topo complete;
+        char c[32];
+        snprintf(c, sizeof c, "complete:%d", pl->cs->p);
+        if (xchg_topo_parse(c, &complete, NULL) == XCHG_OK &&
+            (rc = xchg_mpi_lines_get(&complete, XCHG_OP_ALLTOALL, 0, 0, &sw)) != MPI_SUCCESS) {
+            xchg_mpi_lines_put(l);
+            return rc;
         }
+        size_t i = sw && sw->ok ? fastest(pl, sw, mach, m, &sw_time) : 0;
+        if (sw && sw->ok && sw_time < best_time) { /* the switch's wins */
+            xchg_mpi_lines_put(l);
+            l = sw;
+            sw = NULL;
+            best = i;
+            best_time = sw_time;
+        }
+        xchg_mpi_lines_put(sw);
     }
+    *t = l->topo;
     snprintf(spec, XCHG_SPEC_MAX, "%s", l->cand[best].spec);
     /* shm is a candidate when its grids hold every block whole: in several
      * rounds it runs slower than the model says and than the direct
@@ -111,6 +142,8 @@ static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *s
         xchg_mpi_predict_shm(pl->cs->ranks_per_core, mach, pl->cs->p, m, (double)chunk);
     int shm_candidate = xchg_mpi_shm_usable(pl, no, sizeof no) && chunk == pl->block_bytes;
     *shm = shm_candidate && shm_time < best_time;
+    /* what a call saves by shm (a tuned shm saves a tenth at least) */
+    pl->shm_saving = shm_candidate && shm_time < best_time ? best_time - shm_time : best_time / 10;
     if (shm_candidate)
         predicted(pl, "shm", shm_time);
     if (*shm)
@@ -126,6 +159,8 @@ static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *s
                  "ranks per core (%st_s %.3g us, t_w %.3g us/B, t_r %.3g us/B; docs/mpi.md)",
                  best_time, l->names, pl->block_bytes, pl->cs->ranks_per_core,
                  s->in->have_file_mach ? "machine file: " : "", mach->ts, mach->tw, mach->tr);
+    if (l->topo.kind == XCHG_TOPO_COMPLETE && s->topo.kind != XCHG_TOPO_COMPLETE)
+        xchg_mpi_why_add(pl, "all ranks on one node: its shared memory is a switch");
     xchg_mpi_lines_put(l);
     return 0;
 }
@@ -189,6 +224,40 @@ static int shm_segment(xchg_mpi_plan *pl, int *ok, char *why, size_t len)
     return rc;
 }
 
+/*
+ * Auto's shm for pl, whose schedule spec runs without it: at once where
+ * the segment is had already (or pl is persistent: a segment of its own,
+ * made for a loop of runs); else pl runs spec and earns credit towards
+ * the communicator's segment (rent or buy: auto.c), unless the segment
+ * could not be made before. An MPI error code.
+ */
+static int shm_when_paid(xchg_mpi_plan *pl, const char *spec)
+{
+    xchg_mpi_comm *cs = pl->cs;
+    char no[256] = "";
+    int ok = 0, rc = MPI_SUCCESS;
+    if (pl->persistent || cs->store.shm) {
+        if ((rc = shm_segment(pl, &ok, no, sizeof no)) == MPI_SUCCESS && !ok)
+            xchg_mpi_why_add(pl, "but %s", no);
+        return rc;
+    }
+    if (cs->shm_failed) {
+        xchg_mpi_why_add(pl, "but shm's segment could not be made on this communicator");
+        return MPI_SUCCESS;
+    }
+    size_t slots = 2 * (size_t)cs->p * (size_t)cs->p;
+    pl->shm_later = 1;
+    pl->shm_chunk = xchg_mpi_shm_chunk(cs->p, pl->block_bytes);
+    pl->shm_price = xchg_mpi_predict_shm_making(
+        cs->ranks_per_core, &pl->key.set->in->mach, cs->p,
+        (double)(XCHG_MPI_SHM_HEADER + slots * (XCHG_MPI_SHM_MAX / slots)), (double)pl->shm_chunk);
+    xchg_mpi_why_add(pl,
+                     "%s runs until shm's segment pays for itself (%.3g us a call saved, "
+                     "against %.3g us to make it)",
+                     spec, pl->shm_saving, pl->shm_price);
+    return MPI_SUCCESS;
+}
+
 /* The exchange: forced, or auto. An MPI error code. */
 static int choose_exchange(xchg_mpi_plan *pl)
 {
@@ -240,12 +309,11 @@ static int choose_exchange(xchg_mpi_plan *pl)
         snprintf(spec, sizeof spec, "%s", asked);
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
     }
+    if (shm) /* auto's: the schedule runs until the segment is had, or if it cannot be */
+        rc = shm_when_paid(pl, spec);
+    if (rc != MPI_SUCCESS || pl->shm) /* shm: the ranks' topology stays the one named */
+        return rc;
     xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
-    if (shm) { /* auto's: the schedule runs if the segment cannot be had */
-        if ((rc = shm_segment(pl, &ok, no, sizeof no)) != MPI_SUCCESS || ok)
-            return rc;
-        xchg_mpi_why_add(pl, "but %s", no);
-    }
     snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
     rc = take_program(pl, &t, spec);
     return rc > 0 ? rc : MPI_SUCCESS;

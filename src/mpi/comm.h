@@ -86,7 +86,8 @@ typedef struct xchg_mpi_settings {
 typedef struct xchg_mpi_store {
     unsigned char *arena;
     size_t arena_bytes;            /* what every rank holds (agreed) */
-    size_t arena_mapped;           /* what this rank has mapped: as much or more */
+    size_t arena_mapped;           /* what this rank can use: as much or more */
+    size_t arena_reserved;         /* the address space it may grow in */
     unsigned char *shm;            /* the mapped segment, or NULL */
     size_t shm_bytes;              /* its size: a header and 2 p^2 slots */
     size_t shm_slot;               /* bytes of one slot of its grids */
@@ -104,6 +105,11 @@ typedef struct xchg_mpi_comm {
     int one_node;                  /* every rank shares this node's memory */
     double ranks_per_core;         /* most ranks per core on any node */
     xchg_mpi_store store;
+    /* auto's shared segment, bought when it has paid for itself: the
+     * predicted time plans saved so far by waiting for it (us), and
+     * whether making it failed (then it is not tried again) */
+    double shm_credit;
+    int shm_failed;
     /* staging for derived datatypes: this rank's need alone, grown on
      * demand (comm.c) */
     unsigned char *staging;

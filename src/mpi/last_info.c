@@ -19,7 +19,7 @@
 typedef struct last_call {
     int have;
     const xchg_mpi_plan *from;
-    unsigned epoch;
+    unsigned epoch, version;
     xchg_mpi_plan_info info;
 } last_call;
 
@@ -36,10 +36,11 @@ static void keep(last_call *l, const xchg_mpi_plan *pl)
 {
     unsigned epoch = xchg_mpi_memo_epoch();
     l->have = 1;
-    if (pl != l->from || epoch != l->epoch) {
+    if (pl != l->from || epoch != l->epoch || pl->info_version != l->version) {
         l->info = pl->info;
         l->from = pl;
         l->epoch = epoch;
+        l->version = pl->info_version;
     }
 }
 
@@ -63,7 +64,7 @@ void xchg_mpi_remember(const xchg_mpi_plan *pl)
 void xchg_mpi_remember_hit(const xchg_mpi_memo_hit *hit)
 {
     last_call *l = &last_of_process;
-    if (hit->plan != l->from || hit->epoch != l->epoch)
+    if (hit->plan != l->from || hit->epoch != l->epoch || hit->plan->info_version != l->version)
         keep(l, hit->plan);
 }
 

@@ -85,6 +85,12 @@ struct xchg_mpi_plan {
     const xchg_mpi_program *prog;    /* what runs (NULL: the fallback, or shm) */
     int shm;                         /* the exchange through the shared segment */
     size_t shm_chunk;                /* ... moving this many bytes a block a round */
+    /* auto's shm before the communicator has its segment: runs go through
+     * prog, each adding shm_saving (us) to the communicator's credit,
+     * until the credit pays shm_price, the segment's making (call.c) */
+    int shm_later;
+    double shm_saving, shm_price;
+    unsigned info_version;           /* moves when info changes after making */
     xchg_mpi_carve carve;
     /* another operation's data: segments of elements (program.h) */
     size_t slot_bytes;               /* the largest segment */

@@ -11,11 +11,11 @@
  * rank shares (the count's bytes, the program's largest needs over all
  * ranks: program.c), and the store only grows, so every rank reaches each
  * growth together. Growing to at least twice the size (and a floor) keeps
- * the growths few when counts rise one by one; growing a mapping in place
- * keeps the pages it has. The segment is made once per communicator, as
+ * the growths few when counts rise one by one; an arena grows in place in
+ * address space it reserved, so the pages it has keep their addresses. The segment is made once per communicator, as
  * large as its grids may be (XCHG_MPI_SHM_MAX), so no later count moves it.
  */
-#define _GNU_SOURCE /* mremap */
+#define _GNU_SOURCE /* MAP_NORESERVE, MADV_POPULATE_WRITE */
 #include "mpi/comm.h"
 
 #include <pthread.h>
@@ -27,6 +27,11 @@
 /* Smallest arena made for a communicator. */
 #define ARENA_FLOOR ((size_t)64 << 10)
 
+/* Address space one arena reserves: it grows in place within it, so its
+ * pages keep their addresses (see prefault, below). Only what it uses is
+ * backed by memory. */
+#define ARENA_RESERVE ((size_t)16 << 30)
+
 /*
  * The process's spare arena: the largest freed with a communicator's
  * state, kept for the next store that grows. Its pages are mapped already,
@@ -36,14 +41,14 @@
 static struct {
     pthread_mutex_t lock;
     unsigned char *at;
-    size_t bytes;
+    size_t reserved, mapped;
 } spare = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static unsigned char *map_bytes(size_t n)
+/* An arena's address space of reserved bytes, none of it usable yet; NULL
+ * when it cannot be had. */
+static unsigned char *reserve_bytes(size_t reserved)
 {
-    void *at = n == SIZE_MAX ? MAP_FAILED
-                             : mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                                    -1, 0);
+    void *at = mmap(NULL, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return at == MAP_FAILED ? NULL : at;
 }
 
@@ -83,33 +88,48 @@ static int all_ranks(xchg_mpi_comm *cs, int ok, int *all)
     return PMPI_Allreduce(&ok, all, 1, MPI_INT, MPI_MIN, cs->comm);
 }
 
-/* This rank's mapping of at least want bytes for st: the spare when it
- * is large enough, else st's own grown in place where it can be (mremap
- * keeps the pages already mapped), else a new one. 0, or -1 (st's
- * mapping unchanged). */
+/* This rank's usable arena of at least want bytes for st: the spare when
+ * it is larger than st's, else st's own grown in place (its pages keep
+ * their addresses), else a new one as large. 0, or -1 (st unchanged). */
 static int map_arena(xchg_mpi_store *st, size_t want)
 {
     if (want <= st->arena_mapped)
         return 0;
-    pthread_mutex_lock(&spare.lock);
-    if (spare.at && spare.bytes >= want) {
-        unsigned char *old = st->arena;
-        size_t old_bytes = st->arena_mapped;
-        st->arena = spare.at;
-        st->arena_mapped = spare.bytes;
-        spare.at = NULL;
-        spare.bytes = 0;
-        pthread_mutex_unlock(&spare.lock);
-        unmap_bytes(old, old_bytes);
-        return 0;
-    }
-    pthread_mutex_unlock(&spare.lock);
-    void *at = st->arena ? mremap(st->arena, st->arena_mapped, want, MREMAP_MAYMOVE)
-                         : (void *)map_bytes(want);
-    if (!at || at == MAP_FAILED)
+    long page = sysconf(_SC_PAGESIZE);
+    size_t unit = page > 0 ? (size_t)page : 4096;
+    if (want > SIZE_MAX - unit)
         return -1;
-    xchg_mpi_prefault((unsigned char *)at + st->arena_mapped, want - st->arena_mapped);
-    st->arena = at;
+    want = (want + unit - 1) / unit * unit; /* mprotect takes whole pages */
+    pthread_mutex_lock(&spare.lock);
+    if (spare.at && spare.mapped > st->arena_mapped) { /* swap: st's own goes */
+        unsigned char *old = st->arena;
+        size_t old_reserved = st->arena_reserved;
+        st->arena = spare.at;
+        st->arena_reserved = spare.reserved;
+        st->arena_mapped = spare.mapped;
+        spare.at = NULL;
+        spare.reserved = spare.mapped = 0;
+        pthread_mutex_unlock(&spare.lock);
+        unmap_bytes(old, old_reserved);
+        if (want <= st->arena_mapped)
+            return 0;
+    } else {
+        pthread_mutex_unlock(&spare.lock);
+    }
+    if (!st->arena || want > st->arena_reserved) { /* a new space, as large as it must be */
+        size_t reserved = want > ARENA_RESERVE ? want : ARENA_RESERVE;
+        unsigned char *at = reserve_bytes(reserved);
+        if (!at)
+            return -1;
+        unmap_bytes(st->arena, st->arena_reserved);
+        st->arena = at;
+        st->arena_reserved = reserved;
+        st->arena_mapped = 0;
+    }
+    size_t grow = want - st->arena_mapped;
+    if (mprotect(st->arena + st->arena_mapped, grow, PROT_READ | PROT_WRITE))
+        return -1;
+    xchg_mpi_prefault(st->arena + st->arena_mapped, grow);
     st->arena_mapped = want;
     return 0;
 }
@@ -176,18 +196,19 @@ int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot, int e
 void xchg_mpi_store_release(xchg_mpi_store *st)
 {
     unsigned char *drop = st->arena;
-    size_t drop_bytes = st->arena_mapped;
+    size_t drop_reserved = st->arena_reserved;
     pthread_mutex_lock(&spare.lock);
-    if (drop && drop_bytes > spare.bytes) { /* keep the larger */
+    if (drop && st->arena_mapped > spare.mapped) { /* keep the larger */
         unsigned char *old = spare.at;
-        size_t old_bytes = spare.bytes;
+        size_t old_reserved = spare.reserved;
         spare.at = drop;
-        spare.bytes = drop_bytes;
+        spare.reserved = drop_reserved;
+        spare.mapped = st->arena_mapped;
         drop = old;
-        drop_bytes = old_bytes;
+        drop_reserved = old_reserved;
     }
     pthread_mutex_unlock(&spare.lock);
-    unmap_bytes(drop, drop_bytes);
+    unmap_bytes(drop, drop_reserved);
     xchg_mpi_shm_segment_close(st->shm, st->shm_bytes);
     *st = (xchg_mpi_store){0};
 }

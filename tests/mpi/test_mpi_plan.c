@@ -19,7 +19,9 @@
  *    oldest are dropped and made again), each right;
  *  - 30 communicators made, used with changing counts, and freed;
  *  - a persistent plan (its own buffers) run between cached ones on the
- *    same communicator, shared memory both.
+ *    same communicator, shared memory both;
+ *  - auto's shm bought once it has paid for itself: a schedule first,
+ *    then shm, and then a new count runs shm with no collective step.
  * With the argument "multiple" it asks for MPI_THREAD_MULTIPLE and, where
  * the library gives it, two threads call at once, each on a communicator
  * of its own, with a new count at every call.
@@ -257,6 +259,41 @@ static void persistent_between(MPI_Comm c)
     free(r);
 }
 
+/* Auto's shm waits for its segment to pay for itself: the first calls on
+ * a new communicator run a schedule, saying why; after enough of them the
+ * segment is made once and the same plan runs shm (rent or buy). */
+static void shm_bought(void)
+{
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    int node_ranks = 0;
+    MPI_Comm node;
+    MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_ranks);
+    MPI_Comm_free(&node);
+    xchg_mpi_plan_info info;
+    long calls = 0, first_shm = -1, schedule_said = 0;
+    for (; calls < 20000 && first_shm < 0; calls++) {
+        exchange(c, 2048, 0, NULL, "auto at 8 KiB blocks before and after shm is bought");
+        xchg_mpi_last_info(&info);
+        if (!strcmp(info.alg, "shm"))
+            first_shm = calls;
+        else if (calls == 0)
+            schedule_said = strstr(info.why, "pays for itself") != NULL;
+    }
+    if (node_ranks == wsize && wsize > 1) {
+        check(first_shm > 0 && schedule_said,
+              "auto runs a schedule first, saying it waits for shm, then buys shm", first_shm,
+              schedule_said);
+        exchange(c, 2047, 0, NULL, "a new count once shm is bought");
+        xchg_mpi_last_info(&info);
+        check(!strcmp(info.alg, "shm") && info.collectives == 0,
+              "a new count once shm is bought runs shm with no collective step",
+              (long)info.collectives, 0);
+    }
+    MPI_Comm_free(&c);
+}
+
 /* Threads: each calls on its own communicator with a new count each time. */
 static void *thread_calls(void *arg)
 {
@@ -297,6 +334,7 @@ int main(int argc, char **argv)
         many_options(c);
         many_communicators();
         persistent_between(c);
+        shm_bought();
         MPI_Type_free(&vec);
     }
     MPI_Comm_free(&c);
