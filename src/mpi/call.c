@@ -106,33 +106,34 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
 static int buy_shm(xchg_mpi_plan *pl, int verbose)
 {
     xchg_mpi_comm *cs = pl->cs;
-    if (!cs->store.shm && !cs->shm_failed) {
+    if (!cs->store.shm) {
+        if (cs->shm_failed)
+            return MPI_SUCCESS;
         cs->shm_credit += pl->shm_saving;
+        pl->shm_price = xchg_mpi_shm_price(pl);
         if (cs->shm_credit < pl->shm_price)
             return MPI_SUCCESS;
-        char why[256] = "";
-        int ok = 0;
-        int rc = xchg_mpi_store_shm(cs, &cs->store, pl->shm_chunk, 0, &ok, why, sizeof why);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (!ok) {
-            cs->shm_failed = 1;
-            pl->shm_later = 0;
-            xchg_mpi_why_add(pl, "shm's segment could not be made: %s", why);
-            pl->info_version++;
-            return MPI_SUCCESS;
-        }
+        cs->shm_credit = 0;
     }
-    if (!cs->store.shm)
-        return MPI_SUCCESS;
+    /* made now, or made since this plan was: back what its blocks need
+     * (every rank's plan of this call reaches here or makes it at once) */
+    char why[256] = "";
+    int ok = 0, rc = xchg_mpi_store_shm(cs, &cs->store, pl->shm_chunk, 0, &ok, why, sizeof why);
+    if (rc != MPI_SUCCESS)
+        return rc;
     pl->shm_later = 0;
+    pl->info_version++;
+    if (!ok) {
+        cs->shm_failed |= !cs->store.shm;
+        xchg_mpi_why_add(pl, "shm's segment could not be had: %s", why);
+        return MPI_SUCCESS;
+    }
     pl->shm = 1;
     pl->info.shared_bytes = cs->store.shm_bytes;
     pl->info.steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
     pl->info.scratch_bytes = pl->info.plan_bytes = 0;
     snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
     xchg_mpi_why_add(pl, "shm's segment is made");
-    pl->info_version++;
     say(pl, verbose, cs->said[pl->key.kind], sizeof cs->said[pl->key.kind]);
     return MPI_SUCCESS;
 }

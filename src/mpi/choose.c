@@ -23,6 +23,7 @@
 #include "mpi/candidates.h"
 #include "mpi/plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,12 +232,23 @@ static int shm_segment(xchg_mpi_plan *pl, int *ok, char *why, size_t len)
  * the communicator's segment (rent or buy: auto.c), unless the segment
  * could not be made before. An MPI error code.
  */
+double xchg_mpi_shm_price(const xchg_mpi_plan *pl)
+{
+    const xchg_mpi_comm *cs = pl->cs;
+    /* the pages the ranks back: each slot's start, as far as the chunk */
+    double pages = ceil((double)pl->shm_chunk / 4096.0);
+    double bytes = 2.0 * cs->p * cs->p * pages * 4096.0;
+    return xchg_mpi_predict_shm_making(cs->ranks_per_core, &pl->key.set->in->mach, cs->p, bytes,
+                                       (double)pl->shm_chunk);
+}
+
 static int shm_when_paid(xchg_mpi_plan *pl, const char *spec)
 {
     xchg_mpi_comm *cs = pl->cs;
     char no[256] = "";
     int ok = 0, rc = MPI_SUCCESS;
-    if (pl->persistent || cs->store.shm) {
+    size_t chunk = xchg_mpi_shm_chunk(cs->p, pl->block_bytes);
+    if (pl->persistent || cs->store.shm) { /* made: backing more is cheap, and agreed */
         if ((rc = shm_segment(pl, &ok, no, sizeof no)) == MPI_SUCCESS && !ok)
             xchg_mpi_why_add(pl, "but %s", no);
         return rc;
@@ -245,12 +257,9 @@ static int shm_when_paid(xchg_mpi_plan *pl, const char *spec)
         xchg_mpi_why_add(pl, "but shm's segment could not be made on this communicator");
         return MPI_SUCCESS;
     }
-    size_t slots = 2 * (size_t)cs->p * (size_t)cs->p;
     pl->shm_later = 1;
-    pl->shm_chunk = xchg_mpi_shm_chunk(cs->p, pl->block_bytes);
-    pl->shm_price = xchg_mpi_predict_shm_making(
-        cs->ranks_per_core, &pl->key.set->in->mach, cs->p,
-        (double)(XCHG_MPI_SHM_HEADER + slots * (XCHG_MPI_SHM_MAX / slots)), (double)pl->shm_chunk);
+    pl->shm_chunk = chunk;
+    pl->shm_price = xchg_mpi_shm_price(pl);
     xchg_mpi_why_add(pl,
                      "%s runs until shm's segment pays for itself (%.3g us a call saved, "
                      "against %.3g us to make it)",

@@ -90,7 +90,8 @@ typedef struct xchg_mpi_store {
     size_t arena_reserved;         /* the address space it may grow in */
     unsigned char *shm;            /* the mapped segment, or NULL */
     size_t shm_bytes;              /* its size: a header and 2 p^2 slots */
-    size_t shm_slot;               /* bytes of one slot of its grids */
+    size_t shm_slot;               /* bytes of one slot of its grids (the stride) */
+    size_t shm_filled;             /* bytes of each slot every rank has backed */
     unsigned shm_round;            /* rounds run so far: the next one's grid */
 } xchg_mpi_store;
 
@@ -179,10 +180,17 @@ XCHG_MPI_INTERNAL int xchg_mpi_auto_files(xchg_mpi_comm *cs, xchg_mpi_inputs *in
  * Every rank must call it with the same bytes. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes,
                                            int exact, int *ok);
-/* store.c: make sure st has a segment whose slots hold slot bytes: made
- * once, collectively, with the largest slots the grids may have (exact: a
- * persistent plan's, of slot bytes); *ok whether every rank mapped it,
- * with the reason in why when not. An MPI error code. */
+/* store.c: make sure st has a segment whose slots hold slot bytes backed
+ * by memory on every rank: made (collective) with slots of
+ * xchg_mpi_store_shm_slot's bytes when there is none, and each slot's
+ * start backed further when the blocks need more (one MPI_Allreduce); *ok
+ * whether every rank has it, with the reason in why when not. An MPI
+ * error code. */
+/* store.c: the slot bytes of a segment made for blocks of slot bytes:
+ * the largest XCHG_MPI_SHM_MAX allows p ranks (exact: slot, for a
+ * persistent plan's own). Local. */
+XCHG_MPI_INTERNAL size_t xchg_mpi_store_shm_slot(const xchg_mpi_comm *cs, size_t slot,
+                                                 int exact);
 XCHG_MPI_INTERNAL int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot,
                                          int exact, int *ok, char *why, size_t len);
 /* Release a store's memory (local). */
@@ -194,20 +202,29 @@ XCHG_MPI_INTERNAL void xchg_mpi_store_release(xchg_mpi_store *st);
 /* shm_segment.c: a new shared segment of bytes mapped by every rank of cs
  * (collective; cs->one_node must hold): *seg the mapping, zeroed, or NULL
  * on every rank when any rank could not map it, with the reason in why.
- * An MPI error code. xchg_mpi_shm_segment_close unmaps one (local). */
-XCHG_MPI_INTERNAL int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes,
+ * sparse: no memory reserved for it yet (each rank backs what it uses:
+ * xchg_mpi_shm_fill), where this kernel can say when it cannot; otherwise
+ * all of it is reserved at once. An MPI error code.
+ * xchg_mpi_shm_segment_close unmaps one (local). */
+XCHG_MPI_INTERNAL int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes, int sparse,
                                                 unsigned char **seg, char *why, size_t len);
 XCHG_MPI_INTERNAL void xchg_mpi_shm_segment_close(unsigned char *seg, size_t bytes);
 
-/* shm.c: map in advance the pages of st's segment this rank writes and
- * reads (its column and its row of both grids), so its rounds do not fault
- * on them one page at a time. Local; a kernel without the advice leaves
- * them to fault. */
-XCHG_MPI_INTERNAL void xchg_mpi_shm_prefault(const xchg_mpi_store *st, int p, int rank);
+/* shm.c: map in advance, and back with memory, bytes [from, to) of each
+ * slot of st's segment this rank writes and reads (its column and its row
+ * of both grids), so its rounds neither fault on them one page at a time
+ * nor meet a full /dev/shm. 0, or -1 when memory could not back them.
+ * Local. */
+XCHG_MPI_INTERNAL int xchg_mpi_shm_fill(const xchg_mpi_store *st, int p, int rank, size_t from,
+                                        size_t to);
 
-/* store.c: map in advance the pages of [at, at + bytes) (private or
- * shared memory this process will write). Local; best effort. */
-XCHG_MPI_INTERNAL void xchg_mpi_prefault(void *at, size_t bytes);
+/* prefault.c: map in advance the pages of [at, at + bytes) (private or
+ * shared memory this process will write), backing them with memory: 0; 1
+ * when the kernel cannot (it lacks the advice: the pages fault as used);
+ * -1 when there is no memory to back them (a full /dev/shm). Local. */
+XCHG_MPI_INTERNAL int xchg_mpi_prefault(void *at, size_t bytes);
+/* prefault.c: whether this kernel maps pages in advance (asked once). */
+XCHG_MPI_INTERNAL int xchg_mpi_prefault_works(void);
 
 /* plan_cache.c: the cached plan of a key equal to key (plan.h), marked
  * used, or NULL; keep a new plan (the least recently used goes when the

@@ -134,6 +134,10 @@ XCHG_MPI_INTERNAL void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
  * is built. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_choose(xchg_mpi_plan *pl);
 
+/* choose.c: what making (or growing) the communicator's shared segment
+ * for pl's blocks would cost, predicted (us). */
+XCHG_MPI_INTERNAL double xchg_mpi_shm_price(const xchg_mpi_plan *pl);
+
 /* reason.c: why a tuning file's row decided, into out: "auto: tuned
  * (FILE): WHAT measured fastest for P ranks on TOPO near M-byte blocks". */
 XCHG_MPI_INTERNAL void xchg_mpi_tuned_why(const xchg_mpi_plan *pl, const char *what, char *out,

@@ -28,7 +28,8 @@
  * k-2. The slots have the segment's size, whatever the block size of a
  * round (its c bytes fill the start of each slot), so the grids never move
  * and a rank touches the same pages of its column and its row at every
- * size: store.c maps them in advance, once a segment (prefault).
+ * size: store.c backs and maps each slot's start as far as the blocks so
+ * far need (xchg_mpi_shm_fill), once.
  */
 #define _GNU_SOURCE /* syscall(), for the futex */
 #include "mpi/plan.h"
@@ -84,16 +85,18 @@ int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len)
 #endif
 }
 
-void xchg_mpi_shm_prefault(const xchg_mpi_store *st, int p, int rank)
+int xchg_mpi_shm_fill(const xchg_mpi_store *st, int p, int rank, size_t from, size_t to)
 {
     size_t P = (size_t)p, me = (size_t)rank, c = st->shm_slot;
-    xchg_mpi_prefault(st->shm, XCHG_MPI_SHM_HEADER);
-    for (size_t g = 0; g < 2; g++) {
+    int bad = from == 0 && xchg_mpi_prefault(st->shm, XCHG_MPI_SHM_HEADER) < 0;
+    for (size_t g = 0; g < 2 && to > from; g++) {
         unsigned char *grid = st->shm + XCHG_MPI_SHM_HEADER + g * P * P * c;
-        xchg_mpi_prefault(grid + me * P * c, P * c); /* the row it reads */
-        for (size_t d = 0; d < P; d++)                /* the column it writes */
-            xchg_mpi_prefault(grid + (d * P + me) * c, c);
+        for (size_t k = 0; k < P; k++) {
+            bad |= xchg_mpi_prefault(grid + (me * P + k) * c + from, to - from) < 0; /* row */
+            bad |= xchg_mpi_prefault(grid + (k * P + me) * c + from, to - from) < 0; /* column */
+        }
     }
+    return bad ? -1 : 0;
 }
 
 #ifdef __linux__

@@ -4,9 +4,12 @@
  * runs rounds through it).
  *
  * The segment is a POSIX shared-memory object that rank 0 creates under a
- * fresh name, sized and backed (so a full /dev/shm is an error here, not a
- * SIGBUS later), and unlinks as soon as every rank has mapped it, so
- * nothing is left in /dev/shm even if the job dies. Its bytes start zeroed.
+ * fresh name and unlinks as soon as every rank has mapped it, so nothing
+ * is left in /dev/shm even if the job dies. Its bytes start zeroed. A
+ * full /dev/shm must be an error, not a SIGBUS at a later touch: either
+ * the whole object is backed at once (posix_fallocate), or, sparse, each
+ * rank backs the pages it will use before it uses them
+ * (xchg_mpi_shm_fill), which fails instead where the kernel can say so.
  * Off Linux (the barrier of shm.c sleeps on a futex) there is none.
  */
 #define _GNU_SOURCE /* shm_open, ftruncate, posix_fallocate */
@@ -22,7 +25,8 @@
 
 #ifdef __linux__
 /* Rank 0: make the object under a fresh name. Returns its fd or -1. */
-static int create_object(char *name, size_t namelen, size_t bytes, char *why, size_t len)
+static int create_object(char *name, size_t namelen, size_t bytes, int sparse, char *why,
+                         size_t len)
 {
     static _Atomic unsigned serial;
     for (int attempt = 0; attempt < 16; attempt++) {
@@ -34,7 +38,9 @@ static int create_object(char *name, size_t namelen, size_t bytes, char *why, si
             snprintf(why, len, "shm: shm_open: %s", strerror(errno));
             return -1;
         }
-        int e = ftruncate(fd, (off_t)bytes) ? errno : posix_fallocate(fd, 0, (off_t)bytes);
+        int e = ftruncate(fd, (off_t)bytes) ? errno : 0;
+        if (!e && !sparse)
+            e = posix_fallocate(fd, 0, (off_t)bytes);
         if (e) {
             snprintf(why, len, "shm: cannot reserve %zu bytes in /dev/shm: %s", bytes,
                      strerror(e));
@@ -62,19 +68,20 @@ static unsigned char *map_object(int fd, size_t bytes, char *why, size_t len)
 }
 #endif
 
-int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes, unsigned char **seg,
+int xchg_mpi_shm_segment_open(xchg_mpi_comm *cs, size_t bytes, int sparse, unsigned char **seg,
                               char *why, size_t len)
 {
     *seg = NULL;
 #ifndef __linux__
-    (void)cs, (void)bytes;
+    (void)cs, (void)bytes, (void)sparse;
     snprintf(why, len, "shm: the shared-memory exchange needs Linux (its barrier is a futex)");
     return MPI_SUCCESS;
 #else
     char name[64] = "";
     int fd = -1;
     if (cs->rank == 0)
-        fd = create_object(name, sizeof name, bytes, why, len);
+        fd = create_object(name, sizeof name, bytes, sparse && xchg_mpi_prefault_works(), why,
+                           len);
     /* everyone learns the name, or that there is none ("") */
     cs->collectives += 2; /* the name's broadcast and the agreement */
     int rc = PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, cs->comm);

@@ -12,14 +12,18 @@
  * ranks: program.c), and the store only grows, so every rank reaches each
  * growth together. Growing to at least twice the size (and a floor) keeps
  * the growths few when counts rise one by one; an arena grows in place in
- * address space it reserved, so the pages it has keep their addresses. The segment is made once per communicator, as
- * large as its grids may be (XCHG_MPI_SHM_MAX), so no later count moves it.
+ * address space it reserved, so the pages it has keep their addresses. A
+ * communicator's segment is made once, with the largest slots
+ * XCHG_MPI_SHM_MAX allows its grids, but no memory; its ranks back each
+ * slot's start as far as the blocks need, a page and then doubling (one
+ * MPI_Allreduce each time), so the pages it has stay where they are.
  */
-#define _GNU_SOURCE /* MAP_NORESERVE, MADV_POPULATE_WRITE */
+#define _GNU_SOURCE /* MAP_NORESERVE */
 #include "mpi/comm.h"
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -56,29 +60,6 @@ static void unmap_bytes(unsigned char *at, size_t n)
 {
     if (at)
         munmap(at, n);
-}
-
-/*
- * Why prefault: a page this process touches for the first time traps into
- * the kernel (on a virtual machine, further still), one page at a time in
- * the run that first uses it; asking the kernel to map a range in advance
- * (MADV_POPULATE_WRITE, Linux 5.14) takes less (docs/mpi.md, "What a plan
- * costs", has the measurements).
- */
-void xchg_mpi_prefault(void *at, size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-    long page = sysconf(_SC_PAGESIZE);
-    if (page <= 0 || bytes == 0)
-        return;
-    uintptr_t lo = (uintptr_t)at / (uintptr_t)page * (uintptr_t)page;
-    uintptr_t hi = ((uintptr_t)at + bytes + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
-    /* best effort: an older kernel says EINVAL, and the pages fault as used */
-    int rc = madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-    (void)rc;
-#else
-    (void)at, (void)bytes;
-#endif
 }
 
 /* Whether every rank of cs has ok (MPI_MIN): *all. An MPI error code. */
@@ -166,31 +147,67 @@ int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes, in
     return rc;
 }
 
+size_t xchg_mpi_store_shm_slot(const xchg_mpi_comm *cs, size_t slot, int exact)
+{
+    size_t most = XCHG_MPI_SHM_MAX / (2 * (size_t)cs->p * (size_t)cs->p);
+    return exact || most < slot ? slot : most;
+}
+
+/* The bytes of each slot st's ranks back for blocks of slot bytes: at least
+ * a page and twice what they have, at most the slot. */
+static size_t fill_for(const xchg_mpi_store *st, size_t slot)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t unit = page > 0 ? (size_t)page : 4096;
+    size_t want = 2 * st->shm_filled > unit ? 2 * st->shm_filled : unit;
+    want = want > slot ? want : slot;
+    want = (want + unit - 1) / unit * unit;
+    return want < st->shm_slot ? want : st->shm_slot;
+}
+
 int xchg_mpi_store_shm(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t slot, int exact, int *ok,
                        char *why, size_t len)
 {
     *ok = 1;
-    if (st->shm && st->shm_slot >= slot)
+    if (st->shm && st->shm_filled >= slot)
         return MPI_SUCCESS;
-    /* a communicator's segment is made once, as large as its grids may be
-     * (every block size's rounds fit its slots); a persistent plan's is its
-     * count's */
-    size_t slots = 2 * (size_t)cs->p * (size_t)cs->p;
-    size_t want = exact || XCHG_MPI_SHM_MAX / slots < slot ? slot : XCHG_MPI_SHM_MAX / slots;
-    unsigned char *seg = NULL;
-    size_t bytes = XCHG_MPI_SHM_HEADER + slots * want;
-    int rc = xchg_mpi_shm_segment_open(cs, bytes, &seg, why, len);
-    if (rc != MPI_SUCCESS || !seg) {
-        *ok = 0;
-        return rc;
+    int made = 0, rc = MPI_SUCCESS;
+    if (!st->shm) {
+        size_t slots = 2 * (size_t)cs->p * (size_t)cs->p;
+        size_t stride = xchg_mpi_store_shm_slot(cs, slot, exact);
+        size_t bytes = XCHG_MPI_SHM_HEADER + slots * stride;
+        unsigned char *seg = NULL;
+        rc = xchg_mpi_shm_segment_open(cs, bytes, !exact, &seg, why, len);
+        if (rc != MPI_SUCCESS || !seg) {
+            *ok = 0;
+            return rc;
+        }
+        *st = (xchg_mpi_store){.arena = st->arena,
+                               .arena_bytes = st->arena_bytes,
+                               .arena_mapped = st->arena_mapped,
+                               .arena_reserved = st->arena_reserved,
+                               .shm = seg,
+                               .shm_bytes = bytes,
+                               .shm_slot = stride};
+        made = 1;
     }
-    xchg_mpi_shm_segment_close(st->shm, st->shm_bytes);
-    st->shm = seg;
-    st->shm_bytes = bytes;
-    st->shm_slot = want;
-    st->shm_round = 0;
-    xchg_mpi_shm_prefault(st, cs->p, cs->rank);
-    return MPI_SUCCESS;
+    /* back and map the slots' start this far on every rank, or on none */
+    size_t fill = fill_for(st, slot);
+    int mine = xchg_mpi_shm_fill(st, cs->p, cs->rank, st->shm_filled, fill) == 0;
+    cs->collectives++;
+    rc = PMPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, cs->comm);
+    if (rc == MPI_SUCCESS && *ok) {
+        st->shm_filled = fill;
+        return MPI_SUCCESS;
+    }
+    *ok = 0;
+    snprintf(why, len, "shm: /dev/shm cannot back %zu bytes of each slot", fill);
+    if (made) { /* a segment no rank may use goes */
+        xchg_mpi_shm_segment_close(st->shm, st->shm_bytes);
+        st->shm = NULL;
+        st->shm_bytes = st->shm_slot = 0;
+    }
+    return rc;
 }
 
 void xchg_mpi_store_release(xchg_mpi_store *st)
