@@ -9,7 +9,7 @@
  * Each goes where its int-count sibling goes (dropin.c, dropin_ops.c): the
  * executor's call, which takes MPI_Count counts as they are and passes
  * what it does not carry to the library's _c call when a count is above
- * INT_MAX (op_calls.c, alltoall.c); or, with xchg off or from inside
+ * INT_MAX (pass.c, library.h); or, with xchg off or from inside
  * xchg, the library's _c call directly.
  */
 #include "mpi/dropin_internal.h"

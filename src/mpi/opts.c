@@ -8,10 +8,10 @@
  * call picks its own from: xchg_mpi_alg_for; a topology spec that parses;
  * 0 or 1); whether they fit the communicator (the
  * algorithm applies, the node count is the number of ranks) is known only
- * when a plan is made (plan.c), which then says why it falls back. The
- * files are read then too (auto_files.c). This file makes no MPI call
- * (tests/fuzz/fuzz_mpi_env.c builds it with mpi.h alone); call_common.c
- * holds what the public calls share that does.
+ * when a plan is made (choose.c, topo_map.c), which then says why it
+ * falls back; the files are read once per communicator (auto_files.c).
+ * This file makes no MPI call (tests/fuzz/fuzz_mpi_env.c builds it with
+ * mpi.h alone); call.c holds what the public calls share that does.
  */
 #include "xchg_core.h"
 #include "xchg_mpi.h"

@@ -1,6 +1,6 @@
 /*
  * test_mpi_memo.c - the short way to the MPI library of the exchange and
- * the other operations (src/mpi/op_memo.c): a call whose very arguments
+ * the other operations (src/mpi/memo.c): a call whose very arguments
  * the cached plan passed
  * to the MPI library last time goes there at once, its checks skipped; and
  * nothing it relied on may have changed. Run on 4 ranks (CMake's mpi_memo).
@@ -17,7 +17,7 @@
  *  - both results equal the MPI library's (PMPI_) call on the same inputs;
  *  - both are counted as passed (xchg_mpi_call_counts for the exchange,
  *    xchg_mpi_op_call_counts for the others), and xchg_mpi_last_info says
- *    "mpi" (the other operations: the exchange does not set it);
+ *    "mpi" (checked for the other operations);
  *  - the second makes no MPI_Comm_get_attr call.
  * Then the cases that must not take it (each makes the lookup again, and
  * its result is checked):
