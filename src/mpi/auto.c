@@ -65,7 +65,7 @@
 
 /* The first touch of a page of shared memory mapped in advance, and
  * zeroing a byte of a new segment (us), on the machine the defaults were
- * fitted on (docs/mpi.md, "What a plan costs"). */
+ * fitted on (bench/page_touch.sh; docs/mpi.md, "What a plan costs"). */
 #define XCHG_MPI_PAGE_US 7.0
 #define XCHG_MPI_ZERO_US_PER_BYTE 1.5e-4
 #define XCHG_MPI_PAGE_BYTES 4096.0
