@@ -86,7 +86,7 @@ grep -q -- '--message-size' "$TMP/out" && grep -q -- '--alg' "$TMP/out" && ok ||
 mpi_run 2 "$B" --version >"$TMP/out" 2>"$TMP/err"
 expect "--version exit" "$?" 0
 expect "--version output" "$(cat "$TMP/out")" "xchg-bench $(sed -n 's/.*XCHG_VERSION "\(.*\)"/\1/p' \
-    "$HERE/../../include/xchg.h")"
+    "$HERE/../../include/xchg_core.h")"
 fi
 
 # table RUN-NAME ARGS...: p = 4, sizes 1..64 (7 rows), validated, full.
