@@ -243,7 +243,7 @@ expect "compare --m 0.0625:0.5: four sizes" \
 # Where their sizes do not fit (torus:5x7, torus:6x10), compare offers the
 # :virtual forms, verified block by block, with the start-ups, volume and
 # time `xchg cost` gives the same spec; plan picks at2:virtual on torus:6x10
-# at 1 KiB on the Paragon (6095.71 us against pairwise's 6396.20).
+# at 1 KiB on the Paragon (docs/virtual-nodes.md shows the times).
 for topo in torus:5x7 torus:6x10; do
     "$X" compare --topo "$topo" --m 1024 --json >"$TMP/pad.cmp"
     expect "compare $topo exit status" $? 0
@@ -273,9 +273,9 @@ expect "plan torus:6x10 --m 1024 picks at2:virtual" "$(jsx 'o.algorithm' <"$TMP/
 # verifies every candidate) and plan (which measures only the link volumes
 # it must) gets the same winner at every size and the same crossovers, and
 # the same time line for every candidate. torus:64x64 is the slow one
-# (compare ~11 s on 2 cores); it runs once, in the plain build: the
+# (compare verifies every candidate); it runs once, in the plain build: the
 # sanitizer build (XCHG_TEST_REDUCED=1, CMakeLists.txt) asks torus:32x32,
-# the same question with 22 of 64x64's 25 candidates, at a tenth of the time.
+# the same question with 22 of 64x64's 25 candidates, in far less time.
 big_torus=torus:64x64
 [ "${XCHG_TEST_REDUCED:-0}" = 1 ] && big_torus=torus:32x32
 for topo in torus:8x8 $big_torus hypercube:6 ring:16; do

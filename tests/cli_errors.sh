@@ -12,8 +12,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 # The sanitizer build (XCHG_TEST_REDUCED=1, CMakeLists.txt) leaves the
 # next section, the numbers and help and version to the plain build: they
-# are the CLI's option and number parsing alone (8, 9 and 5 of this test's
-# 54 s under the sanitizers), which the fuzz tree also runs under ASan and
+# are the CLI's option and number parsing alone (much of this test's
+# time under the sanitizers), which the fuzz tree also runs under ASan and
 # UBSan (tests/fuzz/fuzz_cli.c, fuzz_machine.c).
 if [ "${XCHG_TEST_REDUCED:-0}" != 1 ]; then
 # --- subcommands and options ------------------------------------------------

@@ -29,7 +29,7 @@ failed=0
 
 # norm VAR LINE: VAR = the line as compared, digits of a timing line
 # folded. In the shell itself, not a $(...) with tr: a fork for each line
-# compared was 20 of this test's 35 s.
+# compared was most of this test's time.
 norm() {
     case $2 in
         "time taken"*) printf -v "$1" '%s' "${2//[0-9]/0}" ;;

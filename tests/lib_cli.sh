@@ -39,9 +39,9 @@ need node nodejs
 
 # jsx's evaluator: one node process for the whole script, started here, in
 # the script's own shell, so that every jsx (most run in a $(...) subshell)
-# reaches the same one. Starting node costs 0.2-0.5 s on this machine and
-# cli_basic.sh alone asks ~150 questions: one node per question was half of
-# its time. A request is EXPR NUL TEXT NUL on its stdin, the answer the
+# reaches the same one. Starting node is slow, and cli_basic.sh alone asks
+# many questions: one node per question was much of its time. A request is
+# EXPR NUL TEXT NUL on its stdin, the answer the
 # value NUL on its stdout; it ends when the script's end closes the pipe.
 # It runs in a subshell so that it is not one of the script's jobs
 # (mpi_bg_wait waits for those).

@@ -528,7 +528,7 @@ int main(void)
     same_answer("torus:16x16", &a10, 0.0625, 4096);
     /* Padded Liu algorithms: offered where the sizes do not fit, and chosen
      * where they win: at2:virtual on torus:6x10 at 1 KiB on the Paragon
-     * (20 start-ups, 408 blocks: 6095.71 us, against pairwise's 6396.20). */
+     * (20 start-ups, 408 blocks; docs/virtual-nodes.md shows the times). */
     padded_candidates("torus:5x7", &para, "at2,ptk,mtk");
     padded_candidates("torus:6x10", &para, "at2,ptk,mtk");
     padded_candidates("ring:7", &para, "ar1,ptk,mtk");

@@ -208,7 +208,7 @@ static void check_schedule(const char *alg, const char *tspec, const xchg_topo *
     /* A padded schedule (pt4:virtual, ...) has no symmetry: its programs
      * follow every block, as T1's do. ring:5 and torus:3x5 run them here;
      * torus:4x4x4x4, hosting 8^4 for pt4, ptk and mtk, would only repeat
-     * that path at 16 s. */
+     * that path, slowly. */
     if (opts.virtual_nodes && t->nodes > 64)
         return;
     xchg_symmetry sym;

@@ -36,7 +36,7 @@ usage_error "--q 4 is a multiple of the 2 ranks.*accepted" --op shift --q 4
 usage_error "unknown option '--bogus'.*accepted" --bogus
 # The rest check the option parsing alone, the same code in every build: the
 # sanitizer build (XCHG_TEST_REDUCED=1) leaves them to the plain one (each
-# launch of 2 ranks under ASan takes about 2 s).
+# launch of 2 ranks under ASan is slow).
 if [ $reduced = 0 ]; then
 usage_error "unknown option '-z'.*accepted" -z
 usage_error "-m 'abc' is not a size range.*accepted" -m abc
@@ -120,7 +120,7 @@ table "auto in place" -l
 # (printed to 4 decimals: within 5e-5 of it, which a ratio below 0.05, one
 # noisy row on a loaded machine, would fail as 1e-3 of itself alone).
 # --min-time 0.25 raises the 10 timed pairs of each size to fill 0.25 s
-# (a pair of 8-64 B allreduces on 4 ranks takes well under 1 ms; only a
+# (a pair of 8-64 B allreduces on 4 ranks is far quicker; only a
 # pace above 25 ms a pair would leave 10).
 mpi_run 4 "$B" -m 8:64 -i 10 -x 1 -c --pair --op allreduce >"$TMP/out" 2>"$TMP/err"
 expect "pair: exit" "$?" 0

@@ -105,8 +105,8 @@ expect() {
 }
 
 # The runs are on NP ranks: 4, or 2 under MPICH, whose ranks spin through
-# every wait when more of them than cores (at 4 this test took 50 s there,
-# 3 s a run). What MPICH adds is its library under the same calls: the
+# every wait when more of them than cores (at 4 every run of this test was
+# slow there). What MPICH adds is its library under the same calls: the
 # interposition of its symbols, its Fortran bindings, its large-count calls,
 # none of which depends on p; 3 and 4 ranks, and the choices an odd p
 # makes, run with Open MPI. The counts below scale with NP.
@@ -210,7 +210,7 @@ fi
 # each of the 9 carried (the exchange's line counts 1 a rank, the other
 # operations' 8); then at p = 2 one MPI_Bcast_c of 2^31 + 8 bytes, which no
 # int count holds, passed by xchg to the library's MPI_Bcast_c
-# (XCHG_ALG=mpi; 11 s under MPICH, most of it the receiver's 2 GiB of fresh
+# (XCHG_ALG=mpi; slow under MPICH, most of it the receiver's 2 GiB of fresh
 # pages: the root's buffer is one period of the pattern mapped over and
 # over, dropin_large_prog.c; so only this one: xchg carrying a call above
 # 2^31 bytes is mpi_big's, for the exchange, in the plain build).

@@ -13,10 +13,10 @@
  *   The root's buffer is one period of the pattern (251 pages) mapped over
  *   and over (big_source): the MPI library reads 2^31 + 8 bytes from it,
  *   the same bytes as a filled buffer, but the kernel supplies 1 MB of
- *   pages instead of 2 GiB (on the test machine, a virtual machine, first
- *   touching 2 GiB took 20-25 s). The receivers' buffers are fresh
- *   memory (in huge pages where the kernel gives them, huge_pages.h), every
- *   byte of it written by the call.
+ *   pages instead of 2 GiB (a first touch is slow on the test machine, a
+ *   virtual machine: bench/results/page_touch.txt). The receivers'
+ *   buffers are fresh memory (in huge pages where the kernel gives them,
+ *   huge_pages.h), every byte of it written by the call.
  *
  * Under an MPI before version 4 there are no such calls: it prints
  * "dropin_large_prog: no MPI 4 large-count calls" and exits 0.

@@ -69,8 +69,8 @@ static unsigned char pattern(long r, long i)
 
 /* The exchange done with point-to-point messages only: the reference. All
  * its messages are posted at once: p rounds of MPI_Sendrecv, each waiting on
- * every oversubscribed rank in turn, took a third of the matrix's time at
- * p = 64 (17 s of 55; 7 s posted at once), the same messages and types. */
+ * every oversubscribed rank in turn, took much of the matrix's time at
+ * p = 64, far more than the same messages and types posted at once. */
 static void reference_p2p(const unsigned char *send, long scount, MPI_Datatype stype,
                           MPI_Aint sext, unsigned char *recv, long rcount, MPI_Datatype rtype,
                           MPI_Aint rext, MPI_Comm comm)

@@ -59,7 +59,7 @@ expect "tune --help exit" "$?" 0
 
 # The runs below on NP ranks: 4, or 2 under MPICH, whose ranks spin
 # through every wait when more of them than cores (4 ranks there took most
-# of this test's 90-100 s); 4 ranks, sharing the cores, in the Open MPI
+# of this test's time); 4 ranks, sharing the cores, in the Open MPI
 # builds.
 NP=4
 [ "$(mpi_flavor)" = mpich ] && NP=2
@@ -116,9 +116,9 @@ for m in 8 64; do
 done
 
 # the paired check, at sizes where an algorithm often wins the rounds (the
-# reduce-scatter ring at 128 and 256 KiB on 4 ranks here, 1.0-1.5x from
-# run to run, so not always); its table gives the paired ratio in the
-# row's column
+# reduce-scatter ring at 128 and 256 KiB on 4 ranks, by a margin that
+# varies from run to run, so not always); its table gives the paired
+# ratio in the row's column
 mpi_run $NP "$X" tune --op reduce_scatter -m 128K:256K --round-ms 2 --confirm-ms 50 --json >"$TMP/json" 2>"$TMP/err"
 expect "tune --op reduce_scatter --json: exit" "$?" 0
 expect "reduce_scatter: rounds then pairs" "$(jsx 'L.length === 2 && L.every('"$PAIRED_RULE"')' <"$TMP/json")" true
