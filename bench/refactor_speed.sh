@@ -24,14 +24,8 @@ rounds=${ROUNDS:-3}
 cases=${CASES:-"hypercube:14/hc-standard torus:128x128/t2"}
 out=${1:-$here/results/refactor_speed.txt}
 
-work=$(mktemp -d)
-cleanup() {
-    git -C "$repo" worktree remove --force "$work/base-src" >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-git -C "$repo" worktree add --detach "$work/base-src" "$base" >/dev/null 2>&1
+# shellcheck source=lib_base_tree.sh
+source "$here/lib_base_tree.sh" "$repo" "$base"
 for side in base cur; do
     src=$repo
     [ "$side" = base ] && src=$work/base-src

@@ -13,29 +13,35 @@
  */
 #include "mpi/call.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+/* The environment's options, read once in the process (by whichever
+ * thread calls first, under MPI_THREAD_MULTIPLE too). */
+static xchg_mpi_opts env_opts;
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+static void read_env_opts(void)
+{
+    xchg_err err;
+    xchg_mpi_opts_default(&env_opts);
+    if (xchg_mpi_opts_from_env(&env_opts, &err)) {
+        int rank = 0;
+        if (MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
+            rank = 0; /* say it anyway */
+        if (rank == 0)
+            fprintf(stderr, "xchg: %s; using the MPI library's own calls\n", err.msg);
+        env_opts.alg = "mpi";
+    }
+}
+
 const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_opts *opts, xchg_mpi_opts *buf)
 {
-    static int env_read;
-    static xchg_mpi_opts env;
     if (opts)
         return opts;
-    if (!env_read) {
-        xchg_err err;
-        xchg_mpi_opts_default(&env);
-        env_read = 1;
-        if (xchg_mpi_opts_from_env(&env, &err)) {
-            int rank = 0;
-            if (MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
-                rank = 0; /* say it anyway */
-            if (rank == 0)
-                fprintf(stderr, "xchg: %s; using the MPI library's own calls\n", err.msg);
-            env.alg = "mpi";
-        }
-    }
-    *buf = env;
+    pthread_once(&env_once, read_env_opts);
+    *buf = env_opts;
     return buf;
 }
 
