@@ -11,6 +11,8 @@
 #      equals xchg sim's on the same links within 1% at 1 KiB: the executor
 #      sends what the schedule says, when it says.
 #   3. xchg-bench's own refusals work under smpirun (exit 2, a message).
+# And xchg-bench's defaults (auto on the topology auto finds) run: under
+# SMPI that is complete:64, since SMPI cannot say whether ranks form a grid.
 # The runs of 1 and 2 go two at a time (smpi_bg, below).
 #
 # Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
@@ -66,6 +68,10 @@ for alg in $algs1; do
     case $alg in pairwise | mpi:ompi) sizes=(-m 512:4096 -i 1 -x 0) ;; esac
     smpi_bg "valid-$alg" "${sizes[@]}" -c "${args[@]}"
 done
+# xchg-bench's defaults (--alg auto --topo auto): the topology is asked of
+# the communicator, which SMPI cannot answer for a grid (docs/mpi.md)
+cfg=()
+smpi_bg "valid-defaults" -m 8:4096 -i 2 -x 1 -c
 # 2. (its runs, beside those of 1)
 cfg=()
 for alg in t1 at2 mesh2; do
@@ -81,6 +87,12 @@ for alg in $algs1; do
         bad "$alg: status $rc, $rows of $want sizes passed: $(grep -v '^ *->' "$out" | tail -n 4)"
     fi
 done
+
+out="$TMP/valid-defaults.out" rc=$(cat "$TMP/valid-defaults.rc")
+rows=$(grep -cE '^[0-9]+ +[0-9.]+ +Pass$' "$out")
+if [ "$rc" -eq 0 ] && [ "$rows" -eq 10 ] && grep -q "complete:64" "$out"; then ok; else
+    bad "xchg-bench's defaults: status $rc, $rows of 10 sizes passed: $(grep -v '^ *->' "$out" | tail -n 4)"
+fi
 
 # 2. SMPI's time of the executor's run against xchg sim's.
 for alg in t1 at2 mesh2; do
