@@ -6,7 +6,8 @@
  * partner that is not running).
  *
  * MPI says which ranks share memory (MPI_Comm_split_type with
- * MPI_COMM_TYPE_SHARED); the cores are this node's online processors.
+ * MPI_COMM_TYPE_SHARED); the cores are this node's online processors (under
+ * SimGrid's SMPI, the simulated host's cores).
  * Both answers are made the same on every rank (the node's part is the
  * whole communicator on every rank or on none; the ranks per core are
  * reduced with MPI_MAX), so every rank's auto chooses alike.
@@ -14,6 +15,22 @@
 #include "mpi/comm.h"
 
 #include <unistd.h>
+
+#ifdef SMPI_H
+#include <simgrid/host.h>
+
+/* Under SimGrid's SMPI (smpicc defines SMPI_H) every rank runs in this one
+ * process: the cores are those of the simulated host the rank is on. */
+static long cores_of_node(void)
+{
+    return sg_host_core_count(sg_host_self());
+}
+#else
+static long cores_of_node(void)
+{
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+#endif
 
 int xchg_mpi_nodes(xchg_mpi_comm *cs)
 {
@@ -30,7 +47,7 @@ int xchg_mpi_nodes(xchg_mpi_comm *cs)
     if (rc != MPI_SUCCESS)
         return rc;
     cs->one_node = local == cs->p;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = cores_of_node();
     double mine = (double)local / (double)(cores > 0 ? cores : 1);
     return PMPI_Allreduce(&mine, &cs->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, cs->comm);
 }

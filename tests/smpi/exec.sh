@@ -13,6 +13,7 @@
 #   3. xchg-bench's own refusals work under smpirun (exit 2, a message).
 # And xchg-bench's defaults (auto on the topology auto finds) run: under
 # SMPI that is complete:64, since SMPI cannot say whether ranks form a grid.
+#   4. Auto counts the simulated hosts' cores, not this machine's.
 # The runs of 1 and 2 go two at a time (smpi_bg, below).
 #
 # Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
@@ -115,5 +116,26 @@ fi
 smpi "$TMP/out" --alg t1 --topo torus:4x4
 if [ "$rc" -ne 0 ] && grep -q "torus:4x4" "$TMP/out"; then ok; else
     bad "--topo of 16 nodes for 64 ranks under smpirun: status $rc: $(tail -n 3 "$TMP/out")"
+fi
+# 4. Auto's ranks per core under SMPI are the simulated host's: 16 ranks on
+# 4 hosts of 4 cores each (a SimGrid cluster) are 1 rank per core, not 4
+# ranks over this machine's cores.
+cat >"$TMP/cores.xml" <<'EOF'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" core="4" bw="1GBps"
+           lat="1us" loopback_bw="10GBps" loopback_lat="0.1us"/>
+</platform>
+EOF
+printf 'h0:4\nh1:4\nh2:4\nh3:4\n' >"$TMP/cores.hosts"
+"$SMPIRUN" -np 16 -platform "$TMP/cores.xml" -hostfile "$TMP/cores.hosts" \
+    --cfg=smpi/simulate-computation:no "$BENCH" -m 8:8 -i 1 -x 0 -c >"$TMP/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "with 1 ranks per core" "$TMP/out" &&
+    grep -qE '^8 +[0-9.]+ +Pass$' "$TMP/out"; then
+    ok
+else
+    bad "4 hosts of 4 cores: status $rc: $(grep -o 'with [0-9.]* ranks per core' "$TMP/out" | head -n 1)"
 fi
 finish
