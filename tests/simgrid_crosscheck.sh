@@ -5,7 +5,8 @@
 # plus its bytes over one link's bandwidth in both simulators. SMPI runs a
 # real MPI_Alltoall (its "pair" algorithm: i exchanges with i XOR k at step
 # k, xchg's pairwise for p = 2^D) on a platform from
-# scripts/simgrid-platform.sh. Also checks that script's refusals.
+# scripts/simgrid-platform.sh. Also checks that script's platforms (tori,
+# fat-trees, dragonflies, hosts of several cores) and its refusals.
 # bench/sim_simgrid.sh compares the two where they differ (contention).
 #
 # Usage: bash tests/simgrid_crosscheck.sh path/to/xchg
@@ -51,6 +52,33 @@ refused "is not a bandwidth" --shape 4x4 --bw fast --lat 1e-6
 refused "is not a latency" --shape 4x4 --bw 1e9 --lat -1
 refused "is required" --shape 4x4 --bw 1e9
 refused "unknown argument" --shape 4x4 --bw 1e9 --lat 0 --np 4
+# Fat-trees and dragonflies, hosts of several cores, block and cyclic.
+ft=$(bash "$PLAT" --kind fat-tree --shape '2;4,4;1,4;1,2' --bw 25e9 --lat 1e-6 --cores 4 \
+    --host-bw 1e11 --host-lat 1e-7 --out "$TMP")
+expect "fat-tree path" "$ft" "$TMP/fat-tree-2_4-4_1-4_1-2-c4.xml"
+expect "fat-tree: SimGrid's parameters as given" \
+    "$(grep -o 'topology="[A-Z_]*" topo_parameters="[^"]*"' "$ft")" 'topology="FAT_TREE" topo_parameters="2;4,4;1,4;1,2"'
+expect "fat-tree: cores and the links within a host" \
+    "$(grep -c 'core="4".*' "$ft") $(grep -c 'loopback_bw="1e11Bps" loopback_lat="1e-7s"' "$ft")" "1 1"
+expect "fat-tree hostfile: 16 hosts, 4 ranks each, block" \
+    "$(wc -l <"${ft%.xml}.hosts") $(sed -n '1p;16p' "${ft%.xml}.hosts" | tr '\n' ' ')" "16 n0:4 n15:4 "
+df=$(bash "$PLAT" --kind dragonfly --shape '2,1;2,1;2,1;2' --bw 25e9 --lat 1e-6 --cores 2 \
+    --host-bw 1e11 --host-lat 0 --placement cyclic --out "$TMP")
+expect "dragonfly path" "$df" "$TMP/dragonfly-2-1_2-1_2-1_2-c2-cyclic.xml"
+expect "dragonfly: 16 hosts" "$(grep -o 'radical="[^"]*"' "$df")" 'radical="0-15"'
+expect "dragonfly hostfile, cyclic: the hosts twice over" \
+    "$(wc -l <"${df%.xml}.hosts") $(sed -n '1p;16p;17p' "${df%.xml}.hosts" | tr '\n' ' ')" "32 n0 n15 n0 "
+refused "is not a network" --kind hypercube --shape 4x4 --bw 1e9 --lat 0
+refused "is not a fat-tree" --kind fat-tree --shape 4x4 --bw 1e9 --lat 0
+refused "accepted: 2 (one a level)" --kind fat-tree --shape '2;4;1,4;1,1' --bw 1e9 --lat 0
+refused "out of range" --kind fat-tree --shape '2;4,0;1,4;1,1' --bw 1e9 --lat 0
+refused "over 65536 hosts" --kind fat-tree --shape '2;512,512;1,4;1,1' --bw 1e9 --lat 0
+refused "is not a dragonfly" --kind dragonfly --shape '2,1;2,1;2' --bw 1e9 --lat 0
+refused "needs --host-bw and --host-lat" --shape 4x4 --bw 1e9 --lat 0 --cores 4
+refused "is not a core count" --shape 4x4 --bw 1e9 --lat 0 --cores 0
+refused "is not a bandwidth" --shape 4x4 --bw 1e9 --lat 0 --cores 2 --host-bw x --host-lat 0
+refused "is not a placement" --shape 4x4 --bw 1e9 --lat 0 --cores 2 --host-bw 1e9 --host-lat 0 --placement round
+refused "go with --cores above 1" --shape 4x4 --bw 1e9 --lat 0 --placement cyclic
 
 # The two simulators on the contention-free case, three block sizes.
 smpicc -O2 -o "$TMP/smpi_alltoall" "$ROOT/bench/smpi_alltoall.c" 2>"$TMP/cc.log" ||

@@ -8,9 +8,12 @@
  * MPI says which ranks share memory (MPI_Comm_split_type with
  * MPI_COMM_TYPE_SHARED); the cores are this node's online processors (under
  * SimGrid's SMPI, the simulated host's cores).
- * Both answers are made the same on every rank (the node's part is the
- * whole communicator on every rank or on none; the ranks per core are
- * reduced with MPI_MAX), so every rank's auto chooses alike.
+ * Both answers are made the same on every rank by one MPI_Allreduce, so
+ * every rank's auto chooses alike: MPI says the node's part is the whole
+ * communicator on every rank or on none, but SimGrid's SMPI 3.32 may
+ * give one rank of a host a smaller part than the others (seen with
+ * ranks placed several to a host), so this rank's answer alone is not
+ * trusted.
  */
 #include "mpi/comm.h"
 
@@ -46,8 +49,16 @@ int xchg_mpi_nodes(xchg_mpi_comm *cs)
         rc = frc;
     if (rc != MPI_SUCCESS)
         return rc;
-    cs->one_node = local == cs->p;
+    /* one reduction (MPI_MAX) of this rank's ranks per core, and of 1
+     * when its node lacks a rank of the communicator: one_node only when
+     * every rank saw the whole communicator on its node */
     long cores = cores_of_node();
-    double mine = (double)local / (double)(cores > 0 ? cores : 1);
-    return PMPI_Allreduce(&mine, &cs->ranks_per_core, 1, MPI_DOUBLE, MPI_MAX, cs->comm);
+    double mine[2] = {(double)local / (double)(cores > 0 ? cores : 1), local == cs->p ? 0.0 : 1.0};
+    double most[2];
+    rc = PMPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, cs->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    cs->ranks_per_core = most[0];
+    cs->one_node = most[1] == 0.0;
+    return MPI_SUCCESS;
 }

@@ -118,18 +118,11 @@ if [ "$rc" -ne 0 ] && grep -q "torus:4x4" "$TMP/out"; then ok; else
     bad "--topo of 16 nodes for 64 ranks under smpirun: status $rc: $(tail -n 3 "$TMP/out")"
 fi
 # 4. Auto's ranks per core under SMPI are the simulated host's: 16 ranks on
-# 4 hosts of 4 cores each (a SimGrid cluster) are 1 rank per core, not 4
-# ranks over this machine's cores.
-cat >"$TMP/cores.xml" <<'EOF'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" core="4" bw="1GBps"
-           lat="1us" loopback_bw="10GBps" loopback_lat="0.1us"/>
-</platform>
-EOF
-printf 'h0:4\nh1:4\nh2:4\nh3:4\n' >"$TMP/cores.hosts"
-"$SMPIRUN" -np 16 -platform "$TMP/cores.xml" -hostfile "$TMP/cores.hosts" \
+# a fat-tree of 4 hosts of 4 cores each (scripts/simgrid-platform.sh) are
+# 1 rank per core, not 4 ranks over this machine's cores.
+fat=$(bash "$ROOT/scripts/simgrid-platform.sh" --kind fat-tree --shape '2;2,2;1,2;1,1' \
+    --bw 25e9 --lat 1e-6 --cores 4 --host-bw 1e11 --host-lat 1e-7 --out "$TMP")
+"$SMPIRUN" -np 16 -platform "$fat" -hostfile "${fat%.xml}.hosts" \
     --cfg=smpi/simulate-computation:no "$BENCH" -m 8:8 -i 1 -x 0 -c >"$TMP/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "with 1 ranks per core" "$TMP/out" &&
