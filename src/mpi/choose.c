@@ -301,6 +301,9 @@ static int choose_exchange(xchg_mpi_plan *pl)
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
         return MPI_SUCCESS;
     }
+    char inner[XCHG_SPEC_MAX];
+    if (xchg_mpi_leader_inner(asked, strlen(asked), inner, sizeof inner))
+        return xchg_mpi_leader_choose(pl, inner);
     if (!strcmp(asked, "auto")) {
         rc = exchange_by_model(pl, &t, spec, &shm);
         if (rc == 0)

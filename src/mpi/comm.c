@@ -43,6 +43,7 @@ static void free_state(xchg_mpi_comm *cs)
     xchg_mpi_programs_free(cs);
     xchg_mpi_settings_free_all(cs);
     xchg_mpi_store_release(&cs->store);
+    xchg_mpi_node_map_free(&cs->nodes);
     free(cs->staging);
     /* a free has no caller to tell of a failure: the duplicate is given
      * back when MPI can take it, and forgotten otherwise */
@@ -74,6 +75,7 @@ static int make_state(MPI_Comm user, xchg_mpi_comm **out)
     cs->refs = 1;
     cs->user = user;
     cs->comm = MPI_COMM_NULL;
+    cs->nodes.node_comm = cs->nodes.leader_comm = MPI_COMM_NULL;
     int rc = MPI_Comm_size(user, &cs->p);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_rank(user, &cs->rank);

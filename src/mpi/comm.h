@@ -95,6 +95,20 @@ typedef struct xchg_mpi_store {
     unsigned shm_round;            /* rounds run so far: the next one's grid */
 } xchg_mpi_store;
 
+/* Which node each rank of a communicator is on, as the node-aware exchange
+ * needs it (node_map.c): made at the first plan that asks, then kept. */
+typedef struct xchg_mpi_node_map {
+    int made;                      /* asked for once: ok or why stays */
+    int ok;                        /* every node holds `size` ranks */
+    char why[240];                 /* why not, when !ok */
+    int nnodes, size;              /* nodes, and ranks a node */
+    int node, local;               /* this rank's node, and its place there */
+    int *rank_of;                  /* the rank at place j of node n: [n * size + j] */
+    MPI_Comm node_comm;            /* this rank's node: place j is rank j */
+    MPI_Comm leader_comm;          /* place 0 of every node (node n is rank n);
+                                      MPI_COMM_NULL on the other ranks */
+} xchg_mpi_node_map;
+
 /* What the executor keeps on a communicator. */
 typedef struct xchg_mpi_comm {
     int refs;                      /* the attribute's, and each persistent plan's */
@@ -105,6 +119,7 @@ typedef struct xchg_mpi_comm {
     unsigned collectives;          /* collective steps taken on comm so far */
     int one_node;                  /* every rank shares this node's memory */
     double ranks_per_core;         /* most ranks per core on any node */
+    xchg_mpi_node_map nodes;       /* made when a plan asks (node_map.c) */
     xchg_mpi_store store;
     /* auto's shared segment, bought when it has paid for itself: the
      * predicted time plans saved so far by waiting for it (us), and
@@ -150,6 +165,16 @@ XCHG_MPI_INTERNAL unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t
 /* nodes.c: the communicator's nodes: cs->one_node and cs->ranks_per_core,
  * the same on every rank (collective on cs->comm). An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_nodes(xchg_mpi_comm *cs);
+
+/* node_map.c: cs->nodes, made at the first call (collective on cs->comm;
+ * every rank's plan asks at the same call): the ranks grouped by node
+ * (XCHG_NODE_SIZE=K: ranks K*n to K*n+K-1 are node n, emulating nodes on
+ * one machine; else MPI_COMM_TYPE_SHARED), nodes numbered by their lowest
+ * rank. cs->nodes.ok only when every node holds as many ranks. An MPI
+ * error code (a map that is not ok is no error). */
+XCHG_MPI_INTERNAL int xchg_mpi_node_map_get(xchg_mpi_comm *cs);
+/* Free what cs->nodes holds (MPI calls only while MPI runs). */
+XCHG_MPI_INTERNAL void xchg_mpi_node_map_free(xchg_mpi_node_map *m);
 
 /* settings.c: the settings of opts on cs, made when new: locally, except
  * that the first call naming a pair of files reads them (collective:

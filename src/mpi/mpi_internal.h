@@ -117,4 +117,10 @@ XCHG_MPI_INTERNAL const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_op
  * unless it is MPI_SUCCESS, and return it. */
 XCHG_MPI_INTERNAL int xchg_mpi_raise(MPI_Comm comm, int rc);
 
+/* opts.c: 1 when spec names the exchange through one leader a node
+ * ("leader", or "leader:INNER" with INNER what the leaders run between
+ * them), with INNER ("auto" for "leader") into inner; else 0. */
+XCHG_MPI_INTERNAL int xchg_mpi_leader_inner(const char *spec, size_t len, char *inner,
+                                            size_t inner_len);
+
 #endif /* XCHG_MPI_INTERNAL_H */

@@ -36,7 +36,7 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
 static int starts_item(const char *text)
 {
     size_t n = strcspn(text, ":,");
-    if (n == 3 && !strncmp(text, "shm", 3))
+    if ((n == 3 && !strncmp(text, "shm", 3)) || (n == 6 && !strncmp(text, "leader", 6)))
         return 1;
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const char *name = xchg_alg_at(i)->name;
@@ -54,6 +54,35 @@ static const char *item_end(const char *at)
         if (starts_item(c + 1))
             return c;
     return NULL;
+}
+
+int xchg_mpi_leader_inner(const char *spec, size_t len, char *inner, size_t inner_len)
+{
+    if (len < 6 || strncmp(spec, "leader", 6) || (len > 6 && spec[6] != ':'))
+        return 0;
+    if (len == 6)
+        snprintf(inner, inner_len, "auto");
+    else
+        snprintf(inner, inner_len, "%.*s", (int)(len - 7), spec + 7);
+    return 1;
+}
+
+/* Check "leader" or "leader:INNER": INNER auto or an exchange of the
+ * registry. XCHG_OK, or XCHG_EINVAL with a message. */
+static int check_leader(const char *spec, const char *inner, xchg_err *err)
+{
+    const xchg_alg *a;
+    xchg_opts o;
+    xchg_err why = {{0}};
+    if (!strcmp(inner, "auto") ||
+        (xchg_alg_parse(inner, &a, &o, &why) == XCHG_OK && a->op == XCHG_OP_ALLTOALL))
+        return XCHG_OK;
+    if (err)
+        snprintf(err->msg, sizeof err->msg,
+                 "%.64s: what the leaders run between nodes must be auto or an exchange of "
+                 "'xchg list --op alltoall'%s%.300s",
+                 spec, why.msg[0] ? ": " : "", why.msg);
+    return XCHG_EINVAL;
 }
 
 /*
@@ -76,6 +105,9 @@ static int check_item(const char *item, size_t len, xchg_op_kind *kind, xchg_err
     *kind = XCHG_OP_ALLTOALL;
     if (!strcmp(spec, "shm"))
         return XCHG_OK;
+    char inner[XCHG_SPEC_MAX];
+    if (xchg_mpi_leader_inner(spec, len, inner, sizeof inner))
+        return check_leader(spec, inner, err);
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
@@ -83,7 +115,8 @@ static int check_item(const char *item, size_t len, xchg_op_kind *kind, xchg_err
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "%.300s; also accepted: auto (pick by block size), shm (through shared "
-                     "memory, one node), mpi (the MPI library's own call)",
+                     "memory, one node), leader[:ALG] (through one leader a node), mpi (the "
+                     "MPI library's own call)",
                      why.msg);
         return XCHG_EINVAL;
     }
@@ -134,6 +167,10 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
     if (alg && (!strcmp(alg, "auto") || !strcmp(alg, "mpi") ||
                 (kind == XCHG_OP_ALLTOALL && !strcmp(alg, "shm"))))
         return XCHG_OK;
+    char inner[XCHG_SPEC_MAX];
+    if (alg && kind == XCHG_OP_ALLTOALL && !item_end(alg) &&
+        xchg_mpi_leader_inner(alg, strlen(alg), inner, sizeof inner))
+        return check_leader(alg, inner, err);
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
@@ -163,7 +200,9 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
                  "own call)",
                  !alg ? "no algorithm given" : item_end(alg) ? "one algorithm, not a list"
                                                                  : why.msg,
-                 kind == XCHG_OP_ALLTOALL ? " shm (through shared memory, one node)," : "");
+                 kind == XCHG_OP_ALLTOALL ? " shm (through shared memory, one node), "
+                                            "leader[:ALG] (through one leader a node),"
+                                          : "");
     return XCHG_EINVAL;
 }
 

@@ -82,10 +82,16 @@ static int carve(xchg_mpi_plan *pl)
 {
     xchg_mpi_carve *c = &pl->carve;
     *c = (xchg_mpi_carve){0};
-    if (pl->key.kind == XCHG_OP_ALLTOALL)
+    if (pl->leader) { /* the leader's two buffers, carved on every rank (leader.c) */
+        size_t node_rows = xchg_mpi_mul(xchg_mpi_mul((size_t)pl->cs->nodes.size,
+                                                     (size_t)pl->cs->p), pl->block_bytes);
+        c->scratch = take(c, node_rows);
+        c->send_pack = take(c, node_rows);
+    } else if (pl->key.kind == XCHG_OP_ALLTOALL) {
         carve_exchange(pl, c);
-    else
+    } else {
         carve_op(pl, c);
+    }
     c->reqs = take(c, xchg_mpi_mul(c->nreqs, sizeof(MPI_Request)));
     c->statuses = take(c, xchg_mpi_mul(c->nreqs, sizeof(MPI_Status)));
     int ok = 0;
@@ -104,6 +110,10 @@ static void finish_info(xchg_mpi_plan *pl, double t0)
     if (pl->fallback) {
         i->steps = 0;
         i->scratch_bytes = i->plan_bytes = i->shared_bytes = 0;
+    } else if (pl->leader) { /* gather, the leaders' exchange, scatter */
+        i->steps = 3;
+        i->plan_bytes = i->shared_bytes = 0;
+        i->scratch_bytes = pl->carve.bytes;
     } else if (pl->shm) {
         i->steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
         i->shared_bytes = pl->store->shm_bytes;
@@ -155,7 +165,7 @@ int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key, int persisten
                            XCHG_MPI_MAX_INPUTS);
     else if (rc == MPI_SUCCESS)
         rc = xchg_mpi_choose(pl);
-    if (rc == MPI_SUCCESS && pl->prog)
+    if (rc == MPI_SUCCESS && (pl->prog || pl->leader))
         rc = carve(pl);
     if (rc != MPI_SUCCESS) {
         release(pl);

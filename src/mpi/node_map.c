@@ -1,0 +1,140 @@
+/*
+ * node_map.c - which node each rank of a communicator is on, for the
+ * node-aware exchange (leader.c): a communicator of each node's ranks, one
+ * of the nodes' first ranks, and a table of every rank's node and place.
+ * Made once per communicator, at the first plan that asks (collective:
+ * every rank's plan for one call asks at once), and kept with it.
+ *
+ * The ranks are grouped by MPI_COMM_TYPE_SHARED, or by XCHG_NODE_SIZE=K,
+ * which makes ranks K*n to K*n+K-1 node n whatever shares memory: nodes
+ * emulated on one machine, for tests (MPICH's MPIR_CVAR_NUM_CLIQUES does
+ * the same inside the library, and MPI_COMM_TYPE_SHARED follows it); with
+ * XCHG_NODE_PLACEMENT=cyclic, rank r is on node r mod N instead, for N =
+ * ceil(p / K) nodes (ranks dealt round-robin, as MPICH's
+ * MPIR_CVAR_ODD_EVEN_CLIQUES or `mpirun --map-by node` place them). In a
+ * node, places follow the ranks; nodes are numbered by their lowest rank.
+ * The map is usable (ok) when every node holds as many ranks: the
+ * exchange between nodes then moves blocks of one size.
+ */
+#include "mpi/comm.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* XCHG_NODE_SIZE's ranks a node: K, 0 when it is not set, or -1 when it
+ * (or XCHG_NODE_PLACEMENT) is not as accepted (why says so); *cyclic:
+ * XCHG_NODE_PLACEMENT=cyclic. */
+static int node_size_env(int *cyclic, char *why, size_t len)
+{
+    const char *v = getenv("XCHG_NODE_SIZE"), *place = getenv("XCHG_NODE_PLACEMENT");
+    *cyclic = place && !strcmp(place, "cyclic");
+    if (place && *place && !*cyclic && strcmp(place, "block")) {
+        snprintf(why, len, "XCHG_NODE_PLACEMENT=%.40s is not a placement; accepted: block, cyclic",
+                 place);
+        return -1;
+    }
+    if (!v || !*v)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    long k = strtol(v, &end, 10);
+    if (errno || *end || k < 1 || k > INT_MAX) {
+        snprintf(why, len, "XCHG_NODE_SIZE=%.40s is not a count of ranks; accepted: 1 or more", v);
+        return -1;
+    }
+    return (int)k;
+}
+
+/* The groups and this rank's place (k ranks a node, cyclic or block, or
+ * k = 0: by shared memory): node_comm, leader_comm, local, node, nnodes;
+ * *here, the ranks of this rank's node. An MPI error code. */
+static int split(xchg_mpi_comm *cs, int k, int cyclic, int *here)
+{
+    xchg_mpi_node_map *m = &cs->nodes;
+    int color = k > 0 && cyclic ? cs->rank % ((cs->p - 1) / k + 1) : k > 0 ? cs->rank / k : 0;
+    int rc = k > 0 ? MPI_Comm_split(cs->comm, color, cs->rank, &m->node_comm)
+                   : MPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank,
+                                         MPI_INFO_NULL, &m->node_comm);
+    cs->collectives++;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(m->node_comm, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(m->node_comm, &m->local);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_size(m->node_comm, here);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    cs->collectives++;
+    rc = MPI_Comm_split(cs->comm, m->local == 0 ? 0 : MPI_UNDEFINED, cs->rank, &m->leader_comm);
+    int first[2] = {0, 0}; /* this node's number, and the nodes */
+    if (rc == MPI_SUCCESS && m->leader_comm != MPI_COMM_NULL) {
+        rc = MPI_Comm_set_errhandler(m->leader_comm, MPI_ERRORS_RETURN);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_rank(m->leader_comm, &first[0]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_size(m->leader_comm, &first[1]);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Bcast(first, 2, MPI_INT, 0, m->node_comm);
+    m->node = first[0];
+    m->nnodes = first[1];
+    return rc;
+}
+
+int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
+{
+    xchg_mpi_node_map *m = &cs->nodes;
+    if (m->made)
+        return MPI_SUCCESS;
+    m->made = 1;
+    int cyclic = 0, k = node_size_env(&cyclic, m->why, sizeof m->why);
+    if (k < 0)
+        return MPI_SUCCESS;
+    int p = cs->p, here = 0;
+    int *all = malloc(3 * (size_t)p * sizeof *all);
+    m->rank_of = malloc((size_t)p * sizeof *m->rank_of);
+    if (!all || !m->rank_of) {
+        free(all);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = split(cs, k, cyclic, &here);
+    int mine[3] = {m->node, m->local, here};
+    cs->collectives++;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, cs->comm);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return rc;
+    }
+    m->size = here;
+    for (int r = 0; r < p; r++)
+        if (all[3 * r + 2] != here) {
+            snprintf(m->why, sizeof m->why,
+                     "the nodes hold different numbers of ranks (%d on rank %d's, %d on rank "
+                     "%d's)",
+                     here, cs->rank, all[3 * r + 2], r);
+            free(all);
+            return MPI_SUCCESS;
+        }
+    for (int r = 0; r < p; r++)
+        m->rank_of[all[3 * r] * here + all[3 * r + 1]] = r;
+    free(all);
+    m->ok = 1;
+    return MPI_SUCCESS;
+}
+
+void xchg_mpi_node_map_free(xchg_mpi_node_map *m)
+{
+    int fin = 1;
+    if (MPI_Finalized(&fin) == MPI_SUCCESS && !fin) {
+        if (m->node_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&m->node_comm);
+        if (m->leader_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&m->leader_comm);
+    }
+    free(m->rank_of);
+    m->rank_of = NULL;
+}
