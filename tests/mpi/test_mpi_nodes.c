@@ -106,32 +106,39 @@ static void vector_case(MPI_Comm c, int count, const xchg_mpi_opts *o, int k)
     free(want);
 }
 
+/* Every case on c, with each of what the leaders may run between nodes;
+ * how many of them ran leader. */
+static int all_cases(MPI_Comm c, int k, int want_leader)
+{
+    const char *inners[] = {"leader", "leader:bruck", "leader:pairwise"};
+    const long sizes[] = {0, 1, 7, 64, 1000, 4100};
+    for (int a = 0; a < 3; a++) {
+        xchg_mpi_opts o;
+        xchg_mpi_opts_default(&o);
+        o.alg = inners[a];
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+            for (int in_place = 0; in_place < 2; in_place++)
+                bytes_case(c, sizes[s], in_place, &o, k, want_leader);
+        vector_case(c, 5, &o, k);
+    }
+    return want_leader ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     const char *placements[] = {"block", "cyclic"};
-    const char *inners[] = {"leader", "leader:bruck", "leader:pairwise"};
-    const long sizes[] = {0, 1, 7, 64, 1000, 4100};
     int leader_calls = 0;
     if (argc > 2 && !strcmp(argv[1], "shared")) {
         snprintf(want_nodes, sizeof want_nodes, "%d nodes of", atoi(argv[2]));
         /* nodes as the library groups shared memory (MPICH's emulated
          * nodes, MPIR_CVAR_NUM_CLIQUES, set by the caller to equal nodes) */
         unsetenv("XCHG_NODE_SIZE");
-        for (int a = 0; a < 3; a++) {
-            xchg_mpi_opts o;
-            xchg_mpi_opts_default(&o);
-            o.alg = inners[a];
-            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
-                for (int in_place = 0; in_place < 2; in_place++)
-                    bytes_case(MPI_COMM_WORLD, sizes[s], in_place, &o, 0, 1);
-            vector_case(MPI_COMM_WORLD, 5, &o, 0);
-            leader_calls++;
-        }
+        leader_calls = all_cases(MPI_COMM_WORLD, 0, 1);
     }
-    for (int pl = 0; pl < 2 && leader_calls == 0; pl++) {
+    for (int pl = 0; pl < 2 && !want_nodes[0]; pl++) {
         setenv("XCHG_NODE_PLACEMENT", placements[pl], 1);
         for (int k = 1; k <= wsize; k++) {
             char v[16];
@@ -142,17 +149,7 @@ int main(int argc, char **argv)
             /* block: nodes of k ranks, the last one short unless k divides
              * p; cyclic: ceil(p / k) nodes, equal when their count divides p */
             int nodes = (wsize - 1) / k + 1;
-            int equal = pl == 0 ? wsize % k == 0 : wsize % nodes == 0;
-            for (int a = 0; a < 3; a++) {
-                xchg_mpi_opts o;
-                xchg_mpi_opts_default(&o);
-                o.alg = inners[a];
-                for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
-                    for (int in_place = 0; in_place < 2; in_place++)
-                        bytes_case(c, sizes[s], in_place, &o, k, equal);
-                vector_case(c, 5, &o, k);
-                leader_calls += equal;
-            }
+            leader_calls += all_cases(c, k, pl == 0 ? wsize % k == 0 : wsize % nodes == 0);
             MPI_Comm_free(&c);
         }
     }
