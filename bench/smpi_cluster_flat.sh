@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# smpi_cluster_flat.sh - where xchg stands on a cluster of many-core nodes
-# before it knows nodes: the executor runs flat, over every rank. xchg-bench
+# smpi_cluster_flat.sh - where xchg stands on a cluster of many-core nodes:
+# the executor flat, over every rank (auto, and Bruck), and through one
+# leader a node (forced: XCHG_ALG=leader, its leaders' exchange auto's or
+# Bruck's; docs/mpi.md, "On a cluster"). xchg-bench
 # (built with smpicc) under smpirun on 16 simulated hosts of 16 cores (256
 # ranks), on a two-level fat-tree and on a dragonfly
 # (scripts/simgrid-platform.sh), links of 25 GB/s and 1 us each way, and
@@ -53,7 +55,9 @@ variants="ompi mpi --cfg=smpi/coll-selector:ompi
 mpich mpi --cfg=smpi/coll-selector:mpich
 simgrid-bruck mpi --cfg=smpi/alltoall:bruck
 xchg-auto auto -
-xchg-bruck bruck -"
+xchg-bruck bruck -
+leader leader -
+leader-bruck leader:bruck -"
 
 # run PLATFORM VARIANT ALG CFG MODE R: one smpirun, "size us" lines into
 # $TMP/PLATFORM.VARIANT.MODE.R
@@ -85,7 +89,7 @@ while read -r plat kind shape; do
 done <<<"$platforms"
 
 {
-    echo "# xchg flat on a simulated cluster of many-core nodes, before it knows nodes"
+    echo "# xchg flat and through one leader a node on a simulated cluster of many-core nodes"
     echo "# command: RUNS=$RUNS bash bench/smpi_cluster_flat.sh"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git -C "$ROOT" rev-parse --short HEAD)  wall time: $(($(date +%s) - start)) s"
     echo "# SimGrid $(dpkg-query -W -f '${Version}' libsimgrid-dev 2>/dev/null || echo '?'); 16 hosts x 16 cores = 256 ranks, block placement;"
@@ -94,7 +98,10 @@ done <<<"$platforms"
     echo "# dragonfly: SimGrid DRAGONFLY 2,1;2,1;2,1;2 (2 groups, 2 chassis, 2 routers, 2 hosts a router)"
     echo "# us: xchg-bench Avg Latency (simulated). free: copies not timed; charged: this"
     echo "# machine's CPU time between MPI calls charged, median of $RUNS runs."
-    echo "# ratio columns: the better selector's time over xchg's (above 1: xchg faster);"
+    echo "# leader, leader-bruck: through one leader a node (16 nodes of 16 ranks), the leaders'"
+    echo "# exchange auto's or Bruck's"
+    echo "# ratio columns: the better selector's time over xchg's (above 1: xchg faster;"
+    echo "# best/leader: over the faster of leader and leader-bruck);"
     echo "# bias: xchg's Bruck over SimGrid's Bruck (the same messages; SMPI does not charge its own copies)"
     while read -r plat _ _; do
         for mode in free charged; do
@@ -102,9 +109,9 @@ done <<<"$platforms"
             [ "$mode" = charged ] && n=$RUNS
             echo
             echo "## $plat, copies $mode"
-            printf '%-8s %10s %10s %14s %10s %11s %12s %12s %8s\n' "# Size" ompi mpich simgrid-bruck \
-                xchg-auto xchg-bruck "best/auto" "best/bruck" bias
-            for name in ompi mpich simgrid-bruck xchg-auto xchg-bruck; do
+            printf '%-8s %9s %9s %9s %9s %9s %9s %9s %10s %10s %11s %6s\n' "# Size" ompi mpich \
+                sg-bruck xchg-auto xg-bruck leader ldr-bruck best/auto best/bruck best/leader bias
+            for name in ompi mpich simgrid-bruck xchg-auto xchg-bruck leader leader-bruck; do
                 for r in $(seq 1 "$n"); do cat "$TMP/$plat.$name.$mode.$r"; done |
                     awk -v v="$name" '{ t[$1] = t[$1] " " $2 } END { for (s in t) print s, v, t[s] }'
             done | awk '
@@ -120,9 +127,11 @@ done <<<"$platforms"
                     for (i = 1; i <= k; i++) {
                         s = order[i]
                         best = m[s, "ompi"] < m[s, "mpich"] ? m[s, "ompi"] : m[s, "mpich"]
-                        printf "%-8s %10.2f %10.2f %14.2f %10.2f %11.2f %12.2f %12.2f %8.2f\n", s,
+                        ldr = m[s, "leader"] < m[s, "leader-bruck"] ? m[s, "leader"] : m[s, "leader-bruck"]
+                        printf "%-8s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %10.2f %10.2f %11.2f %6.2f\n", s,
                             m[s, "ompi"], m[s, "mpich"], m[s, "simgrid-bruck"], m[s, "xchg-auto"],
-                            m[s, "xchg-bruck"], best / m[s, "xchg-auto"], best / m[s, "xchg-bruck"],
+                            m[s, "xchg-bruck"], m[s, "leader"], m[s, "leader-bruck"],
+                            best / m[s, "xchg-auto"], best / m[s, "xchg-bruck"], best / ldr,
                             m[s, "xchg-bruck"] / m[s, "simgrid-bruck"]
                     }
                 }'

@@ -5,7 +5,8 @@
  * Made once per communicator, at the first plan that asks (collective:
  * every rank's plan for one call asks at once), and kept with it.
  *
- * The ranks are grouped by MPI_COMM_TYPE_SHARED, or by XCHG_NODE_SIZE=K,
+ * The ranks are grouped by MPI_COMM_TYPE_SHARED (under SimGrid's SMPI, by
+ * simulated host: below), or by XCHG_NODE_SIZE=K,
  * which makes ranks K*n to K*n+K-1 node n whatever shares memory: nodes
  * emulated on one machine, for tests (MPICH's MPIR_CVAR_NUM_CLIQUES does
  * the same inside the library, and MPI_COMM_TYPE_SHARED follows it); with
@@ -48,6 +49,44 @@ static int node_size_env(int *cyclic, char *why, size_t len)
     return (int)k;
 }
 
+/* Every rank's n bytes at mine, in rank order into all (n * p bytes), on
+ * cs->comm: a gather and a broadcast, where one MPI_Allgather would do,
+ * because SimGrid's SMPI 3.32 takes seconds of real time to simulate its
+ * default MPI_Allgather on a hundred ranks (minutes on 256). An MPI
+ * error code. */
+static int everyones(xchg_mpi_comm *cs, const void *mine, int n, void *all)
+{
+    cs->collectives += 2;
+    int rc = PMPI_Gather(mine, n, MPI_BYTE, all, n, MPI_BYTE, 0, cs->comm);
+    return rc == MPI_SUCCESS ? PMPI_Bcast(all, n * cs->p, MPI_BYTE, 0, cs->comm) : rc;
+}
+
+#ifdef SMPI_H
+/* Under SimGrid's SMPI (smpicc defines SMPI_H) a node is a simulated host,
+ * told by its name: SMPI 3.32's MPI_COMM_TYPE_SHARED split may leave a
+ * host's ranks in groups that disagree (nodes.c), whose collectives would
+ * never end. *color: the lowest rank on this rank's host. An MPI error
+ * code. */
+static int host_color(xchg_mpi_comm *cs, int *color)
+{
+    char mine[MPI_MAX_PROCESSOR_NAME] = "";
+    int len = 0, rc = MPI_Get_processor_name(mine, &len);
+    char *all = malloc((size_t)cs->p * MPI_MAX_PROCESSOR_NAME);
+    if (!all)
+        return MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = everyones(cs, mine, MPI_MAX_PROCESSOR_NAME, all);
+    *color = cs->rank;
+    for (int r = 0; rc == MPI_SUCCESS && r < cs->rank; r++)
+        if (!strncmp(all + (size_t)r * MPI_MAX_PROCESSOR_NAME, mine, MPI_MAX_PROCESSOR_NAME)) {
+            *color = r;
+            break;
+        }
+    free(all);
+    return rc;
+}
+#endif
+
 /* The groups and this rank's place (k ranks a node, cyclic or block, or
  * k = 0: by shared memory): node_comm, leader_comm, local, node, nnodes;
  * *here, the ranks of this rank's node. An MPI error code. */
@@ -55,9 +94,17 @@ static int split(xchg_mpi_comm *cs, int k, int cyclic, int *here)
 {
     xchg_mpi_node_map *m = &cs->nodes;
     int color = k > 0 && cyclic ? cs->rank % ((cs->p - 1) / k + 1) : k > 0 ? cs->rank / k : 0;
-    int rc = k > 0 ? MPI_Comm_split(cs->comm, color, cs->rank, &m->node_comm)
-                   : MPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank,
-                                         MPI_INFO_NULL, &m->node_comm);
+#ifdef SMPI_H
+    if (k == 0) {
+        int hrc = host_color(cs, &color);
+        if (hrc != MPI_SUCCESS)
+            return hrc;
+        k = -1; /* split by that color */
+    }
+#endif
+    int rc = k != 0 ? MPI_Comm_split(cs->comm, color, cs->rank, &m->node_comm)
+                    : MPI_Comm_split_type(cs->comm, MPI_COMM_TYPE_SHARED, cs->rank,
+                                          MPI_INFO_NULL, &m->node_comm);
     cs->collectives++;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_set_errhandler(m->node_comm, MPI_ERRORS_RETURN);
@@ -102,9 +149,8 @@ int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
     }
     int rc = split(cs, k, cyclic, &here);
     int mine[3] = {m->node, m->local, here};
-    cs->collectives++;
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, cs->comm);
+        rc = everyones(cs, mine, (int)sizeof mine, all);
     if (rc != MPI_SUCCESS) {
         free(all);
         return rc;
