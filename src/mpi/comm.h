@@ -101,6 +101,8 @@ typedef struct xchg_mpi_node_map {
     int made;                      /* asked for once: ok or why stays */
     int ok;                        /* every node holds `size` ranks */
     char why[240];                 /* why not, when !ok */
+    const char *by;                /* what grouped the ranks: "XCHG_NODE_SIZE",
+                                      "shared memory" or "simulated host" */
     int nnodes, size;              /* nodes, and ranks a node */
     int node, local;               /* this rank's node, and its place there */
     int *rank_of;                  /* the rank at place j of node n: [n * size + j] */

@@ -28,7 +28,6 @@
 
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 int xchg_mpi_leader_choose(xchg_mpi_plan *pl, const char *inner)
@@ -66,7 +65,7 @@ int xchg_mpi_leader_choose(xchg_mpi_plan *pl, const char *inner)
     snprintf(pl->info.why, sizeof pl->info.why,
              "asked for: %d nodes of %d ranks (%s), their leaders exchanging blocks of %zu bytes "
              "by %s",
-             m->nnodes, m->size, getenv("XCHG_NODE_SIZE") ? "XCHG_NODE_SIZE" : "shared memory",
+             m->nnodes, m->size, m->by,
              xchg_mpi_mul(xchg_mpi_mul((size_t)m->size, (size_t)m->size), pl->block_bytes),
              inner);
     return MPI_SUCCESS;

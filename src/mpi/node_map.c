@@ -94,8 +94,10 @@ static int split(xchg_mpi_comm *cs, int k, int cyclic, int *here)
 {
     xchg_mpi_node_map *m = &cs->nodes;
     int color = k > 0 && cyclic ? cs->rank % ((cs->p - 1) / k + 1) : k > 0 ? cs->rank / k : 0;
+    m->by = k > 0 ? "XCHG_NODE_SIZE" : "shared memory";
 #ifdef SMPI_H
     if (k == 0) {
+        m->by = "simulated host";
         int hrc = host_color(cs, &color);
         if (hrc != MPI_SUCCESS)
             return hrc;
