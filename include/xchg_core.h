@@ -699,6 +699,53 @@ int xchg_alg_estimate(const xchg_alg *alg, const xchg_topo *t, const xchg_opts *
 int xchg_estimate_spec(const xchg_topo *t, const char *alg_spec, xchg_estimate *out,
                        xchg_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Node-aware (hierarchical) exchange: clusters of nodes of ppn ranks   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A node-aware variant (docs/hierarchical.md), on N nodes of K ranks,
+ * rank (a, i) = a*K + i, over a node network of N nodes:
+ *   leader:X       one leader a node: gather at local rank 0, X among the
+ *                  leaders with blocks of K*K*m, scatter (leaders = 1);
+ *   leaders:L:X    L leaders a node (L divides K, G = K/L): gather in
+ *                  groups of G, X in each of the L lanes with blocks of
+ *                  G*K*m, an exchange among a node's leaders with blocks of
+ *                  N*G*G*m, scatter in groups;
+ *   pairs:X        leaders:K:X: every rank runs X in its lane with blocks
+ *                  of K*m, then an exchange within the node of N*m blocks.
+ * X is a registry spec of the complete exchange on the node network, or
+ * "auto" (the planner's choice; "leader" alone is "leader:auto").
+ */
+typedef struct xchg_hier {
+    uint32_t leaders;          /* L: 1 for leader, K for pairs */
+    char inner[XCHG_SPEC_MAX]; /* X, or "auto" */
+    char kind[8];              /* "leader", "leaders" or "pairs" */
+} xchg_hier;
+
+/*
+ * Parse a node-aware spec for nodes of ppn ranks into *out. Returns 1 when
+ * spec names a node-aware variant and parsed, 0 when it does not start
+ * with leader, leaders or pairs (a flat registry spec), or XCHG_EINVAL
+ * with a message (L missing, not a number, not dividing ppn; X empty).
+ * X itself is not checked here. *out untouched unless 1 is returned.
+ */
+int xchg_hier_parse(const char *spec, uint32_t ppn, xchg_hier *out, xchg_err *err);
+
+/*
+ * The composed schedule of node-aware spec on `nodes` with ppn ranks a
+ * node, on complete:p (p = nodes->nodes*ppn), for the verifier: gather
+ * steps, X's steps on the lanes' leaders carrying aggregated blocks, the
+ * leaders' exchange, scatter steps, with their declared sizes and copies
+ * (xchg_hier_line counts the same steps). Rank (a, i) is a*ppn + i. X must
+ * be explicit (not auto). One-port at every rank; the node network's
+ * routes and contention are not in it (it is on a switch): the model costs
+ * X on the node network. Returns 0; EINVAL (bad spec, auto, p too large);
+ * X's own errors (ENOTAPPLIC ...); ENOMEM. Free with xchg_sched_free.
+ */
+int xchg_hier_generate(const xchg_topo *nodes, uint32_t ppn, const char *spec,
+                       xchg_sched **out, xchg_err *err);
+
 #ifdef __cplusplus
 }
 #endif

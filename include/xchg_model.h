@@ -122,7 +122,20 @@ typedef struct xchg_machine {
     double eager_bytes;
     double ts_eager;
     double tw_eager;
+    /* Within one node of a cluster (docs/hierarchical.md): a message
+     * between two ranks of one node costs ts_node + bytes*tw_node; a copy
+     * within a rank costs tr a byte, as everywhere. Every constructor
+     * (presets, xchg_machine_ratio, xchg_machine_parse) fills them; where
+     * nothing is known, xchg_machine_node_defaults: ts_node = ts (a message
+     * starts up no faster inside a node than between nodes, the
+     * conservative choice) and tw_node = tr (a shared-memory message is one
+     * copy of its bytes). Only the node-aware model (ppn > 1) reads them. */
+    double ts_node;
+    double tw_node;
 } xchg_machine;
+
+/* Set m's intra-node figures to their defaults: ts_node = ts, tw_node = tr. */
+void xchg_machine_node_defaults(xchg_machine *m);
 
 /* Presets from Bokhari, Table 1: "paragon", "sp2", "cs2" (barrier for the
  * given node count). EINVAL listing the presets on an unknown name. */
@@ -304,6 +317,12 @@ typedef struct xchg_line {
     uint32_t pieces;             /* blocks the operation's m is cut into (1, or
                                     p for seed 003's improved operations): a
                                     block is m/pieces, and per_unit says so */
+    /* Node-aware lines only (ppn > 1, docs/hierarchical.md); 0 otherwise.
+     * Messages within a node: start-ups charged at ts_node and the volume
+     * (sum over such steps of the largest, in blocks of m) at tw_node; both
+     * are already in fixed and per_unit. */
+    uint64_t node_startups;
+    uint64_t node_volume_blocks;
 } xchg_line;
 
 /* How xchg_cost_line measures; a zeroed struct (or NULL) gives the defaults. */
@@ -397,6 +416,14 @@ typedef struct xchg_plan_opts {
     xchg_op_kind op;       /* the operation whose algorithms compete
                               (0: the complete exchange) */
     uint32_t root, shift;  /* its root, its q (shift): xchg_opts.root/shift */
+    uint32_t ppn;          /* ranks a node (0 or 1: every rank is a node of
+                              t). Above 1, t is the network of nodes, p =
+                              t->nodes*ppn ranks, and the candidates are the
+                              flat algorithms on complete:p hosted ppn to a
+                              node (xchg_flat_line) and the node-aware
+                              variants leader:X, leaders:L:X, pairs:X for
+                              every candidate X on t (xchg_hier_line);
+                              docs/hierarchical.md. Complete exchange only */
 } xchg_plan_opts;
 
 /* The memory a command or a planner candidate may take unless told
@@ -466,6 +493,57 @@ const xchg_crossover *xchg_sweep_crossover(const xchg_sweep *sw, size_t i);
 int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
               const xchg_plan_opts *opts, xchg_plan_entry *best, xchg_plan_entry *all,
               size_t max_all, size_t *n_all, xchg_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Node-aware model (clusters: nodes of ppn ranks; docs/hierarchical.md) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The time line of a node-aware variant with `leaders` leaders a node
+ * (xchg_hier, xchg_core.h: 1 for leader:X, ppn for pairs:X) on N =
+ * nodes->nodes nodes of K = ppn ranks, from inner, the line of X on the
+ * node network (xchg_cost_line or a planner candidate's, on the same
+ * machine with the same barrier choice). With G = K/L and p = N*K, in
+ * blocks of m bytes:
+ *   startups           = L * inner.startups  (the L lanes of a node leave
+ *                        through its one port, one after another)
+ *   volume, link volume = K*K * inner's      (L lanes of G*K-block blocks)
+ *   copy_blocks        = G*K*inner.copy + pre + mid + post, pre = post =
+ *                        G*p when G > 1, mid = G*p when L > 1
+ *   node_startups      = 2*(G-1) + (L-1)     (gather, leaders' exchange,
+ *                        scatter; one port at each receiver)
+ *   node_volume_blocks = 2*(G-1)*p + (L-1)*N*G*G
+ *   fixed    = startups*ts (+ inner.startups*barrier) + node_startups*ts_node
+ *   per_unit = link_volume*tw + copy*tr + node_volume*tw_node
+ *   steps    = inner.steps + node_startups   (those of xchg_hier_generate)
+ * Returns 0; EINVAL when an argument is NULL, ppn is 0, leaders does not
+ * divide ppn, N*K is over XCHG_MAX_NODES, or a machine figure is negative
+ * or not finite. out is untouched on failure.
+ */
+int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
+                   uint32_t leaders, const xchg_machine *mach, int with_barrier,
+                   xchg_line *out, xchg_err *err);
+
+/*
+ * The time line of a flat schedule s on p = nodes->nodes*ppn ranks when
+ * rank r runs on node r/ppn of the network `nodes` (one port a node). Per
+ * step, from the messages: a message between two ranks of one node is an
+ * intra-node message (the step's largest such one is charged: node
+ * start-up and volume); the others leave their node's port and cross the
+ * network along the shortest dimension-ordered route. The step then costs
+ * S start-ups, S the most messages one node sends or receives, and V
+ * blocks, V the largest of the blocks one node sends, one node receives
+ * and one directed link of the network carries (XCHG_LINK_MEASURED). So
+ * with ppn = 1 and s on `nodes` itself it is xchg_cost_line's measured
+ * line. Copies are s's (each rank its own, in parallel). Work
+ * p*steps*route length; over opts->max_work (0: the verifier's default)
+ * the line is XCHG_LINK_UNMEASURED. Returns 0; EINVAL on NULL arguments,
+ * ppn 0, s not on nodes->nodes*ppn nodes, a bad machine; ENOMEM. out is
+ * untouched on failure.
+ */
+int xchg_flat_line(const xchg_sched *s, const xchg_topo *nodes, uint32_t ppn,
+                   const xchg_machine *mach, const xchg_line_opts *opts, xchg_line *out,
+                   xchg_err *err);
 
 #ifdef __cplusplus
 }

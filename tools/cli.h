@@ -167,6 +167,25 @@ int xchg_cli_alg_error(int rc, const char *alg_spec, const xchg_err *err);
  * library's message. The caller frees *out. */
 int xchg_cli_generate(const xchg_topo *t, const char *alg_spec, xchg_sched **out);
 
+/* --- ranks a node (cli_ppn.c; docs/hierarchical.md) ---------------- */
+
+/* --ppn K into *ppn (1 when not given): a whole number from 1, with
+ * t->nodes*K at most XCHG_MAX_NODES ranks, and above 1 only with the
+ * complete exchange (op). 0, or exit status 2 after printing. */
+int xchg_cli_ppn(xchg_cli_opt *opts, const xchg_topo *t, xchg_op_kind op, uint32_t *ppn);
+
+/* What --alg spec is with ppn ranks a node: 1 for a flat algorithm; 0
+ * for a node-aware variant, with *h and its inner algorithm X on t in
+ * inner (len bytes; auto resolved by the planner at block size m); or an
+ * exit status after printing. */
+int xchg_cli_ppn_variant(const xchg_topo *t, uint32_t ppn, const xchg_machine *mach, double m,
+                         int barrier, const char *spec, xchg_hier *h, char *inner, size_t len);
+
+/* `xchg cost --ppn K`: --alg (flat, or leader:X, leaders:L:X, pairs:X) on
+ * t's nodes of ppn ranks, printed as text or --json. An exit status. */
+int xchg_cli_cost_ppn(xchg_cli_opt *opts, const xchg_topo *t, uint32_t ppn,
+                      const xchg_machine *mach, double m, int barrier);
+
 /* --- limits (cli_limits.c) ---------------------------------------- */
 
 /* What a command that builds schedules may spend (docs/limits.md). */

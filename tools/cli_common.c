@@ -305,6 +305,7 @@ int xchg_cli_machine(xchg_cli_opt *opts, uint32_t nodes, xchg_machine *out)
             return rc;
         snprintf(m.name, sizeof m.name, "custom");
         snprintf(m.units, sizeof m.units, "us");
+        xchg_machine_node_defaults(&m);
     } else if (has_a) {
         const double hi = XCHG_CLI_MAX_PARAM;
         double a;

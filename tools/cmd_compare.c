@@ -18,7 +18,7 @@
 const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
-    "                    [--max-memory BYTES] [--sim] [--wide] [--json]\n"
+    "                    [--max-memory BYTES] [--sim] [--wide] [--json] [--ppn K]\n"
     "                    [--plot FILE [--format svg|png]]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
@@ -59,6 +59,11 @@ const char xchg_cli_compare_help[] =
     "  --root R          with a rooted --op (bcast, reduce, scatter, gather): the\n"
     "                    root node (default 0)\n"
     "  --q Q             with --op shift: the shift, 1 <= Q < p (default 1)\n"
+    "  --ppn K           K ranks a node: T is the network of nodes; flat algorithms\n"
+    "                    on complete:K*nodes hosted K a node, and leader:X,\n"
+    "                    leaders:L:X, pairs:X over every X on T, each composition\n"
+    "                    verified block by block (docs/hierarchical.md); not with\n"
+    "                    --sim or another --op\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
     "  --max-work W      follow blocks only in schedules of at most W block-steps\n"
     "                    (p*p*steps; default 2e10); larger ones get the\n"
@@ -101,6 +106,7 @@ typedef struct report {
     const char *plot;     /* --plot FILE, or NULL */
     int png;              /* write the plot as PNG */
     xchg_op op;           /* --op, --root, --q: the operation compared */
+    uint32_t ppn;         /* --ppn: ranks a node (1: every rank a node) */
 } report;
 
 /* Text lines fit this many columns unless --wide. */
@@ -138,11 +144,28 @@ static const char *verified_text(const xchg_plan_entry *e, char *buf, size_t len
     }
 }
 
+/* The lower bounds of the report's topology into lb (mach may be NULL).
+ * With ppn K > 1 the topology is the network of nodes and a node's
+ * blocks are K*K of m: the volume bounds scale by K*K (a node injects
+ * K*K*(N-1) blocks; the bisection carries K*K per node pair). */
+static void bounds(const report *R, const xchg_machine *mach, double m, xchg_cost *lb)
+{
+    memset(lb, 0, sizeof *lb);
+    xchg_cost_op_lower_bounds(&R->topo, &R->op, mach, m, lb);
+    if (R->ppn <= 1)
+        return;
+    uint64_t kk = (uint64_t)R->ppn * R->ppn;
+    lb->lb_injection_blocks *= kk;
+    lb->lb_bisection_blocks *= kk;
+    uint64_t vol = lb->lb_injection_blocks > lb->lb_bisection_blocks ? lb->lb_injection_blocks
+                                                                     : lb->lb_bisection_blocks;
+    lb->lb_time = mach ? (double)lb->lb_startups * mach->ts + (double)vol * m * mach->tw : 0.0;
+}
+
 /* Lower bound time at m for the report's topology and machine. */
 static double lb_time_at(const report *R, double m, xchg_cost *lb)
 {
-    memset(lb, 0, sizeof *lb);
-    xchg_cost_op_lower_bounds(&R->topo, &R->op, &R->mach, m, lb);
+    bounds(R, &R->mach, m, lb);
     return lb->lb_time;
 }
 
@@ -190,6 +213,14 @@ static void text_header(const report *R)
            xchg_topo_spec(&R->topo, spec, sizeof spec), (unsigned)R->topo.nodes,
            R->topo.nodes == 1 ? "" : "s", R->mach.name, R->mach.ts, R->mach.tw, R->mach.tr,
            R->mach.units);
+    if (R->ppn > 1)
+        printf("# %u ranks a node, %llu ranks (docs/hierarchical.md): flat algorithms on "
+               "complete:%llu hosted\n# %u a node; leader:X, leaders:L:X, pairs:X with X "
+               "between the nodes; within a node\n# ts_node = %g, tw_node = %g: + "
+               "node_startups*ts_node + node_volume*m*tw_node; bounds in blocks of m\n",
+               (unsigned)R->ppn, (unsigned long long)R->topo.nodes * R->ppn,
+               (unsigned long long)R->topo.nodes * R->ppn, (unsigned)R->ppn, R->mach.ts_node,
+               R->mach.tw_node);
     printf("# predicted time = startups*ts + link_volume_blocks*m*tw + copy_blocks*m*tr,\n"
            "# where link_volume_blocks is the verifier's congestion-scaled volume (sum over\n"
            "# steps of the busiest link's load; equals the volume when the schedule is\n"
@@ -240,7 +271,9 @@ static void text_algorithms(const report *R, int w)
         printf("# ? not verified: link volume not measured (above --max-work), the volume is "
                "shown; may not win\n");
     if (xchg_sweep_not_applicable(R->sw)[0])
-        print_wrapped("# not applicable to this topology: ", xchg_sweep_not_applicable(R->sw));
+        print_wrapped(R->ppn > 1 ? "# not applicable between the nodes (as X): "
+                                 : "# not applicable to this topology: ",
+                      xchg_sweep_not_applicable(R->sw));
     for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
         if (cand(R, i)->check == XCHG_CHECK_SKIPPED) {
             printf("# skipped: too large to build within the limits; --max-memory BYTES and "
@@ -669,7 +702,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"sim", NULL, NULL, 0},   {"plot", "FILE", NULL, 0},
                            {"format", "F", NULL, 0},
                            {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
-                           {"q", "Q", NULL, 0},
+                           {"q", "Q", NULL, 0},          {"ppn", "K", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
@@ -700,6 +733,13 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     po->op = R->op.kind;
     po->root = R->op.root;
     po->shift = R->op.shift;
+    if ((rc = xchg_cli_ppn(opts, &R->topo, R->op.kind, &R->ppn)))
+        return rc;
+    po->ppn = R->ppn;
+    if (R->ppn > 1 && xchg_cli_has(opts, "sim"))
+        return xchg_cli_error("--sim with --ppn: compare simulates one network's schedules; "
+                              "accepted: --ppn without --sim, and 'xchg sim --ppn K --alg A' "
+                              "for one candidate");
     po->only = xchg_cli_has(opts, "only") ? xchg_cli_val(opts, "only") : NULL;
     xchg_err lerr = {{0}};
     if (xchg_alg_check_list(po->only, &lerr) != XCHG_OK)
@@ -748,7 +788,7 @@ int xchg_cli_compare(int argc, char **argv)
         if (rc)
             goto out;
     }
-    xchg_cost_op_lower_bounds(&R->topo, &R->op, NULL, 1.0, &R->lb);
+    bounds(R, NULL, 1.0, &R->lb);
     if (R->lb.lb_bisection_blocks > R->lb.lb_injection_blocks) {
         R->vb = R->lb.lb_bisection_blocks;
         R->vb_name = R->lb.lb_bisection_name;

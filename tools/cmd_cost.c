@@ -14,7 +14,8 @@
 const char xchg_cli_cost_help[] =
     "usage: xchg cost (--topo T --alg A | --schedule FILE)\n"
     "                 [--machine NAME|FILE | --ts S --tw W [--tr R] | --a A]\n"
-    "                 [--m BYTES] [--barrier] [--json] [--max-memory BYTES] [--max-work W]\n\n"
+    "                 [--m BYTES] [--barrier] [--json] [--max-memory BYTES] [--max-work W]\n"
+    "                 [--ppn K]\n\n"
     "Predict the cost of algorithm A on topology T from its declared message\n"
     "sizes (no block is followed; see 'xchg verify' for the proof):\n"
     "  time = start-ups*ts + volume*m*tw + copies*m*tr (+ one barrier per start-up)\n"
@@ -47,7 +48,12 @@ const char xchg_cli_cost_help[] =
     "  --max-memory BYTES  refuse a schedule that would take more memory\n"
     "                    (default 4G; suffixes K, M, G, T)\n"
     "  --max-work W      refuse a schedule that takes more than W operations to\n"
-    "                    build (default 2e10)\n\n"
+    "                    build (default 2e10)\n"
+    "  --ppn K           K ranks a node: T is the network of nodes (K*nodes ranks);\n"
+    "                    A is a flat algorithm on complete:K*nodes hosted K a node,\n"
+    "                    or leader[:X], leaders:L[:X], pairs[:X] with X on T (default\n"
+    "                    auto: the planner's); intra-node figures ts_node, tw_node\n"
+    "                    from the machine (docs/hierarchical.md)\n\n"
     "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* Larger of the volume bounds, and its name. */
@@ -209,6 +215,29 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     putchar('\n');
 }
 
+/* cost --ppn K: the node-aware model (cli_ppn.c); an exit status. */
+static int cost_ppn(xchg_cli_opt *opts)
+{
+    if (xchg_cli_has(opts, "schedule"))
+        return xchg_cli_error("--ppn does not go with --schedule (a file is a schedule of one "
+                              "network); accepted: --topo T --alg A --ppn K");
+    int rc;
+    xchg_topo t;
+    double m;
+    uint32_t ppn;
+    xchg_machine mach;
+    if ((rc = xchg_cli_block_size(opts, &m)) || (rc = xchg_cli_require(opts, "alg", "cost")) ||
+        (rc = xchg_cli_topo(opts, "cost", &t)) ||
+        (rc = xchg_cli_ppn(opts, &t, XCHG_OP_ALLTOALL, &ppn)) ||
+        (rc = xchg_cli_machine(opts, t.nodes, &mach)))
+        return rc;
+    int barrier = xchg_cli_has(opts, "barrier");
+    if (barrier && !xchg_cli_has(opts, "machine") && xchg_cli_has(opts, "ts"))
+        return xchg_cli_error("--barrier needs a machine with a barrier time; accepted: "
+                              "--barrier with --machine NAME (or the default paragon)");
+    return xchg_cli_cost_ppn(opts, &t, ppn, &mach, m, barrier);
+}
+
 int xchg_cli_cost(int argc, char **argv)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},      {"alg", "A", NULL, 0},
@@ -217,10 +246,13 @@ int xchg_cli_cost(int argc, char **argv)
                            {"a", "A", NULL, 0},          {"m", "BYTES", NULL, 0},
                            {"barrier", NULL, NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
-                           {"schedule", "FILE", NULL, 0}, {NULL, NULL, NULL, 0}};
+                           {"schedule", "FILE", NULL, 0}, {"ppn", "K", NULL, 0},
+                           {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("cost", argc, argv, opts);
     if (rc)
         return rc;
+    if (xchg_cli_has(opts, "ppn"))
+        return cost_ppn(opts);
     xchg_topo t;
     double m;
     xchg_sched *file_s = NULL;

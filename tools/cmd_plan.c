@@ -18,7 +18,7 @@
 const char xchg_cli_plan_help[] =
     "usage: xchg plan --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                 (--m M | --sweep MIN:MAX) [--only LIST] [--threads N]\n"
-    "                 [--max-work W] [--max-memory BYTES] [--json]\n\n"
+    "                 [--max-work W] [--max-memory BYTES] [--ppn K] [--json]\n\n"
     "Cost every registry algorithm (each of its variants, e.g. every t1.x) that\n"
     "applies to T with the cost model's one time line (the same as 'xchg\n"
     "compare'):\n"
@@ -56,6 +56,10 @@ const char xchg_cli_plan_help[] =
     "                    skipped, named\n"
     "  --max-memory BYTES  skip, and name, a candidate whose schedule would take\n"
     "                    more memory (default 4G; suffixes K, M, G, T)\n"
+    "  --ppn K           K ranks a node: T is the network of nodes; the candidates\n"
+    "                    are the flat algorithms on complete:K*nodes hosted K a node\n"
+    "                    and leader:X, leaders:L:X, pairs:X for every X on T, on one\n"
+    "                    time line (docs/hierarchical.md); alltoall only\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
     "                    one \"best\" line (--m) or \"size\" and \"crossover\" lines\n\n"
     "exit status: 0 ok, 2 bad input or no candidate applies or may win.\n";
@@ -81,7 +85,7 @@ static int parse_options(int argc, char **argv, plan_args *A)
                            {"max-work", "W", NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0},
                            {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
-                           {"q", "Q", NULL, 0},
+                           {"q", "Q", NULL, 0},          {"ppn", "K", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("plan", argc, argv, opts);
     if (rc)
@@ -120,12 +124,14 @@ static int parse_options(int argc, char **argv, plan_args *A)
     A->po.op = op.kind;
     A->po.root = op.root;
     A->po.shift = op.shift;
+    if ((rc = xchg_cli_ppn(opts, &A->topo, op.kind, &A->po.ppn)))
+        return rc;
     A->json = xchg_cli_has(opts, "json");
     return 0;
 }
 
 /* Print one candidate as a JSON line. */
-static void json_candidate(const xchg_plan_entry *e)
+static void json_candidate(const xchg_plan_entry *e, uint32_t ppn)
 {
     fputs("{\"type\":\"candidate\",\"algorithm\":", stdout);
     xchg_tool_json_str(stdout, e->alg);
@@ -139,6 +145,12 @@ static void json_candidate(const xchg_plan_entry *e)
     xchg_tool_json_str(stdout, xchg_cli_link_source(e->line.link_source));
     fputs(",\"copy_blocks\":", stdout);
     xchg_cli_json_u64(stdout, e->line.copy_blocks);
+    if (ppn > 1) {
+        fputs(",\"node_startups\":", stdout);
+        xchg_cli_json_u64(stdout, e->line.node_startups);
+        fputs(",\"node_volume_blocks\":", stdout);
+        xchg_cli_json_u64(stdout, e->line.node_volume_blocks);
+    }
     printf(",\"contention_free_claim\":%s", e->contention_free ? "true" : "false");
     fputs(",\"fixed\":", stdout);
     xchg_cli_json_num(stdout, e->line.fixed);
@@ -178,6 +190,15 @@ static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *o
     printf("# time = fixed + per_unit*m, fixed = startups*ts, per_unit = link_volume*tw + "
            "copies*tr;\n# link volume = volume when the schedule claims to be "
            "contention-free, else measured\n");
+    uint32_t K = A->po.ppn;
+    if (K > 1)
+        printf("# %u ranks on each of the %u nodes (%llu ranks; docs/hierarchical.md): flat "
+               "algorithms on complete:%llu\n# hosted %u a node, leader:X, leaders:L:X, pairs:X "
+               "with X between nodes; within a node\n# ts_node = %g, tw_node = %g: fixed += "
+               "node_startups*ts_node, per_unit += node_volume*tw_node\n",
+               (unsigned)K, (unsigned)A->topo.nodes, (unsigned long long)A->topo.nodes * K,
+               (unsigned long long)A->topo.nodes * K, (unsigned)K, A->mach.ts_node,
+               A->mach.tw_node);
     size_t n = xchg_sweep_ncandidates(sw);
     int w = 22;
     for (size_t i = 0; i < n; i++)
@@ -185,6 +206,8 @@ static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *o
             w = (int)strlen(xchg_sweep_candidate(sw, i)->alg);
     printf("# %-*s %10s %14s %14s %-13s %8s", w, "Algorithm", "Start-ups", "Volume",
            "Link-volume", " Source", "Copies");
+    if (K > 1)
+        printf(" %10s %12s", "Node-su", "Node-volume");
     if (with_time)
         printf(" %18s", "Time");
     putchar('\n');
@@ -202,6 +225,9 @@ static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *o
                (unsigned long long)e->line.startups, (unsigned long long)e->line.volume_blocks,
                (unsigned long long)e->line.link_volume_blocks, src,
                (unsigned long long)e->line.copy_blocks);
+        if (K > 1)
+            printf(" %10llu %12llu", (unsigned long long)e->line.node_startups,
+                   (unsigned long long)e->line.node_volume_blocks);
         if (with_time)
             printf(" %18.2f", xchg_line_time(&e->line, m));
         putchar('\n');
@@ -221,7 +247,7 @@ static void print_one(const plan_args *A, const xchg_sweep *sw, const size_t *or
     double m = A->lo, bt = xchg_line_time(&b->line, m);
     if (A->json) {
         for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
-            json_candidate(xchg_sweep_candidate(sw, i));
+            json_candidate(xchg_sweep_candidate(sw, i), A->po.ppn);
         fputs("{\"type\":\"best\",\"topology\":", stdout);
         xchg_tool_json_str(stdout, xchg_topo_spec(&A->topo, spec, sizeof spec));
         fputs(",\"m\":", stdout);
@@ -246,7 +272,7 @@ static void print_sweep(const plan_args *A, const xchg_sweep *sw)
     char sz[40], sz2[40];
     if (A->json) {
         for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
-            json_candidate(xchg_sweep_candidate(sw, i));
+            json_candidate(xchg_sweep_candidate(sw, i), A->po.ppn);
     } else {
         text_table(A, sw, NULL, 0, 0);
         printf("#\n# %-12s %-22s %18s\n", mu[0] == 'B' ? "Size(B)" : "Size(flits)", "best",

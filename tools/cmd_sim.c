@@ -17,7 +17,7 @@ const char xchg_cli_sim_help[] =
     "                [--map row-major|snake|FILE]\n"
     "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
     "                [--trace FILE] [--json]\n"
-    "                [--max-memory BYTES] [--max-work W]\n\n"
+    "                [--max-memory BYTES] [--max-work W] [--ppn K]\n\n"
     "Run algorithm A's schedule on topology T event by event, with contention:\n"
     "a message takes ts at its sender, then holds every link of its route (and,\n"
     "with one-port nodes, its sender's injection and its receiver's ejection\n"
@@ -56,6 +56,12 @@ const char xchg_cli_sim_help[] =
     "  --tr R            with --ts/--tw: R us per byte copied locally (default 0)\n"
     "  --a A             Suh et al.'s model: ts = A, tw = 1 per flit, tr = 0\n"
     "  --barrier         barrier mode: add the preset's barrier time per step\n"
+    "  --ppn K           K ranks a node, T the network of nodes: A is leader[:X],\n"
+    "                    leaders:L[:X] or pairs[:X]; X's steps between nodes are\n"
+    "                    simulated with the lanes' messages through each node's\n"
+    "                    port, the steps within nodes come from the model\n"
+    "                    (docs/hierarchical.md); not with --schedule, --network,\n"
+    "                    --map, --trace\n"
     "  --trace FILE      write every message as a JSON line (step, from, to,\n"
     "                    blocks, ready, start, end) to FILE\n"
     "  --json            one JSON object on one line\n"
@@ -261,6 +267,125 @@ static int parse_sim_options(xchg_cli_opt *opts, xchg_sim_opts *o)
 
 static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s);
 
+/* Print sim --ppn's answer: the inner part simulated (r), the parts within
+ * the node from the model (fixed + per_unit*m), the model's whole line hl. */
+static void print_ppn(const xchg_topo *t, uint32_t ppn, const char *spec, const char *inner,
+                      const xchg_hier *h, double m, const xchg_sim_report *r, double intra,
+                      const xchg_line *hl, int json)
+{
+    char tspec[64];
+    xchg_topo_spec(t, tspec, sizeof tspec);
+    double model = xchg_line_time(hl, m), total = r->time + intra;
+    if (json) {
+        fputs("{\"topology\":", stdout);
+        xchg_tool_json_str(stdout, tspec);
+        printf(",\"ppn\":%u,\"algorithm\":", (unsigned)ppn);
+        xchg_tool_json_str(stdout, spec);
+        fputs(",\"inner\":", stdout);
+        xchg_tool_json_str(stdout, inner);
+        printf(",\"leaders\":%u,\"m\":", (unsigned)h->leaders);
+        xchg_cli_json_size(stdout, m);
+        fputs(",\"between_nodes\":", stdout);
+        xchg_cli_json_num(stdout, r->time);
+        fputs(",\"between_nodes_predicted\":", stdout);
+        xchg_cli_json_num(stdout, r->predicted);
+        fputs(",\"within_nodes\":", stdout);
+        xchg_cli_json_num(stdout, intra);
+        fputs(",\"time\":", stdout);
+        xchg_cli_json_num(stdout, total);
+        fputs(",\"predicted\":", stdout);
+        xchg_cli_json_num(stdout, model);
+        fputs(",\"wait\":", stdout);
+        xchg_cli_json_num(stdout, r->wait);
+        fputs("}\n", stdout);
+        return;
+    }
+    char sz[40];
+    uint64_t G = ppn / h->leaders;
+    printf("topology        %s nodes of %u ranks (%llu ranks)\n", tspec, (unsigned)ppn,
+           (unsigned long long)t->nodes * ppn);
+    printf("algorithm       %s: %u lane%s of %s between nodes, blocks of %llu*m\n", spec,
+           (unsigned)h->leaders, h->leaders == 1 ? "" : "s", inner,
+           (unsigned long long)G * ppn);
+    printf("block size      m = %s\n", xchg_cli_size(m, sz, sizeof sz));
+    printf("between nodes   %.6g simulated (the lanes' messages through each node's port, "
+           "with contention); %.6g predicted\n",
+           r->time, r->predicted);
+    printf("within nodes    %.6g (model: gather, leaders' exchange, scatter, copies)\n", intra);
+    printf("time            %.6g simulated + within nodes; the model says %.6g (%.4g times)\n",
+           total, model, model > 0 ? total / model : 0.0);
+    printf("messages        %llu, waited %llu for %.6g in all\n",
+           (unsigned long long)r->messages, (unsigned long long)r->waited, r->wait);
+}
+
+/*
+ * xchg sim --ppn K: a node-aware variant's steps between nodes on the node
+ * network, simulated with contention: X's schedule with messages of
+ * K*K*m bytes (the L lanes' G*K*m each, through one port), a start-up of
+ * L*ts (the lanes' messages leave one after another) and copies of
+ * G*K*m at tr (each leader copies its lane's); the steps within the node
+ * from the model (docs/hierarchical.md). An exit status.
+ */
+static int sim_ppn(xchg_cli_opt *opts)
+{
+    static const char *const refused[] = {"schedule", "network", "map", "trace"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (xchg_cli_has(opts, refused[i]))
+            return xchg_cli_error("--%s does not go with --ppn; accepted: --topo T (the nodes) "
+                                  "--alg leader[:X]|leaders:L[:X]|pairs[:X] --ppn K",
+                                  refused[i]);
+    int rc;
+    xchg_topo t;
+    double m;
+    uint32_t ppn;
+    xchg_machine mach;
+    xchg_sim_opts o;
+    memset(&o, 0, sizeof o);
+    if ((rc = xchg_cli_block_size(opts, &m)) || (rc = xchg_cli_require(opts, "alg", "sim")) ||
+        (rc = xchg_cli_topo(opts, "sim", &t)) ||
+        (rc = xchg_cli_ppn(opts, &t, XCHG_OP_ALLTOALL, &ppn)) ||
+        (rc = xchg_cli_machine(opts, t.nodes, &mach)) || (rc = parse_sim_options(opts, &o)))
+        return rc;
+    o.with_barrier = xchg_cli_has(opts, "barrier");
+    xchg_hier h;
+    char inner[XCHG_SPEC_MAX];
+    const char *spec = xchg_cli_val(opts, "alg");
+    rc = xchg_cli_ppn_variant(&t, ppn, &mach, m, o.with_barrier, spec, &h, inner, sizeof inner);
+    if (rc == 1)
+        return xchg_cli_error("sim --ppn simulates the node-aware variants; '%s' is flat "
+                              "(its cost with K ranks a node: 'xchg cost --ppn K --alg %s'); "
+                              "accepted: leader[:X], leaders:L[:X], pairs[:X]",
+                              spec, spec);
+    if (rc)
+        return rc;
+    xchg_sched *s = NULL;
+    if ((rc = xchg_cli_generate(&t, inner, &s)))
+        return rc;
+    uint64_t L = h.leaders, G = ppn / L, K = ppn, N = t.nodes, p = N * K;
+    xchg_machine lane = mach;
+    lane.ts = mach.ts * (double)L;
+    lane.tr = mach.tr / (double)L;
+    xchg_sim_report r;
+    xchg_err err = {{0}};
+    int src = xchg_sim_run(s, &lane, m * (double)(K * K), &o, &r, &err);
+    xchg_line il, hl;
+    xchg_line_opts lo = {.with_barrier = o.with_barrier};
+    if (!src)
+        src = xchg_cost_line(s, &mach, &lo, &il, &err);
+    if (!src)
+        src = xchg_hier_line(&il, &t, ppn, h.leaders, &mach, o.with_barrier, &hl, &err);
+    xchg_sched_free(s);
+    if (src)
+        return xchg_cli_lib_error(src, "sim", &err);
+    /* within the node: the model's gather, leaders' exchange, scatter and
+     * the leaders' copies around them */
+    uint64_t around = (G > 1 ? 2 * G * p : 0) + (L > 1 ? G * p : 0);
+    double intra = (double)hl.node_startups * mach.ts_node +
+                   ((double)hl.node_volume_blocks * mach.tw_node + (double)around * mach.tr) * m;
+    print_ppn(&t, ppn, spec, inner, &h, m, &r, intra, &hl, xchg_cli_has(opts, "json"));
+    return XCHG_CLI_OK;
+}
+
 int xchg_cli_sim(int argc, char **argv)
 {
     xchg_cli_opt opts[] = {{"topo", "T", NULL, 0},       {"alg", "A", NULL, 0},
@@ -273,10 +398,13 @@ int xchg_cli_sim(int argc, char **argv)
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {"map", "M", NULL, 0},         {"network", "T2", NULL, 0},
                            {"routing", "R", NULL, 0},     {"schedule", "FILE", NULL, 0},
+                           {"ppn", "K", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;
+    if (xchg_cli_has(opts, "ppn"))
+        return sim_ppn(opts);
     xchg_topo t;
     double m;
     xchg_sched *s = NULL;

@@ -14,6 +14,9 @@
  *   - barrier: MPI_Barrier on all P ranks, the mean over many.
  *   - t_r: memcpy of whole 64 KiB blocks between two 16 MiB buffers (out of
  *     the caches), per byte; the executor's packing copies blocks so.
+ *   - ts_node and tw_node: when ranks 0 and 1 share a node (MPI_COMM_TYPE_SHARED)
+ *     their ping-pong is a node's messages too (docs/hierarchical.md); else
+ *     the defaults (ts, tr) are written.
  * While ranks 0 and 1 measure, the other ranks wait in a barrier they poll
  * with sleeps, so oversubscribed ranks do not steal their cores.
  *
@@ -251,8 +254,11 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
     char comment[256];
     snprintf(comment, sizeof comment,
              "measured by xchg probe (xchg %s) on %d ranks: ping-pong 1 B to %zu B between "
-             "ranks 0 and 1, barrier on %d ranks",
-             XCHG_VERSION, p, a->max_size, p);
+             "ranks 0 and 1, barrier on %d ranks%s",
+             XCHG_VERSION, p, a->max_size, p,
+             m->tw_node == m->tw && m->ts_node == m->ts
+                 ? "; ranks 0 and 1 share a node: ts_node, tw_node are theirs"
+                 : "");
     int rc = xchg_machine_format(m, comment, file, sizeof file);
     if (rc == XCHG_OK && a->out) {
         FILE *f = fopen(a->out, "w");
@@ -336,6 +342,26 @@ static int report(const probe_args *a, int p, const double *sizes, const double 
     return EXIT_OK;
 }
 
+/* Nonzero (on rank 0) when world ranks 0 and 1 share a node's memory
+ * (MPI_COMM_TYPE_SHARED): the ping-pong then measured the intra-node
+ * figures ts_node and tw_node too. Collective over MPI_COMM_WORLD. */
+static int ranks_share_node(int rank, int p)
+{
+    MPI_Comm node;
+    if (p < 2 || MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                     &node) != MPI_SUCCESS)
+        return 0;
+    int first = rank; /* the world rank of the node's first rank */
+    MPI_Bcast(&first, 1, MPI_INT, 0, node);
+    MPI_Comm_free(&node);
+    int firsts[2] = {0, 0};
+    if (rank < 2)
+        firsts[rank] = first;
+    int both[2] = {0, 0};
+    MPI_Reduce(firsts, both, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    return rank == 0 && both[0] == both[1];
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -364,6 +390,7 @@ int main(int argc, char **argv)
         return EXIT_FAIL;
     }
     memset(buf, 0, a.max_size);
+    int same_node = ranks_share_node(rank, p);
     double t0 = MPI_Wtime();
     rc = EXIT_OK;
     double tr = 0;
@@ -399,6 +426,13 @@ int main(int argc, char **argv)
             xchg_fit_machine(&fit, &m);
             m.tr = tr;
             m.barrier = bar;
+            /* ranks 0 and 1 on one node measured a node's messages
+             * (docs/hierarchical.md); else the defaults stand */
+            xchg_machine_node_defaults(&m);
+            if (same_node) {
+                m.ts_node = m.ts;
+                m.tw_node = m.tw;
+            }
             rc = report(&a, p, sizes, us, n, &fit, &m, secs);
         }
     }

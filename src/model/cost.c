@@ -90,7 +90,19 @@ int xchg_machine_ratio(double a, xchg_machine *out, xchg_err *err)
     out->ts = a;
     out->tw = 1.0;
     snprintf(out->units, sizeof out->units, "t_c");
+    xchg_machine_node_defaults(out);
     return XCHG_OK;
+}
+
+/* The intra-node figures where nothing is measured (xchg_model.h says
+ * why): a message within a node starts up as one between nodes, and its
+ * bytes cost one local copy. */
+void xchg_machine_node_defaults(xchg_machine *m)
+{
+    if (!m)
+        return;
+    m->ts_node = m->ts;
+    m->tw_node = m->tr;
 }
 
 /*
@@ -117,6 +129,7 @@ int xchg_machine_preset(const char *name, uint32_t nodes, xchg_machine *out, xch
         double bar = pr->bar_a * d - pr->bar_b;
         m.barrier = bar > 0.0 ? bar : 0.0;
         snprintf(m.units, sizeof m.units, "us");
+        xchg_machine_node_defaults(&m);
         *out = m;
         return XCHG_OK;
     }
@@ -263,11 +276,12 @@ static int nonneg(double x)
 static int check_machine(const xchg_machine *mach, xchg_err *err)
 {
     if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
-        !nonneg(mach->barrier))
+        !nonneg(mach->barrier) || !nonneg(mach->ts_node) || !nonneg(mach->tw_node))
         return xchg_fail(err, XCHG_EINVAL,
-                         "machine '%s' has ts=%g tw=%g tr=%g barrier=%g; each must be a "
-                         "finite number >= 0",
-                         mach->name, mach->ts, mach->tw, mach->tr, mach->barrier);
+                         "machine '%s' has ts=%g tw=%g tr=%g barrier=%g ts_node=%g "
+                         "tw_node=%g; each must be a finite number >= 0",
+                         mach->name, mach->ts, mach->tw, mach->tr, mach->barrier,
+                         mach->ts_node, mach->tw_node);
     return XCHG_OK;
 }
 

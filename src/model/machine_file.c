@@ -14,6 +14,8 @@
  *     eager     4096       # the three eager lines go together (optional):
  *     ts_eager  0.9        #   messages under `eager` bytes cost
  *     tw_eager  0.00061    #   ts_eager + bytes * tw_eager
+ *     ts_node   0.3        # a message within a node: start-up (optional, ts)
+ *     tw_node   0.0001     #   and per byte (optional, tr); docs/hierarchical.md
  *
  * One key and one value a line, blank lines and '#' comments anywhere after
  * the first line, each key at most once. The parser is strict, because a
@@ -36,10 +38,14 @@
  * switch: far above any machine, low enough to stay exact in a double. */
 #define MACHINE_VALUE_MAX 1e9
 
-enum { K_NAME, K_UNITS, K_TS, K_TW, K_TR, K_BARRIER, K_EAGER, K_TS_EAGER, K_TW_EAGER, K_COUNT };
-static const char *const keys[K_COUNT] = {"name",    "units", "ts",       "tw",      "tr",
-                                          "barrier", "eager", "ts_eager", "tw_eager"};
-#define KEY_LIST "name, units, ts, tw, tr, barrier, eager, ts_eager, tw_eager"
+enum {
+    K_NAME, K_UNITS, K_TS, K_TW, K_TR, K_BARRIER, K_EAGER, K_TS_EAGER, K_TW_EAGER, K_TS_NODE,
+    K_TW_NODE, K_COUNT
+};
+static const char *const keys[K_COUNT] = {"name",     "units",    "ts",      "tw",
+                                          "tr",       "barrier",  "eager",   "ts_eager",
+                                          "tw_eager", "ts_node",  "tw_node"};
+#define KEY_LIST "name, units, ts, tw, tr, barrier, eager, ts_eager, tw_eager, ts_node, tw_node"
 
 /* The number in word (the whole word) into *v: finite, 0..MACHINE_VALUE_MAX. */
 static int parse_value(const char *word, double *v)
@@ -187,7 +193,8 @@ int xchg_machine_parse(const char *text, size_t len, xchg_machine *out, xchg_err
         double *field[K_COUNT] = {[K_TS] = &m.ts,           [K_TW] = &m.tw,
                                   [K_TR] = &m.tr,           [K_BARRIER] = &m.barrier,
                                   [K_EAGER] = &m.eager_bytes, [K_TS_EAGER] = &m.ts_eager,
-                                  [K_TW_EAGER] = &m.tw_eager};
+                                  [K_TW_EAGER] = &m.tw_eager, [K_TS_NODE] = &m.ts_node,
+                                  [K_TW_NODE] = &m.tw_node};
         *field[k] = v;
     }
     if (!header)
@@ -207,6 +214,11 @@ int xchg_machine_parse(const char *text, size_t len, xchg_machine *out, xchg_err
         return xchg_fail(err, XCHG_EINVAL,
                          "eager is %g bytes; accepted: 1 or more (or no eager lines at all)",
                          m.eager_bytes);
+    /* the intra-node figures default from ts and tr (xchg_model.h) */
+    if (!seen[K_TS_NODE])
+        m.ts_node = m.ts;
+    if (!seen[K_TW_NODE])
+        m.tw_node = m.tr;
     *out = m;
     return XCHG_OK;
 }
@@ -221,8 +233,8 @@ int xchg_machine_format(const xchg_machine *m, const char *comment, char *buf, s
 {
     if (!m || !buf || len == 0 || strcmp(m->units, "us") != 0 || !good_name(m->name))
         return XCHG_EINVAL;
-    const double v[] = {m->ts, m->tw, m->tr, m->barrier, m->eager_bytes, m->ts_eager,
-                        m->tw_eager};
+    const double v[] = {m->ts,       m->tw,       m->tr,      m->barrier, m->eager_bytes,
+                        m->ts_eager, m->tw_eager, m->ts_node, m->tw_node};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!good_value(v[i]))
             return XCHG_EINVAL;
@@ -245,6 +257,13 @@ int xchg_machine_format(const xchg_machine *m, const char *comment, char *buf, s
         used += (size_t)n;
         n = snprintf(buf + used, len - used, "eager     %.9g\nts_eager  %.9g\ntw_eager  %.9g\n",
                      m->eager_bytes, m->ts_eager, m->tw_eager);
+    }
+    /* the intra-node lines only where they are not the defaults, so a
+     * machine without them reads back the same */
+    if (n >= 0 && (size_t)n < len - used && (m->ts_node != m->ts || m->tw_node != m->tr)) {
+        used += (size_t)n;
+        n = snprintf(buf + used, len - used, "ts_node   %.9g\ntw_node   %.9g\n", m->ts_node,
+                     m->tw_node);
     }
     if (n < 0 || (size_t)n >= len - used)
         return XCHG_ETOOBIG;

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "xchg_model.h"
+#include "model/model_internal.h"
 
 struct xchg_sweep {
     xchg_plan_entry *cand;   /* candidates, registry order */
@@ -471,9 +471,27 @@ int xchg_plan_sweep(const xchg_topo *t, const xchg_machine *mach, double lo, dou
     xchg_sweep *sw = calloc(1, sizeof *sw);
     if (!sw)
         return xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
+    if (o.ppn > 1 && o.op != XCHG_OP_ALLTOALL) {
+        xchg_sweep_free(sw);
+        return xchg_fail(err, XCHG_EINVAL,
+                         "planner: ranks a node (ppn %u) are modelled for the complete "
+                         "exchange only; accepted: ppn 1 with %s",
+                         (unsigned)o.ppn, xchg_op_name(o.op));
+    }
     int rc = gather(t, mach, &o, sw, err);
     if (rc)
         goto fail;
+    if (o.ppn > 1) {
+        /* clusters: the candidates on the node network become the inner
+         * algorithms of the node-aware variants, beside the flat ones */
+        xchg_plan_entry *c = NULL;
+        size_t nc = 0;
+        if ((rc = xchg_ppn_candidates(t, mach, &o, sw->cand, sw->ncand, &c, &nc, err)))
+            goto fail;
+        free(sw->cand);
+        sw->cand = c;
+        sw->ncand = sw->cap = nc;
+    }
     size_t n = 1;
     for (double m = lo; m > 0 && m <= hi / 2; m *= 2)
         n++;

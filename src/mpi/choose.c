@@ -271,13 +271,18 @@ static int shm_when_paid(xchg_mpi_plan *pl, const char *spec)
 static int choose_exchange(xchg_mpi_plan *pl)
 {
     const xchg_mpi_settings *s = pl->key.set;
+    char asked[XCHG_SPEC_MAX], spec[XCHG_SPEC_MAX] = "", no[256] = "";
+    xchg_mpi_alg_for(s->alg, XCHG_OP_ALLTOALL, asked, sizeof asked);
+    /* node-aware: the topology names the network of nodes (hier.c) */
+    char inner[XCHG_SPEC_MAX];
+    int leaders = 1;
+    if (xchg_mpi_hier_parse(asked, strlen(asked), &leaders, inner, sizeof inner))
+        return xchg_mpi_hier_choose(pl, leaders, inner);
     if (!s->mapped) {
         pl->bad_value = s->map_bad_value;
         xchg_mpi_fall_back(pl, "%s", s->map_why);
         return MPI_SUCCESS;
     }
-    char asked[XCHG_SPEC_MAX], spec[XCHG_SPEC_MAX] = "", no[256] = "";
-    xchg_mpi_alg_for(s->alg, XCHG_OP_ALLTOALL, asked, sizeof asked);
     xchg_topo t = s->topo;
     int shm = 0, ok = 0, rc = 0;
     snprintf(pl->info.topology, sizeof pl->info.topology, "%s", s->topo_spec);
@@ -301,9 +306,6 @@ static int choose_exchange(xchg_mpi_plan *pl)
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
         return MPI_SUCCESS;
     }
-    char inner[XCHG_SPEC_MAX];
-    if (xchg_mpi_leader_inner(asked, strlen(asked), inner, sizeof inner))
-        return xchg_mpi_leader_choose(pl, inner);
     if (!strcmp(asked, "auto")) {
         rc = exchange_by_model(pl, &t, spec, &shm);
         if (rc == 0)

@@ -95,20 +95,42 @@ typedef struct xchg_mpi_store {
     unsigned shm_round;            /* rounds run so far: the next one's grid */
 } xchg_mpi_store;
 
+/* The groups of one node-aware exchange with L leaders a node
+ * (node_map.c): each node's places cut into groups of G = ceil(most / L)
+ * consecutive places, the first place of each its leader. Communicators
+ * this rank is not in are MPI_COMM_NULL. */
+#define XCHG_MPI_MAX_LANES 4 /* sets of groups kept a communicator */
+typedef struct xchg_mpi_lanes {
+    int leaders, group;            /* L, and G places a group */
+    int owned;                     /* the communicators are ours to free (not
+                                      the node map's own, when L = 1) */
+    MPI_Comm group_comm;           /* this rank's group (its leader is rank 0);
+                                      NULL when G = 1 */
+    MPI_Comm lane_comm;            /* the leaders of group l of every node
+                                      (node n is rank n), on a leader */
+    MPI_Comm lead_comm;            /* the leaders of this node (group l is rank
+                                      l), on a leader; NULL when L = 1 */
+} xchg_mpi_lanes;
+
 /* Which node each rank of a communicator is on, as the node-aware exchange
  * needs it (node_map.c): made at the first plan that asks, then kept. */
 typedef struct xchg_mpi_node_map {
     int made;                      /* asked for once: ok or why stays */
-    int ok;                        /* every node holds `size` ranks */
+    int ok;                        /* the nodes are known */
     char why[240];                 /* why not, when !ok */
     const char *by;                /* what grouped the ranks: "XCHG_NODE_SIZE",
                                       "shared memory" or "simulated host" */
-    int nnodes, size;              /* nodes, and ranks a node */
+    int nnodes;                    /* N */
+    int most, fewest;              /* ranks on the fullest and emptiest node */
     int node, local;               /* this rank's node, and its place there */
-    int *rank_of;                  /* the rank at place j of node n: [n * size + j] */
+    int *rank_of;                  /* the rank at place j of node n, or -1 where
+                                      node n has fewer places: [n * most + j] */
+    int *size_of;                  /* ranks on node n */
     MPI_Comm node_comm;            /* this rank's node: place j is rank j */
     MPI_Comm leader_comm;          /* place 0 of every node (node n is rank n);
                                       MPI_COMM_NULL on the other ranks */
+    int nlanes;                    /* sets of groups made so far */
+    xchg_mpi_lanes lanes[XCHG_MPI_MAX_LANES];
 } xchg_mpi_node_map;
 
 /* What the executor keeps on a communicator. */
@@ -172,9 +194,18 @@ XCHG_MPI_INTERNAL int xchg_mpi_nodes(xchg_mpi_comm *cs);
  * every rank's plan asks at the same call): the ranks grouped by node
  * (XCHG_NODE_SIZE=K: ranks K*n to K*n+K-1 are node n, emulating nodes on
  * one machine; else MPI_COMM_TYPE_SHARED), nodes numbered by their lowest
- * rank. cs->nodes.ok only when every node holds as many ranks. An MPI
- * error code (a map that is not ok is no error). */
+ * rank (XCHG_NODE_PLACEMENT=cyclic: rank r on node r mod N). Nodes may
+ * hold unequal numbers of ranks. cs->nodes.ok unless the environment
+ * variables are not as accepted (why says so). An MPI error code (a map
+ * that is not ok is no error). */
 XCHG_MPI_INTERNAL int xchg_mpi_node_map_get(xchg_mpi_comm *cs);
+/* node_map.c: the groups for L leaders a node (collective on cs->comm,
+ * made at the first plan that asks, kept; every node must hold L groups:
+ * the caller checks), into *out; NULL when the communicator keeps
+ * XCHG_MPI_MAX_LANES sets already (not an error: the plan falls back). An
+ * MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_lanes_get(xchg_mpi_comm *cs, int leaders,
+                                         const xchg_mpi_lanes **out);
 /* Free what cs->nodes holds (MPI calls only while MPI runs). */
 XCHG_MPI_INTERNAL void xchg_mpi_node_map_free(xchg_mpi_node_map *m);
 

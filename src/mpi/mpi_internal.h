@@ -117,10 +117,12 @@ XCHG_MPI_INTERNAL const xchg_mpi_opts *xchg_mpi_opts_effective(const xchg_mpi_op
  * unless it is MPI_SUCCESS, and return it. */
 XCHG_MPI_INTERNAL int xchg_mpi_raise(MPI_Comm comm, int rc);
 
-/* opts.c: 1 when spec names the exchange through one leader a node
- * ("leader", or "leader:INNER" with INNER what the leaders run between
- * them), with INNER ("auto" for "leader") into inner; else 0. */
-XCHG_MPI_INTERNAL int xchg_mpi_leader_inner(const char *spec, size_t len, char *inner,
-                                            size_t inner_len);
+/* opts.c: 1 when spec's first len characters name a node-aware exchange
+ * (hier.c): "leader[:INNER]" (*leaders 1), "leaders:L[:INNER]" (*leaders
+ * L, or -1 when L is not a count from 1), "pairs[:INNER]" (*leaders 0:
+ * every rank), with INNER, what runs between nodes ("auto" when not
+ * named), into inner; else 0. */
+XCHG_MPI_INTERNAL int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders,
+                                          char *inner, size_t inner_len);
 
 #endif /* XCHG_MPI_INTERNAL_H */

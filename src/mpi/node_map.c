@@ -1,6 +1,6 @@
 /*
  * node_map.c - which node each rank of a communicator is on, for the
- * node-aware exchange (leader.c): a communicator of each node's ranks, one
+ * node-aware exchange (hier.c): a communicator of each node's ranks, one
  * of the nodes' first ranks, and a table of every rank's node and place.
  * Made once per communicator, at the first plan that asks (collective:
  * every rank's plan for one call asks at once), and kept with it.
@@ -14,8 +14,14 @@
  * ceil(p / K) nodes (ranks dealt round-robin, as MPICH's
  * MPIR_CVAR_ODD_EVEN_CLIQUES or `mpirun --map-by node` place them). In a
  * node, places follow the ranks; nodes are numbered by their lowest rank.
- * The map is usable (ok) when every node holds as many ranks: the
- * exchange between nodes then moves blocks of one size.
+ * Nodes may hold unequal numbers of ranks (a last node partly full): the
+ * exchange between nodes pads every node to the fullest one's places.
+ *
+ * For L leaders a node (hier.c) the places of each node are cut into
+ * groups of G = ceil(most / L), each led by its first place: three more
+ * communicators (the group, the lane of group l's leaders across the
+ * nodes, the leaders of one node), made at the first plan that asks for
+ * that L and kept, a few sets a communicator.
  */
 #include "mpi/comm.h"
 
@@ -144,11 +150,8 @@ int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
         return MPI_SUCCESS;
     int p = cs->p, here = 0;
     int *all = malloc(3 * (size_t)p * sizeof *all);
-    m->rank_of = malloc((size_t)p * sizeof *m->rank_of);
-    if (!all || !m->rank_of) {
-        free(all);
+    if (!all)
         return MPI_ERR_NO_MEM;
-    }
     int rc = split(cs, k, cyclic, &here);
     int mine[3] = {m->node, m->local, here};
     if (rc == MPI_SUCCESS)
@@ -157,32 +160,101 @@ int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
         free(all);
         return rc;
     }
-    m->size = here;
-    for (int r = 0; r < p; r++)
-        if (all[3 * r + 2] != here) {
-            snprintf(m->why, sizeof m->why,
-                     "the nodes hold different numbers of ranks (%d on rank %d's, %d on rank "
-                     "%d's)",
-                     here, cs->rank, all[3 * r + 2], r);
-            free(all);
-            return MPI_SUCCESS;
-        }
-    for (int r = 0; r < p; r++)
-        m->rank_of[all[3 * r] * here + all[3 * r + 1]] = r;
+    m->most = 0;
+    m->fewest = p;
+    for (int r = 0; r < p; r++) {
+        m->most = all[3 * r + 2] > m->most ? all[3 * r + 2] : m->most;
+        m->fewest = all[3 * r + 2] < m->fewest ? all[3 * r + 2] : m->fewest;
+    }
+    size_t places = (size_t)m->nnodes * (size_t)m->most;
+    m->rank_of = malloc(places * sizeof *m->rank_of);
+    m->size_of = malloc((size_t)m->nnodes * sizeof *m->size_of);
+    if (!m->rank_of || !m->size_of) {
+        free(all);
+        return MPI_ERR_NO_MEM;
+    }
+    for (size_t i = 0; i < places; i++)
+        m->rank_of[i] = -1;
+    for (int r = 0; r < p; r++) {
+        m->rank_of[(size_t)all[3 * r] * (size_t)m->most + (size_t)all[3 * r + 1]] = r;
+        m->size_of[all[3 * r]] = all[3 * r + 2];
+    }
     free(all);
     m->ok = 1;
     return MPI_SUCCESS;
+}
+
+/* Make the groups for L leaders a node into *g (collective on cs->comm):
+ * three splits, or one when L = 1 (the node map's own communicators). An
+ * MPI error code. */
+static int lanes_make(xchg_mpi_comm *cs, int leaders, xchg_mpi_lanes *g)
+{
+    xchg_mpi_node_map *m = &cs->nodes;
+    *g = (xchg_mpi_lanes){.leaders = leaders,
+                          .group = (m->most + leaders - 1) / leaders,
+                          .group_comm = MPI_COMM_NULL,
+                          .lane_comm = MPI_COMM_NULL,
+                          .lead_comm = MPI_COMM_NULL};
+    if (leaders == 1) { /* the node, and the nodes' first ranks */
+        g->group_comm = m->node_comm;
+        g->lane_comm = m->leader_comm;
+        return MPI_SUCCESS;
+    }
+    g->owned = 1;
+    int lead = m->local % g->group == 0, l = m->local / g->group, rc = MPI_SUCCESS;
+    cs->collectives += 2;
+    if (g->group > 1)
+        rc = MPI_Comm_split(m->node_comm, l, m->local, &g->group_comm);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_split(cs->comm, lead ? l : MPI_UNDEFINED, m->node, &g->lane_comm);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_split(m->node_comm, lead ? 0 : MPI_UNDEFINED, m->local, &g->lead_comm);
+    MPI_Comm *c[3] = {&g->group_comm, &g->lane_comm, &g->lead_comm};
+    for (int i = 0; rc == MPI_SUCCESS && i < 3; i++)
+        if (*c[i] != MPI_COMM_NULL)
+            rc = MPI_Comm_set_errhandler(*c[i], MPI_ERRORS_RETURN);
+    return rc;
+}
+
+int xchg_mpi_lanes_get(xchg_mpi_comm *cs, int leaders, const xchg_mpi_lanes **out)
+{
+    xchg_mpi_node_map *m = &cs->nodes;
+    *out = NULL;
+    for (int i = 0; i < m->nlanes; i++)
+        if (m->lanes[i].leaders == leaders) {
+            *out = &m->lanes[i];
+            return MPI_SUCCESS;
+        }
+    if (m->nlanes == XCHG_MPI_MAX_LANES)
+        return MPI_SUCCESS;
+    xchg_mpi_lanes *g = &m->lanes[m->nlanes++];
+    int rc = lanes_make(cs, leaders, g);
+    *out = g;
+    return rc;
+}
+
+/* Free what one set of groups holds (its own communicators). */
+static void lanes_free(xchg_mpi_lanes *g)
+{
+    MPI_Comm *c[3] = {&g->group_comm, &g->lane_comm, &g->lead_comm};
+    for (int i = 0; g->owned && i < 3; i++)
+        if (*c[i] != MPI_COMM_NULL)
+            MPI_Comm_free(c[i]);
 }
 
 void xchg_mpi_node_map_free(xchg_mpi_node_map *m)
 {
     int fin = 1;
     if (MPI_Finalized(&fin) == MPI_SUCCESS && !fin) {
+        for (int i = 0; i < m->nlanes; i++)
+            lanes_free(&m->lanes[i]);
         if (m->node_comm != MPI_COMM_NULL)
             MPI_Comm_free(&m->node_comm);
         if (m->leader_comm != MPI_COMM_NULL)
             MPI_Comm_free(&m->leader_comm);
     }
+    m->nlanes = 0;
     free(m->rank_of);
-    m->rank_of = NULL;
+    free(m->size_of);
+    m->rank_of = m->size_of = NULL;
 }

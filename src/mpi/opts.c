@@ -29,6 +29,19 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
     opts->topology = "auto";
 }
 
+/* The length of the node-aware exchange's name spec starts with
+ * (leader, leaders, pairs: hier.c), followed by ':' or the end; else 0. */
+static size_t hier_name(const char *spec, size_t len)
+{
+    static const char *const names[] = {"leaders", "leader", "pairs"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        if (len >= n && !strncmp(spec, names[i], n) && (len == n || spec[n] == ':'))
+            return n;
+    }
+    return 0;
+}
+
 /* Nonzero when text starts with an algorithm's name (a registry name or
  * shm) followed by ':', ',' or the end: where a list's next item begins.
  * A spec's own options may hold commas ("multiphase:1,1,2"), so a list is
@@ -36,7 +49,7 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
 static int starts_item(const char *text)
 {
     size_t n = strcspn(text, ":,");
-    if ((n == 3 && !strncmp(text, "shm", 3)) || (n == 6 && !strncmp(text, "leader", 6)))
+    if ((n == 3 && !strncmp(text, "shm", 3)) || hier_name(text, n))
         return 1;
     for (size_t i = 0; i < xchg_alg_count(); i++) {
         const char *name = xchg_alg_at(i)->name;
@@ -56,30 +69,51 @@ static const char *item_end(const char *at)
     return NULL;
 }
 
-int xchg_mpi_leader_inner(const char *spec, size_t len, char *inner, size_t inner_len)
+int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders, char *inner,
+                        size_t inner_len)
 {
-    if (len < 6 || strncmp(spec, "leader", 6) || (len > 6 && spec[6] != ':'))
+    size_t n = hier_name(spec, len);
+    if (!n)
         return 0;
-    if (len == 6)
+    size_t at = n < len ? n + 1 : len; /* after the name's ':' */
+    *leaders = n == 5 ? 0 : 1;         /* pairs: every rank; leader: one */
+    if (n == 7) {                      /* leaders:L[:INNER] */
+        long l = 0;
+        size_t d = at;
+        while (d < len && d - at < 6 && spec[d] >= '0' && spec[d] <= '9')
+            l = 10 * l + (spec[d++] - '0');
+        *leaders = d > at && (d == len || spec[d] == ':') && l >= 1 ? (int)l : -1;
+        at = d < len ? d + 1 : len;
+    }
+    if (at >= len)
         snprintf(inner, inner_len, "auto");
     else
-        snprintf(inner, inner_len, "%.*s", (int)(len - 7), spec + 7);
+        snprintf(inner, inner_len, "%.*s", (int)(len - at), spec + at);
     return 1;
 }
 
-/* Check "leader" or "leader:INNER": INNER auto or an exchange of the
+/* Check a node-aware exchange's spec (leader[:INNER], leaders:L[:INNER],
+ * pairs[:INNER]): L a count from 1, INNER auto or an exchange of the
  * registry. XCHG_OK, or XCHG_EINVAL with a message. */
-static int check_leader(const char *spec, const char *inner, xchg_err *err)
+static int check_hier(const char *spec, int leaders, const char *inner, xchg_err *err)
 {
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why = {{0}};
+    if (leaders < 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.64s: leaders:L needs L, the leaders a node, a count from 1 to 999999 "
+                     "(leaders:4, or leaders:4:bruck)",
+                     spec);
+        return XCHG_EINVAL;
+    }
     if (!strcmp(inner, "auto") ||
         (xchg_alg_parse(inner, &a, &o, &why) == XCHG_OK && a->op == XCHG_OP_ALLTOALL))
         return XCHG_OK;
     if (err)
         snprintf(err->msg, sizeof err->msg,
-                 "%.64s: what the leaders run between nodes must be auto or an exchange of "
+                 "%.64s: what runs between nodes must be auto or an exchange of "
                  "'xchg list --op alltoall'%s%.300s",
                  spec, why.msg[0] ? ": " : "", why.msg);
     return XCHG_EINVAL;
@@ -106,8 +140,9 @@ static int check_item(const char *item, size_t len, xchg_op_kind *kind, xchg_err
     if (!strcmp(spec, "shm"))
         return XCHG_OK;
     char inner[XCHG_SPEC_MAX];
-    if (xchg_mpi_leader_inner(spec, len, inner, sizeof inner))
-        return check_leader(spec, inner, err);
+    int leaders;
+    if (xchg_mpi_hier_parse(spec, len, &leaders, inner, sizeof inner))
+        return check_hier(spec, leaders, inner, err);
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
@@ -115,7 +150,8 @@ static int check_item(const char *item, size_t len, xchg_op_kind *kind, xchg_err
         if (err)
             snprintf(err->msg, sizeof err->msg,
                      "%.300s; also accepted: auto (pick by block size), shm (through shared "
-                     "memory, one node), leader[:ALG] (through one leader a node), mpi (the "
+                     "memory, one node), leader[:ALG], leaders:L[:ALG], pairs[:ALG] (node-aware), "
+                     "mpi (the "
                      "MPI library's own call)",
                      why.msg);
         return XCHG_EINVAL;
@@ -168,9 +204,10 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
                 (kind == XCHG_OP_ALLTOALL && !strcmp(alg, "shm"))))
         return XCHG_OK;
     char inner[XCHG_SPEC_MAX];
+    int leaders;
     if (alg && kind == XCHG_OP_ALLTOALL && !item_end(alg) &&
-        xchg_mpi_leader_inner(alg, strlen(alg), inner, sizeof inner))
-        return check_leader(alg, inner, err);
+        xchg_mpi_hier_parse(alg, strlen(alg), &leaders, inner, sizeof inner))
+        return check_hier(alg, leaders, inner, err);
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why;
@@ -201,7 +238,8 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
                  !alg ? "no algorithm given" : item_end(alg) ? "one algorithm, not a list"
                                                                  : why.msg,
                  kind == XCHG_OP_ALLTOALL ? " shm (through shared memory, one node), "
-                                            "leader[:ALG] (through one leader a node),"
+                                            "leader[:ALG], leaders:L[:ALG], pairs[:ALG] "
+                                            "(node-aware),"
                                           : "");
     return XCHG_EINVAL;
 }

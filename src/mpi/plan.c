@@ -82,11 +82,9 @@ static int carve(xchg_mpi_plan *pl)
 {
     xchg_mpi_carve *c = &pl->carve;
     *c = (xchg_mpi_carve){0};
-    if (pl->leader) { /* the leader's two buffers, carved on every rank (leader.c) */
-        size_t node_rows = xchg_mpi_mul(xchg_mpi_mul((size_t)pl->cs->nodes.size,
-                                                     (size_t)pl->cs->p), pl->block_bytes);
-        c->scratch = take(c, node_rows);
-        c->send_pack = take(c, node_rows);
+    if (pl->hier) { /* a leader's two buffers, carved on every rank (hier.c) */
+        c->scratch = take(c, xchg_mpi_hier_buffer(pl));
+        c->send_pack = take(c, xchg_mpi_hier_buffer(pl));
     } else if (pl->key.kind == XCHG_OP_ALLTOALL) {
         carve_exchange(pl, c);
     } else {
@@ -110,8 +108,9 @@ static void finish_info(xchg_mpi_plan *pl, double t0)
     if (pl->fallback) {
         i->steps = 0;
         i->scratch_bytes = i->plan_bytes = i->shared_bytes = 0;
-    } else if (pl->leader) { /* gather, the leaders' exchange, scatter */
-        i->steps = 3;
+    } else if (pl->hier) { /* gather, the leaders' exchanges, scatter */
+        i->steps = pl->hier->group > 1 ? 2 : 0;
+        i->steps += pl->hier->leaders > 1 ? 2 : 1;
         i->plan_bytes = i->shared_bytes = 0;
         i->scratch_bytes = pl->carve.bytes;
     } else if (pl->shm) {
@@ -165,7 +164,7 @@ int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key, int persisten
                            XCHG_MPI_MAX_INPUTS);
     else if (rc == MPI_SUCCESS)
         rc = xchg_mpi_choose(pl);
-    if (rc == MPI_SUCCESS && (pl->prog || pl->leader))
+    if (rc == MPI_SUCCESS && (pl->prog || pl->hier))
         rc = carve(pl);
     if (rc != MPI_SUCCESS) {
         release(pl);

@@ -11,8 +11,8 @@
  *                 candidates), or the MPI library's call, with the reason
  *   exec.c        the exchange's run of a program
  *   shm.c         the exchange's run through the shared segment
- *   leader.c      the exchange through one leader a node: when it
- *                 applies, and its run
+ *   hier.c        the node-aware exchange (one leader a node, several,
+ *                 or every rank paired): when it applies, and its run
  *   op_exec.c     another operation's run of a program
  *
  * A plan for a new count is local arithmetic: its program is the
@@ -92,10 +92,11 @@ struct xchg_mpi_plan {
      * until the credit pays shm_price, the segment's making (call.c) */
     int shm_later;
     double shm_saving, shm_price;
-    /* the exchange through one leader a node (leader.c): what the leaders
-     * run between them (a spec for complete:N, or "auto") */
-    int leader;
-    char leader_inner[XCHG_SPEC_MAX];
+    /* the node-aware exchange (hier.c): its groups, what runs between
+     * nodes (a spec, or "auto") and on which network of nodes; NULL: not */
+    const xchg_mpi_lanes *hier;
+    char hier_inner[XCHG_SPEC_MAX];
+    char hier_topology[64];
     unsigned info_version;           /* moves when info changes after making */
     xchg_mpi_carve carve;
     /* another operation's data: segments of elements (program.h) */
@@ -158,11 +159,13 @@ XCHG_MPI_INTERNAL size_t xchg_mpi_shm_chunk(int p, size_t block_bytes);
  * Linux, p small enough), else 0 with the reason in why. */
 XCHG_MPI_INTERNAL int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len);
 
-/* leader.c: make pl the exchange through one leader a node, whose leaders
- * run inner between them (collective: the communicator's node map is made
- * at the first plan that asks), or its fallback with the reason. An MPI
- * error code. */
-XCHG_MPI_INTERNAL int xchg_mpi_leader_choose(xchg_mpi_plan *pl, const char *inner);
+/* hier.c: make pl the node-aware exchange with leaders a node (0: every
+ * rank, pairs), running inner between nodes (collective: the
+ * communicator's node map and groups are made at the first plan that asks
+ * for them), or its fallback with the reason. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_hier_choose(xchg_mpi_plan *pl, int leaders, const char *inner);
+/* hier.c: the bytes of each of the node-aware exchange's two buffers. */
+XCHG_MPI_INTERNAL size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl);
 
 /* Where a plan's carved buffer lies now. */
 static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)
@@ -174,7 +177,7 @@ static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)
 XCHG_MPI_INTERNAL int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_shm_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
-XCHG_MPI_INTERNAL int xchg_mpi_leader_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+XCHG_MPI_INTERNAL int xchg_mpi_hier_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 
 /* Segment j's offset and length (bytes) in an operation's data. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j);

@@ -70,6 +70,12 @@ int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len)
     (void)pl;
     snprintf(why, len, "shm: the shared-memory exchange needs Linux (its barrier is a futex)");
     return 0;
+#elif defined(SMPI_H)
+    /* SimGrid's SMPI: a simulated rank's memory is its own, and a futex
+     * wait would stop the one process every rank runs in */
+    (void)pl;
+    snprintf(why, len, "shm: under SimGrid's SMPI ranks share no memory");
+    return 0;
 #else
     if (!pl->cs->one_node) {
         snprintf(why, len, "shm: the %d ranks do not all share one node's memory", pl->cs->p);

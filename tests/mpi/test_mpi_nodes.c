@@ -1,17 +1,26 @@
 /*
- * test_mpi_nodes.c - the exchange through one leader a node ("leader",
- * src/mpi/leader.c) against the MPI library's own MPI_Alltoall, byte for
+ * test_mpi_nodes.c - the node-aware exchange (src/mpi/hier.c: leader,
+ * leaders:L, pairs) against the MPI library's own MPI_Alltoall, byte for
  * byte, on nodes emulated with XCHG_NODE_SIZE (set here before each
- * communicator is made: the executor maps a communicator's nodes once).
- * Run by CMake's mpi_nodes on 6 and on 8 ranks (6 under MPICH):
- *  - every node size K from 1 to p, ranks placed block-wise and cyclic
- *    (XCHG_NODE_PLACEMENT; cyclic deals the ranks over ceil(p / K) nodes);
- *  - what the leaders run between nodes: auto, bruck and pairwise;
- *  - blocks of 0 to 4,100 bytes, in place and not, and a derived datatype
- *    (ints with gaps);
- *  - where the nodes are unequal the call must be the MPI library's,
- *    saying why, and still right; where they are equal it must run
- *    "leader".
+ * communicator is made: the executor maps a communicator's nodes once):
+ * the emulated-nodes matrix of docs/clusters.md. CMake's mpi_nodes_P run it
+ * on P ranks, each with the node sizes and largest block of its row there.
+ *
+ *   test_mpi_nodes [KS [MAX]]     KS: node sizes, comma-separated (default
+ *                                 every K from 1 to p); MAX: the largest
+ *                                 block in bytes (default 4100)
+ *   test_mpi_nodes shared N       nodes as the library groups shared memory
+ *
+ * For each node size K, ranks placed block-wise (the last node short
+ * unless K divides p) and cyclic (XCHG_NODE_PLACEMENT: ceil(p / K) nodes,
+ * dealt round-robin):
+ *  - every variant: leader (what runs between nodes auto's, bruck,
+ *    pairwise), leaders:2, leaders:3:bruck, pairs, pairs:bruck;
+ *  - blocks of 0 B, 1 B, 7 B, 64 B, 1000 B, 4 KiB, 64 KiB and 1 MiB up to
+ *    MAX, in place and not, and a derived datatype (ints with gaps);
+ *  - whether the variant must run (leader always; leaders:L when every
+ *    node holds L groups; pairs when the nodes are equal) or fall back to
+ *    the MPI library's call with its reason, and be right either way.
  * With the arguments "shared 3" (CMake's mpi_nodes_cliques, MPICH only) the
  * nodes are the library's own: MPICH's emulated nodes dealt round-robin
  * (MPIR_CVAR_NUM_CLIQUES=3, MPIR_CVAR_ODD_EVEN_CLIQUES=1), which
@@ -27,6 +36,7 @@
 static int wrank, wsize;
 static char want_nodes[64]; /* "shared N": the plans must say "N nodes of" */
 static long checks, failures;
+static const char *variant = "", *placement = "block";
 
 static void check(int ok, const char *what, int k, long n)
 {
@@ -34,7 +44,8 @@ static void check(int ok, const char *what, int k, long n)
     if (!ok) {
         failures++;
         if (failures <= 20)
-            fprintf(stderr, "FAIL (rank %d): %s (K %d, %ld)\n", wrank, what, k, n);
+            fprintf(stderr, "FAIL (rank %d): %s (%s, K %d %s, %ld)\n", wrank, what, variant, k,
+                    placement, n);
     }
 }
 
@@ -45,13 +56,20 @@ static unsigned char byte(int from, int to, long i)
 }
 
 /* One exchange of n bytes a block through opts on c, in place or not,
- * against the library's; and whether the plan ran leader (1) or fell
- * back (0) as it should. */
+ * against the library's; and whether the plan ran the variant (want_run)
+ * or fell back saying want_why, as it should. */
 static void bytes_case(MPI_Comm c, long n, int in_place, const xchg_mpi_opts *o, int k,
-                       int want_leader)
+                       int want_run, const char *want_why)
 {
     size_t all = (size_t)wsize * (size_t)n;
     unsigned char *send = malloc(all + 1), *got = malloc(all + 1), *want = malloc(all + 1);
+    if (!send || !got || !want) {
+        check(0, "memory for the buffers", k, n);
+        free(send);
+        free(got);
+        free(want);
+        return;
+    }
     for (int to = 0; to < wsize; to++)
         for (long i = 0; i < n; i++)
             send[(size_t)to * n + i] = byte(wrank, to, i);
@@ -69,12 +87,13 @@ static void bytes_case(MPI_Comm c, long n, int in_place, const xchg_mpi_opts *o,
           n);
     xchg_mpi_plan_info info;
     if (n > 0 && xchg_mpi_last_info(&info) == MPI_SUCCESS) {
-        check(want_leader == !strncmp(info.alg, "leader", 6), "ran leader where nodes are equal",
-              k, n);
-        check(want_leader || strstr(info.why, "different numbers of ranks") != NULL,
-              "unequal nodes: the reason", k, n);
+        int ran = strcmp(info.alg, "mpi") != 0;
+        check(want_run == ran, want_run ? "the variant runs" : "the variant falls back", k, n);
+        check(want_run || strstr(info.why, want_why) != NULL, "the fallback's reason", k, n);
         check(!want_nodes[0] || strstr(info.why, want_nodes) != NULL,
               "the library's nodes, as many as its emulated ones", k, n);
+        if (failures && want_run != ran && failures < 5)
+            fprintf(stderr, "  %s: %s\n", info.alg, info.why);
     }
     free(send);
     free(got);
@@ -106,22 +125,53 @@ static void vector_case(MPI_Comm c, int count, const xchg_mpi_opts *o, int k)
     free(want);
 }
 
-/* Every case on c, with each of what the leaders may run between nodes;
- * how many of them ran leader. */
-static int all_cases(MPI_Comm c, int k, int want_leader)
+/* The variants, and how many leaders a node each has (0: every rank). */
+static const struct {
+    const char *spec;
+    int leaders;
+} variants[] = {{"leader", 1},    {"leader:bruck", 1},    {"leader:pairwise", 1},
+                {"leaders:2", 2}, {"leaders:3:bruck", 3}, {"pairs", 0},
+                {"pairs:bruck", 0}};
+
+/* Every case on c, whose nodes hold from fewest to most ranks (most the
+ * node size K asked for); how many variants ran. */
+static int all_cases(MPI_Comm c, int k, int fewest, int most, long max)
 {
-    const char *inners[] = {"leader", "leader:bruck", "leader:pairwise"};
-    const long sizes[] = {0, 1, 7, 64, 1000, 4100};
-    for (int a = 0; a < 3; a++) {
+    int ran = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         xchg_mpi_opts o;
         xchg_mpi_opts_default(&o);
-        o.alg = inners[a];
-        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        o.alg = variant = variants[v].spec;
+        int l = variants[v].leaders, run = 1;
+        const char *why = "";
+        if (l == 0 && fewest != most)
+            run = 0, why = "pairs needs equal nodes";
+        int group = l > 0 ? (most + l - 1) / l : 1;
+        if (l > 1 && l <= most && fewest <= (l - 1) * group)
+            run = 0, why = "on every node";
+        for (long n = 0; n <= max; n = n == 0 ? 1 : n == 1 ? 7 : n == 7 ? 64 : n == 64 ? 1000
+                                                           : n == 1000 ? 4096 : 16 * n)
             for (int in_place = 0; in_place < 2; in_place++)
-                bytes_case(c, sizes[s], in_place, &o, k, want_leader);
+                bytes_case(c, n, in_place, &o, k, run, why);
         vector_case(c, 5, &o, k);
+        ran += run;
     }
-    return want_leader ? 3 : 0;
+    return ran;
+}
+
+/* Node sizes from a comma-separated list into ks (at most 64); how many. */
+static int parse_ks(const char *text, int *ks)
+{
+    int n = 0;
+    for (const char *at = text; *at && n < 64;) {
+        char *end;
+        long k = strtol(at, &end, 10);
+        if (end == at || k < 1)
+            return 0;
+        ks[n++] = (int)k;
+        at = *end == ',' ? end + 1 : end;
+    }
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -130,35 +180,57 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     const char *placements[] = {"block", "cyclic"};
-    int leader_calls = 0;
+    int ran = 0, ks[64], nks = 0;
+    long max = 4100;
     if (argc > 2 && !strcmp(argv[1], "shared")) {
         snprintf(want_nodes, sizeof want_nodes, "%d nodes of", atoi(argv[2]));
         /* nodes as the library groups shared memory (MPICH's emulated
          * nodes, MPIR_CVAR_NUM_CLIQUES, set by the caller to equal nodes) */
         unsetenv("XCHG_NODE_SIZE");
-        leader_calls = all_cases(MPI_COMM_WORLD, 0, 1);
+        int k = wsize / atoi(argv[2]);
+        ran = all_cases(MPI_COMM_WORLD, k, k, k, max);
+    } else {
+        nks = argc > 1 ? parse_ks(argv[1], ks) : 0;
+        if (argc > 1 && nks == 0) {
+            if (wrank == 0)
+                fprintf(stderr, "test_mpi_nodes: '%s' is not a list of node sizes\n", argv[1]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        if (argc > 2)
+            max = atol(argv[2]);
+        for (int k = 1; argc <= 1 && k <= wsize && nks < 64; k++)
+            ks[nks++] = k;
     }
     for (int pl = 0; pl < 2 && !want_nodes[0]; pl++) {
-        setenv("XCHG_NODE_PLACEMENT", placements[pl], 1);
-        for (int k = 1; k <= wsize; k++) {
+        setenv("XCHG_NODE_PLACEMENT", placement = placements[pl], 1);
+        for (int i = 0; i < nks; i++) {
+            int k = ks[i] < wsize ? ks[i] : wsize;
             char v[16];
             snprintf(v, sizeof v, "%d", k);
             setenv("XCHG_NODE_SIZE", v, 1);
             MPI_Comm c;
             MPI_Comm_dup(MPI_COMM_WORLD, &c); /* a new communicator maps its nodes anew */
-            /* block: nodes of k ranks, the last one short unless k divides
-             * p; cyclic: ceil(p / k) nodes, equal when their count divides p */
-            int nodes = (wsize - 1) / k + 1;
-            leader_calls += all_cases(c, k, pl == 0 ? wsize % k == 0 : wsize % nodes == 0);
+            /* block: nodes of k ranks, the last one holding the rest;
+             * cyclic: ceil(p / k) nodes, the first p mod N holding one more */
+            int nodes = (wsize - 1) / k + 1, most, fewest;
+            if (pl == 0) {
+                most = k;
+                fewest = wsize - (nodes - 1) * k;
+            } else {
+                most = (wsize - 1) / nodes + 1;
+                fewest = wsize / nodes;
+            }
+            ran += all_cases(c, k, fewest, most, max);
             MPI_Comm_free(&c);
         }
     }
-    check(leader_calls > 0, "some node sizes divide p", 0, leader_calls);
+    check(ran > 0, "some variant ran", 0, ran);
     long fails = failures, all_fails = 0, all_checks = 0;
     MPI_Allreduce(&fails, &all_fails, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&checks, &all_checks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (wrank == 0)
-        printf("test_mpi_nodes: %d ranks: %ld checks, %ld failed\n", wsize, all_checks, all_fails);
+        printf("test_mpi_nodes: %d ranks: %ld checks, %ld failed\n", wsize, all_checks,
+               all_fails);
     MPI_Finalize();
     return all_fails ? 1 : 0;
 }
