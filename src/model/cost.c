@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "model/model_internal.h"
 #include "xchg_model.h"
 
 /* One row of Bokhari, Table 1. Barrier on 2^d processors = bar_a*d - bar_b. */
@@ -271,9 +272,7 @@ static int nonneg(double x)
     return isfinite(x) && x >= 0.0;
 }
 
-/* 0 when every parameter of mach is a finite number >= 0, else EINVAL
- * naming them. */
-static int check_machine(const xchg_machine *mach, xchg_err *err)
+int xchg_model_check_machine(const xchg_machine *mach, xchg_err *err)
 {
     if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
         !nonneg(mach->barrier) || !nonneg(mach->ts_node) || !nonneg(mach->tw_node))
@@ -343,7 +342,7 @@ int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_lin
     if (!s || !mach || !out)
         return xchg_fail(err, XCHG_EINVAL, "xchg_cost_line: schedule, machine and result "
                                            "must not be NULL");
-    int rc = check_machine(mach, err);
+    int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
     xchg_line_opts o;
@@ -402,7 +401,7 @@ int xchg_cost_compute(const xchg_sched *s, const xchg_machine *mach, double m,
         return xchg_fail(err, XCHG_EINVAL,
                          "block size m = %g is not accepted: it must be a finite number >= 0",
                          m);
-    int rc = check_machine(mach, err);
+    int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
     xchg_line l;

@@ -27,23 +27,6 @@
 #include "base/util.h"
 #include "model/model_internal.h"
 
-/* True when x is a finite number >= 0. */
-static int nonneg(double x)
-{
-    return isfinite(x) && x >= 0.0;
-}
-
-/* 0 when every figure of mach the node-aware lines read is usable. */
-static int check_figures(const xchg_machine *mach, xchg_err *err)
-{
-    if (!nonneg(mach->ts) || !nonneg(mach->tw) || !nonneg(mach->tr) ||
-        !nonneg(mach->barrier) || !nonneg(mach->ts_node) || !nonneg(mach->tw_node))
-        return xchg_fail(err, XCHG_EINVAL,
-                         "machine '%s': ts, tw, tr, barrier, ts_node and tw_node must be "
-                         "finite numbers >= 0",
-                         mach->name);
-    return XCHG_OK;
-}
 
 /*
  * The variant's line from inner's counts (the formulas are in
@@ -66,7 +49,7 @@ int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
                          "%llu nodes of %llu ranks are %llu ranks; accepted: at most %u",
                          (unsigned long long)N, (unsigned long long)K, (unsigned long long)p,
                          (unsigned)XCHG_MAX_NODES);
-    int rc = check_figures(mach, err);
+    int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
     xchg_line l = *inner;
@@ -201,7 +184,7 @@ int xchg_flat_line(const xchg_sched *s, const xchg_topo *nodes, uint32_t ppn,
                          "%u; accepted: a schedule on nodes*ppn ranks",
                          (unsigned)xchg_sched_topo(s)->nodes, (unsigned long long)p,
                          (unsigned)nodes->nodes, (unsigned)ppn);
-    int rc = check_figures(mach, err);
+    int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
     xchg_line_opts o;

@@ -1,7 +1,7 @@
 /*
  * model_internal.h - what the model's files share beyond xchg_model.h:
  * the planner's candidates for clusters (nodes of ppn ranks), made in
- * hier.c and ranked by planner.c.
+ * hier.c and ranked by planner.c, and cost.c's check of a machine.
  */
 #ifndef XCHG_MODEL_INTERNAL_H
 #define XCHG_MODEL_INTERNAL_H
@@ -23,5 +23,9 @@ XCHG_INTERNAL int xchg_ppn_candidates(const xchg_topo *nodes, const xchg_machine
                                       const xchg_plan_opts *o, const xchg_plan_entry *inner,
                                       size_t ninner, xchg_plan_entry **out, size_t *nout,
                                       xchg_err *err);
+
+/* cost.c: 0 when every figure of mach (ts, tw, tr, barrier, ts_node,
+ * tw_node) is a finite number >= 0, else EINVAL naming them. */
+XCHG_INTERNAL int xchg_model_check_machine(const xchg_machine *mach, xchg_err *err);
 
 #endif /* XCHG_MODEL_INTERNAL_H */

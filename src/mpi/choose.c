@@ -98,7 +98,8 @@ static size_t fastest(xchg_mpi_plan *pl, const xchg_mpi_lines *l, const xchg_mac
  * options name), the node's shared memory is a switch too: complete:p's
  * candidates are weighed beside the grid's. 0, or -1 after falling back.
  */
-static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm)
+static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *shm,
+                             xchg_line *line)
 {
     const xchg_mpi_settings *s = pl->key.set;
     const xchg_machine *mach = &s->in->mach;
@@ -134,6 +135,7 @@ static int exchange_by_model(xchg_mpi_plan *pl, xchg_topo *t, char *spec, int *s
     }
     *t = l->topo;
     snprintf(spec, XCHG_SPEC_MAX, "%s", l->cand[best].spec);
+    *line = l->cand[best].line;
     /* shm is a candidate when its grids hold every block whole: in several
      * rounds it runs slower than the model says and than the direct
      * schedules (docs/mpi.md) */
@@ -307,7 +309,16 @@ static int choose_exchange(xchg_mpi_plan *pl)
         return MPI_SUCCESS;
     }
     if (!strcmp(asked, "auto")) {
-        rc = exchange_by_model(pl, &t, spec, &shm);
+        xchg_line flat;
+        int taken = 0;
+        rc = exchange_by_model(pl, &t, spec, &shm, &flat);
+        /* several nodes: the node-aware exchanges too (a tuning file's
+         * rows decide instead) */
+        if (rc == 0 && !shm && !s->in->tuning &&
+            (rc = xchg_mpi_nodes_choose(pl, &flat, spec, &taken)) == MPI_SUCCESS && taken) {
+            add_auto_note(pl);
+            return MPI_SUCCESS;
+        }
         if (rc == 0)
             rc = exchange_tuned(pl, &t, spec, &shm);
         add_auto_note(pl);

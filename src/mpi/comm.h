@@ -99,7 +99,7 @@ typedef struct xchg_mpi_store {
  * (node_map.c): each node's places cut into groups of G = ceil(most / L)
  * consecutive places, the first place of each its leader. Communicators
  * this rank is not in are MPI_COMM_NULL. */
-#define XCHG_MPI_MAX_LANES 4 /* sets of groups kept a communicator */
+#define XCHG_MPI_MAX_LANES 8 /* sets of groups kept a communicator */
 typedef struct xchg_mpi_lanes {
     int leaders, group;            /* L, and G places a group */
     int owned;                     /* the communicators are ours to free (not
@@ -199,6 +199,10 @@ XCHG_MPI_INTERNAL int xchg_mpi_nodes(xchg_mpi_comm *cs);
  * variables are not as accepted (why says so). An MPI error code (a map
  * that is not ok is no error). */
 XCHG_MPI_INTERNAL int xchg_mpi_node_map_get(xchg_mpi_comm *cs);
+/* node_map.c: XCHG_NODE_SIZE's ranks a node: K, 0 when it is not set, or
+ * -1 when it (or XCHG_NODE_PLACEMENT) is not as accepted (why says so);
+ * *cyclic: XCHG_NODE_PLACEMENT=cyclic. */
+XCHG_MPI_INTERNAL int xchg_mpi_node_size_env(int *cyclic, char *why, size_t len);
 /* node_map.c: the groups for L leaders a node (collective on cs->comm,
  * made at the first plan that asks, kept; every node must hold L groups:
  * the caller checks), into *out; NULL when the communicator keeps
@@ -234,10 +238,14 @@ XCHG_MPI_INTERNAL int xchg_mpi_auto_files(xchg_mpi_comm *cs, xchg_mpi_inputs *in
 
 /* store.c: make sure st's arena holds at least bytes, and say in *ok
  * whether every rank has it. When it must grow, every rank grows it at
- * once (collective), to bytes when exact, else to at least twice its size.
- * Every rank must call it with the same bytes. An MPI error code. */
+ * once (collective), to bytes when exact, else to at least twice its size,
+ * backing with memory ahead of use only its first touch bytes (SIZE_MAX:
+ * all; the rest is backed when first used: a rank that uses less of a
+ * plan's buffers than others, such as a rank that is not a leader of the
+ * node-aware exchange, then holds less). Every rank must call it with the
+ * same bytes. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes,
-                                           int exact, int *ok);
+                                           size_t touch, int exact, int *ok);
 /* store.c: make sure st has a segment whose slots hold slot bytes backed
  * by memory on every rank: made (collective) with slots of
  * xchg_mpi_store_shm_slot's bytes when there is none, and each slot's

@@ -1,6 +1,6 @@
 /*
  * hier.c - the node-aware complete exchange (docs/clusters.md): forced
- * with the specs below; auto does not choose it yet.
+ * with the specs below, or auto's choice on several nodes (auto_nodes.c).
  *
  * With N nodes (node_map.c) of at most K ranks, blocks of B bytes, and L
  * leaders a node, each node's places are cut into L groups of G =
@@ -34,7 +34,8 @@
  * hold L groups, and pairs needs equal nodes. The gather and scatter take
  * a rank's p B bytes as an int count. What cannot run falls back to the
  * MPI library's call, saying why. A leader's two buffers of N x G x LG x
- * B bytes are carved on every rank (the store's size is agreed).
+ * B bytes are carved on every rank (the store's size is agreed), backed by
+ * memory on the leaders alone (plan.c).
  */
 #include "mpi/call.h"
 #include "mpi/candidates.h"
@@ -57,11 +58,8 @@ static int lanes_fit(const xchg_mpi_node_map *m, int leaders, char *why, size_t 
     return 1;
 }
 
-/* The network of nodes from the options' topology (or the ranks' mapped
- * one, from a Cartesian communicator) into spec; 0 with the reason in why
- * when the topology named fits neither the nodes nor the ranks. */
-static int node_topology(const xchg_mpi_settings *s, const xchg_mpi_node_map *m, int p,
-                         char *spec, size_t len, char *why, size_t why_len)
+int xchg_mpi_hier_topology(const xchg_mpi_settings *s, const xchg_mpi_node_map *m, int p,
+                           char *spec, size_t len, char *why, size_t why_len)
 {
     snprintf(spec, len, "complete:%d", m->nnodes);
     xchg_topo t;
@@ -148,7 +146,7 @@ int xchg_mpi_hier_choose(xchg_mpi_plan *pl, int leaders, const char *inner)
         return MPI_SUCCESS;
     }
     char nodes[64];
-    if (!node_topology(pl->key.set, m, cs->p, nodes, sizeof nodes, why, sizeof why)) {
+    if (!xchg_mpi_hier_topology(pl->key.set, m, cs->p, nodes, sizeof nodes, why, sizeof why)) {
         xchg_mpi_fall_back(pl, "%s: %s", name, why);
         return MPI_SUCCESS;
     }

@@ -31,10 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* XCHG_NODE_SIZE's ranks a node: K, 0 when it is not set, or -1 when it
- * (or XCHG_NODE_PLACEMENT) is not as accepted (why says so); *cyclic:
- * XCHG_NODE_PLACEMENT=cyclic. */
-static int node_size_env(int *cyclic, char *why, size_t len)
+int xchg_mpi_node_size_env(int *cyclic, char *why, size_t len)
 {
     const char *v = getenv("XCHG_NODE_SIZE"), *place = getenv("XCHG_NODE_PLACEMENT");
     *cyclic = place && !strcmp(place, "cyclic");
@@ -145,7 +142,7 @@ int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
     if (m->made)
         return MPI_SUCCESS;
     m->made = 1;
-    int cyclic = 0, k = node_size_env(&cyclic, m->why, sizeof m->why);
+    int cyclic = 0, k = xchg_mpi_node_size_env(&cyclic, m->why, sizeof m->why);
     if (k < 0)
         return MPI_SUCCESS;
     int p = cs->p, here = 0;

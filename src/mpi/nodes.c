@@ -6,7 +6,8 @@
  * partner that is not running).
  *
  * MPI says which ranks share memory (MPI_Comm_split_type with
- * MPI_COMM_TYPE_SHARED); the cores are this node's online processors (under
+ * MPI_COMM_TYPE_SHARED), unless XCHG_NODE_SIZE=K emulates nodes of K ranks
+ * (node_map.c); the cores are this node's online processors (under
  * SimGrid's SMPI, the simulated host's cores).
  * Both answers are made the same on every rank by one MPI_Allreduce, so
  * every rank's auto chooses alike: MPI says the node's part is the whole
@@ -53,7 +54,12 @@ int xchg_mpi_nodes(xchg_mpi_comm *cs)
      * when its node lacks a rank of the communicator: one_node only when
      * every rank saw the whole communicator on its node */
     long cores = cores_of_node();
-    double mine[2] = {(double)local / (double)(cores > 0 ? cores : 1), local == cs->p ? 0.0 : 1.0};
+    /* nodes emulated with XCHG_NODE_SIZE=K (node_map.c) are nodes to auto
+     * too: the ranks share one only when K holds them all */
+    char why[8];
+    int cyclic, k = xchg_mpi_node_size_env(&cyclic, why, sizeof why);
+    int apart = local < cs->p || (k > 0 && k < cs->p);
+    double mine[2] = {(double)local / (double)(cores > 0 ? cores : 1), apart ? 1.0 : 0.0};
     double most[2];
     rc = PMPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, cs->comm);
     if (rc != MPI_SUCCESS)

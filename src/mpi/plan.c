@@ -82,7 +82,8 @@ static int carve(xchg_mpi_plan *pl)
 {
     xchg_mpi_carve *c = &pl->carve;
     *c = (xchg_mpi_carve){0};
-    if (pl->hier) { /* a leader's two buffers, carved on every rank (hier.c) */
+    if (pl->hier) { /* a leader's two buffers, carved on every rank (hier.c),
+                     * backed only on leaders (carve, below) */
         c->scratch = take(c, xchg_mpi_hier_buffer(pl));
         c->send_pack = take(c, xchg_mpi_hier_buffer(pl));
     } else if (pl->key.kind == XCHG_OP_ALLTOALL) {
@@ -93,7 +94,12 @@ static int carve(xchg_mpi_plan *pl)
     c->reqs = take(c, xchg_mpi_mul(c->nreqs, sizeof(MPI_Request)));
     c->statuses = take(c, xchg_mpi_mul(c->nreqs, sizeof(MPI_Status)));
     int ok = 0;
-    int rc = xchg_mpi_store_arena(pl->cs, pl->store, c->bytes, pl->persistent, &ok);
+    /* a rank that leads no group of the node-aware exchange never uses
+     * its two buffers: it backs them only if another plan uses them */
+    size_t touch = SIZE_MAX;
+    if (pl->hier && pl->cs->nodes.local % pl->hier->group != 0)
+        touch = 0;
+    int rc = xchg_mpi_store_arena(pl->cs, pl->store, c->bytes, touch, pl->persistent, &ok);
     if (rc == MPI_SUCCESS && !ok)
         xchg_mpi_fall_back(pl, "could not allocate %zu bytes of scratch for %zu-byte blocks",
                            c->bytes, pl->block_bytes);

@@ -13,6 +13,7 @@
  *   shm.c         the exchange's run through the shared segment
  *   hier.c        the node-aware exchange (one leader a node, several,
  *                 or every rank paired): when it applies, and its run
+ *   auto_nodes.c  auto's choice between it and the flat schedule
  *   op_exec.c     another operation's run of a program
  *
  * A plan for a new count is local arithmetic: its program is the
@@ -164,6 +165,19 @@ XCHG_MPI_INTERNAL int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, si
  * communicator's node map and groups are made at the first plan that asks
  * for them), or its fallback with the reason. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_hier_choose(xchg_mpi_plan *pl, int leaders, const char *inner);
+/* hier.c: the network of nodes from the options' topology (or the ranks'
+ * mapped one, from a Cartesian communicator) into spec (complete:N when
+ * none fits); 0 with the reason in why when the topology named fits
+ * neither the nodes nor the ranks. */
+XCHG_MPI_INTERNAL int xchg_mpi_hier_topology(const xchg_mpi_settings *s,
+                                             const xchg_mpi_node_map *m, int p, char *spec,
+                                             size_t len, char *why, size_t why_len);
+/* auto_nodes.c: on ranks of several equal nodes, make pl the node-aware
+ * exchange predicted faster than the flat schedule flat_spec (its line
+ * flat_line) and set *taken, or leave pl as it is (collective: the node
+ * map is made at the first plan that asks). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line,
+                                            const char *flat_spec, int *taken);
 /* hier.c: the bytes of each of the node-aware exchange's two buffers. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl);
 

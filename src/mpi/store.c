@@ -72,7 +72,7 @@ static int all_ranks(xchg_mpi_comm *cs, int ok, int *all)
 /* This rank's usable arena of at least want bytes for st: the spare when
  * it is larger than st's, else st's own grown in place (its pages keep
  * their addresses), else a new one as large. 0, or -1 (st unchanged). */
-static int map_arena(xchg_mpi_store *st, size_t want)
+static int map_arena(xchg_mpi_store *st, size_t want, size_t touch)
 {
     if (want <= st->arena_mapped)
         return 0;
@@ -110,7 +110,9 @@ static int map_arena(xchg_mpi_store *st, size_t want)
     size_t grow = want - st->arena_mapped;
     if (mprotect(st->arena + st->arena_mapped, grow, PROT_READ | PROT_WRITE))
         return -1;
-    xchg_mpi_prefault(st->arena + st->arena_mapped, grow);
+    if (touch > st->arena_mapped)
+        xchg_mpi_prefault(st->arena + st->arena_mapped,
+                          touch - st->arena_mapped < grow ? touch - st->arena_mapped : grow);
     st->arena_mapped = want;
     return 0;
 }
@@ -118,9 +120,9 @@ static int map_arena(xchg_mpi_store *st, size_t want)
 /* Grow st's arena to want bytes on every rank, or on none: *ok. The size
  * every rank agrees on (arena_bytes) moves only when every rank has it;
  * a rank's mapping may be larger. */
-static int try_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t want, int *ok)
+static int try_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t want, size_t touch, int *ok)
 {
-    int mine = want != SIZE_MAX && map_arena(st, want) == 0;
+    int mine = want != SIZE_MAX && map_arena(st, want, touch) == 0;
     int rc = all_ranks(cs, mine, ok);
     if (rc != MPI_SUCCESS || !*ok) {
         *ok = 0;
@@ -130,7 +132,8 @@ static int try_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t want, int *ok
     return MPI_SUCCESS;
 }
 
-int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes, int exact, int *ok)
+int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes, size_t touch,
+                         int exact, int *ok)
 {
     *ok = 1;
     if (bytes <= st->arena_bytes)
@@ -141,9 +144,11 @@ int xchg_mpi_store_arena(xchg_mpi_comm *cs, xchg_mpi_store *st, size_t bytes, in
         want = twice > want ? twice : want;
         want = ARENA_FLOOR > want ? ARENA_FLOOR : want;
     }
-    int rc = try_arena(cs, st, want, ok);
+    if (touch == SIZE_MAX)
+        touch = want;
+    int rc = try_arena(cs, st, want, touch, ok);
     if (rc == MPI_SUCCESS && !*ok && want > bytes) /* every rank saw it fail: try less */
-        rc = try_arena(cs, st, bytes, ok);
+        rc = try_arena(cs, st, bytes, touch, ok);
     return rc;
 }
 

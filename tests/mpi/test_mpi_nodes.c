@@ -15,7 +15,9 @@
  * unless K divides p) and cyclic (XCHG_NODE_PLACEMENT: ceil(p / K) nodes,
  * dealt round-robin):
  *  - every variant: leader (what runs between nodes auto's, bruck,
- *    pairwise), leaders:2, leaders:3:bruck, pairs, pairs:bruck;
+ *    pairwise), leaders:2, leaders:3:bruck, pairs, pairs:bruck, and auto,
+ *    which may choose a node-aware one only on two or more equal nodes of
+ *    two or more ranks, and must on some of them at 7-byte blocks;
  *  - blocks of 0 B, 1 B, 7 B, 64 B, 1000 B, 4 KiB, 64 KiB and 1 MiB up to
  *    MAX, in place and not, and a derived datatype (ints with gaps);
  *  - whether the variant must run (leader always; leaders:L when every
@@ -37,6 +39,8 @@ static int wrank, wsize;
 static char want_nodes[64]; /* "shared N": the plans must say "N nodes of" */
 static long checks, failures;
 static const char *variant = "", *placement = "block";
+static int auto_may;         /* auto may choose a node-aware exchange here */
+static long auto_small_aware; /* how often it did at 7-byte blocks */
 
 static void check(int ok, const char *what, int k, long n)
 {
@@ -89,6 +93,12 @@ static void bytes_case(MPI_Comm c, long n, int in_place, const xchg_mpi_opts *o,
     if (n > 0 && xchg_mpi_last_info(&info) == MPI_SUCCESS) {
         int ran = strcmp(info.alg, "mpi") != 0;
         check(want_run == ran, want_run ? "the variant runs" : "the variant falls back", k, n);
+        /* auto: node-aware only on several equal nodes (where its model
+         * says so), and at small blocks on some of them (main) */
+        int aware = !strncmp(info.alg, "leader", 6) || !strncmp(info.alg, "pairs", 5);
+        check(strcmp(variant, "auto") || !aware || auto_may,
+              "auto: flat on one node, on nodes of one rank, on unequal nodes", k, n);
+        auto_small_aware += !strcmp(variant, "auto") && n == 7 && aware;
         check(want_run || strstr(info.why, want_why) != NULL, "the fallback's reason", k, n);
         check(!want_nodes[0] || strstr(info.why, want_nodes) != NULL,
               "the library's nodes, as many as its emulated ones", k, n);
@@ -131,7 +141,7 @@ static const struct {
     int leaders;
 } variants[] = {{"leader", 1},    {"leader:bruck", 1},    {"leader:pairwise", 1},
                 {"leaders:2", 2}, {"leaders:3:bruck", 3}, {"pairs", 0},
-                {"pairs:bruck", 0}};
+                {"pairs:bruck", 0}, {"auto", -1}};
 
 /* Every case on c, whose nodes hold from fewest to most ranks (most the
  * node size K asked for); how many variants ran. */
@@ -144,6 +154,8 @@ static int all_cases(MPI_Comm c, int k, int fewest, int most, long max)
         o.alg = variant = variants[v].spec;
         int l = variants[v].leaders, run = 1;
         const char *why = "";
+        int nodes = (wsize - 1) / most + 1;
+        auto_may = fewest == most && nodes > 1 && most > 1;
         if (l == 0 && fewest != most)
             run = 0, why = "pairs needs equal nodes";
         int group = l > 0 ? (most + l - 1) / l : 1;
@@ -225,6 +237,11 @@ int main(int argc, char **argv)
         }
     }
     check(ran > 0, "some variant ran", 0, ran);
+    int eligible = 0; /* a layout of several equal nodes of several ranks */
+    for (int i = 0; i < nks; i++)
+        eligible |= ks[i] > 1 && ks[i] < wsize && wsize % ks[i] == 0;
+    check(!eligible || want_nodes[0] || auto_small_aware > 0,
+          "auto: node-aware at 7-byte blocks somewhere", 0, auto_small_aware);
     long fails = failures, all_fails = 0, all_checks = 0;
     MPI_Allreduce(&fails, &all_fails, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&checks, &all_checks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);

@@ -120,13 +120,15 @@ if [ "$rc" -ne 0 ] && grep -q "torus:4x4" "$TMP/out"; then ok; else
 fi
 # 4. Auto's ranks per core under SMPI are the simulated host's: 16 ranks on
 # a fat-tree of 4 hosts of 4 cores each (scripts/simgrid-platform.sh) are
-# 1 rank per core, not 4 ranks over this machine's cores.
+# 1 rank per core, not 4 ranks over this machine's cores; and auto sees
+# the hosts as nodes, choosing a node-aware exchange at 8-byte blocks.
 fat=$(bash "$ROOT/scripts/simgrid-platform.sh" --kind fat-tree --shape '2;2,2;1,2;1,1' \
     --bw 25e9 --lat 1e-6 --cores 4 --host-bw 1e11 --host-lat 1e-7 --out "$TMP")
 "$SMPIRUN" -np 16 -platform "$fat" -hostfile "${fat%.xml}.hosts" \
     --cfg=smpi/simulate-computation:no "$BENCH" -m 8:8 -i 1 -x 0 -c >"$TMP/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "with 1 ranks per core" "$TMP/out" &&
+    grep -q "4 nodes of 4 ranks (simulated host)" "$TMP/out" &&
     grep -qE '^8 +[0-9.]+ +Pass$' "$TMP/out"; then
     ok
 else

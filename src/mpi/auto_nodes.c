@@ -1,0 +1,127 @@
+/*
+ * auto_nodes.c - auto's choice on ranks of several nodes: the node-aware
+ * exchanges (hier.c) priced beside the flat schedule the model chose
+ * (choose.c), the faster taken (docs/clusters.md, "What auto chooses").
+ *
+ * Priced as the executor runs them, with auto's machine (auto.c; a machine
+ * file may give the network's ts and tw and a node's ts_node and tw_node):
+ *   flat          every rank's messages leave its node through the node's
+ *                 one port, K at a time: K x the flat line's time between
+ *                 nodes (its start-ups and volume), its copies once;
+ *   L leaders     (L = 1, each divisor of K, K for pairs; G = K / L) the
+ *                 L lanes through the port: L x the inner schedule's time
+ *                 at blocks of G K m, every candidate of the network of
+ *                 nodes; gather and scatter in groups of G (2 (G - 1)
+ *                 messages of p m at the node's figures), the leaders'
+ *                 exchange (L - 1 messages of N G G m), and three copies
+ *                 of G p m at a leader.
+ * Equal nodes only (the padded ones are for forcing); the node map, made
+ * once per communicator, is collective: every rank's plan reaches here
+ * alike, the ranks' one_node being agreed (nodes.c).
+ */
+#include "mpi/auto.h"
+#include "mpi/candidates.h"
+#include "mpi/plan.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A message of b bytes within a node on mach. */
+static double node_message(const xchg_machine *mach, double b)
+{
+    int named = mach->ts_node > 0 || mach->tw_node > 0;
+    double ts = named ? mach->ts_node : mach->ts_eager > 0 ? mach->ts_eager : mach->ts;
+    double tw = named ? mach->tw_node : mach->tw;
+    return ts + b * tw;
+}
+
+/* The time of line's messages alone at blocks of m (its copies free). */
+static double messages(const xchg_line *line, const xchg_machine *mach, double m)
+{
+    xchg_machine free_copies = *mach;
+    free_copies.tr = 0;
+    return xchg_mpi_predict(line, &free_copies, m);
+}
+
+/* The time of L leaders a node running the inner line between the N
+ * nodes of K ranks, blocks of m bytes: the lanes' messages one after
+ * another through the port, their copies side by side. */
+static double hier_time(const xchg_line *inner, const xchg_machine *mach, double m, int N, int K,
+                        int L)
+{
+    double G = (double)(K / L), p = (double)N * K;
+    double t = xchg_mpi_predict(inner, mach, G * K * m) + (L - 1) * messages(inner, mach, G * K * m);
+    if (G > 1)
+        t += 2 * (G - 1) * node_message(mach, p * m);
+    if (L > 1)
+        t += (L - 1) * node_message(mach, N * G * G * m);
+    return t + 3 * G * p * m * mach->tr;
+}
+
+int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const char *flat_spec,
+                          int *taken)
+{
+    xchg_mpi_comm *cs = pl->cs;
+    const xchg_mpi_settings *s = pl->key.set;
+    const xchg_machine *mach = &s->in->mach;
+    *taken = 0;
+    if (cs->one_node || cs->p < 4)
+        return MPI_SUCCESS;
+    int rc = xchg_mpi_node_map_get(cs);
+    const xchg_mpi_node_map *nm = &cs->nodes;
+    if (rc != MPI_SUCCESS || !nm->ok || nm->nnodes < 2 || nm->nnodes == cs->p ||
+        nm->fewest != nm->most)
+        return rc;
+    char nodes[64], why[400];
+    xchg_topo t;
+    if (!xchg_mpi_hier_topology(s, nm, cs->p, nodes, sizeof nodes, why, sizeof why) ||
+        xchg_topo_parse(nodes, &t, NULL) != XCHG_OK)
+        return MPI_SUCCESS;
+    const xchg_mpi_lines *l = NULL;
+    if ((rc = xchg_mpi_lines_get(&t, XCHG_OP_ALLTOALL, 0, 0, &l)) != MPI_SUCCESS)
+        return rc;
+    double m = (double)pl->block_bytes;
+    int N = nm->nnodes, K = nm->most, best_l = 0;
+    double flat = xchg_mpi_predict(flat_line, mach, m) + (K - 1) * messages(flat_line, mach, m);
+    double best = flat;
+    size_t best_x = 0;
+    for (int L = 1; l->ok && L <= K; L++) {
+        if (K % L)
+            continue;
+        for (size_t i = 0; i < l->n; i++) {
+            double time = hier_time(&l->cand[i].line, mach, m, N, K, L);
+            if (time < best) {
+                best = time;
+                best_l = L;
+                best_x = i;
+            }
+        }
+    }
+    char inner[XCHG_SPEC_MAX];
+    if (best_l)
+        snprintf(inner, sizeof inner, "%s", l->cand[best_x].spec);
+    xchg_mpi_lines_put(l);
+    if (!best_l)
+        return MPI_SUCCESS;
+    if (xchg_mpi_mul((size_t)cs->p, pl->block_bytes) > INT_MAX)
+        return MPI_SUCCESS; /* the gather's int count: flat it stays */
+    xchg_mpi_plan_info flat_info = pl->info;
+    rc = xchg_mpi_hier_choose(pl, best_l, inner);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (pl->fallback) { /* no room for another set of leaders: flat it stays */
+        pl->info = flat_info;
+        pl->fallback = pl->bad_value = 0;
+        return MPI_SUCCESS;
+    }
+    *taken = 1;
+    snprintf(pl->info.why, sizeof pl->info.why,
+             "auto: %d nodes of %d ranks (%s): %s predicted faster (%.3g us) than %s flat "
+             "(%.3g us, the node's port carrying its %d ranks' messages) at %zu-byte blocks "
+             "with %.2g ranks per core (%st_s %.3g us, t_w %.3g us/B; docs/clusters.md)",
+             N, K, nm->by, pl->info.alg, best, flat_spec, flat, K, pl->block_bytes,
+             cs->ranks_per_core, s->in->have_file_mach ? "machine file: " : "", mach->ts,
+             mach->tw);
+    return MPI_SUCCESS;
+}
