@@ -32,17 +32,14 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
+BENCH=smpi_cluster_flat
+. "$HERE/lib_smpi_cluster.sh"
 SB="$ROOT/build-smpi/xchg-bench"
 OUT="$HERE/results/smpi_cluster_flat.txt"
 RUNS=${RUNS:-3}
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "smpi_cluster_flat: RUNS '$RUNS' is not a count >= 1" >&2; exit 2; }
 SIZES="8:512"
-command -v smpicc >/dev/null 2>&1 || bash "$ROOT/scripts/install-deps.sh"
-if [ ! -x "$SB" ]; then
-    [ -x "$ROOT/build/xchg" ] || make -C "$ROOT" build >/dev/null
-    CC=smpicc cmake -S "$ROOT" -B "$ROOT/build-smpi" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI=smpi \
-        -DXCHG_HOST_CLI="$ROOT/build/xchg" >/dev/null && cmake --build "$ROOT/build-smpi" -j2 >/dev/null
-fi
+smpi_build
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 start=$(date +%s)
@@ -92,7 +89,7 @@ done <<<"$platforms"
     echo "# xchg flat and through one leader a node on a simulated cluster of many-core nodes"
     echo "# command: RUNS=$RUNS bash bench/smpi_cluster_flat.sh"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git -C "$ROOT" rev-parse --short HEAD)  wall time: $(($(date +%s) - start)) s"
-    echo "# SimGrid $(dpkg-query -W -f '${Version}' libsimgrid-dev 2>/dev/null || echo '?'); 16 hosts x 16 cores = 256 ranks, block placement;"
+    echo "# SimGrid $(smpi_simgrid_version); 16 hosts x 16 cores = 256 ranks, block placement;"
     echo "# links 25e9 B/s, 1 us each way; within a host 1e11 B/s, 0.1 us"
     echo "# fat-tree: SimGrid FAT_TREE 2;4,4;1,4;1,1 (4 leaf switches of 4 hosts, 4 top switches)"
     echo "# dragonfly: SimGrid DRAGONFLY 2,1;2,1;2,1;2 (2 groups, 2 chassis, 2 routers, 2 hosts a router)"
@@ -114,12 +111,7 @@ done <<<"$platforms"
             for name in ompi mpich simgrid-bruck xchg-auto xchg-bruck leader leader-bruck; do
                 for r in $(seq 1 "$n"); do cat "$TMP/$plat.$name.$mode.$r"; done |
                     awk -v v="$name" '{ t[$1] = t[$1] " " $2 } END { for (s in t) print s, v, t[s] }'
-            done | awk '
-                function median(list,   a, n, i, j, x) {
-                    n = split(list, a, " ")
-                    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-                    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-                }
+            done | awk "$(smpi_median)"'
                 { s = $1; v = $2; $1 = $2 = ""; m[s, v] = median($0); sizes[s] = 1 }
                 END {
                     for (s in sizes) order[++k] = s + 0

@@ -30,7 +30,9 @@
 #   --cores  cores a host (default 1), each for one rank. With more than
 #            one, give --host-bw and --host-lat: the bandwidth and latency
 #            of a message between two ranks of one host (SimGrid's loopback
-#            link). With one, a message to oneself costs nothing.
+#            link). With one, a message to oneself costs nothing. A
+#            torus of many-core hosts is a torus of nodes (--shape 4x4x4
+#            --cores 16: 1,024 ranks on 64 nodes; bench/smpi_cluster.sh).
 #   --placement  where rank r runs, with --cores C: block (the default;
 #            ranks C*h to C*h+C-1 on host h) or cyclic (rank r on host
 #            r mod H, for H hosts)
