@@ -65,9 +65,13 @@ static int rules_alg(const bench_args *a, int nprocs)
         xchg_topo t;
         if (xchg_topo_parse(a->topo, &t, &err) != 0)
             return xchg_tool_usage_error("--topo '%s': %s; also accepted: auto", a->topo, err.msg);
-        if ((long)t.nodes != (long)nprocs)
+        /* a node-aware exchange's topology may be the network of nodes
+         * (docs/clusters.md): fewer nodes than ranks, as many a node */
+        int aware = !strncmp(a->alg, "leader", 6) || !strncmp(a->alg, "pairs", 5);
+        if ((long)t.nodes != (long)nprocs && (!aware || nprocs % (long)t.nodes != 0))
             return xchg_tool_usage_error("--topo '%s' has %u nodes but the job has %d ranks; "
-                                         "accepted: a topology of %d nodes, or auto",
+                                         "accepted: a topology of %d nodes (or, with a node-aware "
+                                         "--alg, of the nodes), or auto",
                                          a->topo, (unsigned)t.nodes, nprocs, nprocs);
         if (strcmp(a->alg, "mpi") == 0)
             xchg_tool_say("note: --topo is ignored with --alg mpi");

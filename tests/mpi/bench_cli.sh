@@ -31,6 +31,8 @@ usage_error() { mpi_refused 2 "$@"; }
 
 # The refusals that depend on the job (its number of ranks), in every build.
 usage_error "--topo 'torus:3x3' has 9 nodes.*2 ranks" --topo torus:3x3
+# a node-aware exchange may name the network of nodes: a count that divides the ranks
+usage_error "--topo 'ring:3' has 3 nodes.*2 ranks.*node-aware" --alg leader --topo ring:3
 usage_error "--root '2' is not a rank of this job; accepted: 0 to 1" --op bcast --root 2
 usage_error "--q 4 is a multiple of the 2 ranks.*accepted" --op shift --q 4
 usage_error "unknown option '--bogus'.*accepted" --bogus
@@ -217,6 +219,8 @@ for alg in $algs; do
     op_run "shift $alg" 13 "Circular Shift" --op shift --q -3 --alg $alg
     op_run "alltoall $alg" 13 "All-to-All" --op alltoall --alg $alg
 done
+# a node-aware exchange on a network of 2 nodes of 2 ranks (emulated)
+XCHG_NODE_SIZE=2 op_run "leader:ring on ring:2" 13 "All-to-All" --alg leader:ring --topo ring:2
 # An algorithm of the operation by name, and a reduction's header; the
 # tree's broadcast and reduction on the 4 ranks laid out as tree:2 (which
 # mpi_ops, on Cartesian communicators, does not run: under ASan too).
