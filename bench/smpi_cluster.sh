@@ -70,6 +70,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 BENCH=smpi_cluster
 . "$HERE/lib_smpi_cluster.sh"
 SB=${XCHG_BENCH:-$ROOT/build-smpi/xchg-bench} # XCHG_BENCH: another smpicc-built xchg-bench
+[[ $SB == /* ]] || SB=$PWD/$SB
 RUNSFILE="$HERE/results/smpi_cluster.runs"
 
 usage() {
@@ -269,9 +270,10 @@ run() {
     avail0=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
     low=$avail0
     # its own process group, so that stopping it stops SimGrid's process too
-    env "${envs[@]}" setsid /usr/bin/time -f '%e %M' -o "$TMP/time" smpirun -np "$np" \
-        -platform "$TMP/$plat.xml" -hostfile "$TMP/$plat.hosts" "${cfg[@]}" "$SB" "${args[@]}" \
-        >"$TMP/log" 2>&1 &
+    # in $TMP: smpirun leaves its unrolled hostfile where it runs
+    (cd "$TMP" && exec env "${envs[@]}" setsid /usr/bin/time -f '%e %M' -o "$TMP/time" smpirun \
+        -np "$np" -platform "$TMP/$plat.xml" -hostfile "$TMP/$plat.hosts" "${cfg[@]}" "$SB" \
+        "${args[@]}") >"$TMP/log" 2>&1 &
     local job=$!
     while kill -0 "$job" 2>/dev/null; do
         avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
