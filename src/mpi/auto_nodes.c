@@ -15,6 +15,8 @@
  *                 messages of p m at the node's figures), the leaders'
  *                 exchange (L - 1 messages of N G G m), and three copies
  *                 of G p m at a leader.
+ * Not on the node-aware exchange's own communicators (its lanes: with
+ * nodes emulated by XCHG_NODE_SIZE they would be cut into nodes again).
  * Equal nodes only (the padded ones are for forcing); the node map, made
  * once per communicator, is collective: every rank's plan reaches here
  * alike, the ranks' one_node being agreed (nodes.c).
@@ -66,7 +68,7 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
     const xchg_mpi_settings *s = pl->key.set;
     const xchg_machine *mach = &s->in->mach;
     *taken = 0;
-    if (cs->one_node || cs->p < 4)
+    if (cs->one_node || cs->p < 4 || xchg_mpi_lanes_own(cs->user))
         return MPI_SUCCESS;
     int rc = xchg_mpi_node_map_get(cs);
     const xchg_mpi_node_map *nm = &cs->nodes;

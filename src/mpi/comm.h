@@ -210,6 +210,9 @@ XCHG_MPI_INTERNAL int xchg_mpi_node_size_env(int *cyclic, char *why, size_t len)
  * MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_lanes_get(xchg_mpi_comm *cs, int leaders,
                                          const xchg_mpi_lanes **out);
+/* node_map.c: 1 when comm is one the node-aware exchange made for its own
+ * exchanges (a lane, a node's leaders: marked with an attribute), else 0. */
+XCHG_MPI_INTERNAL int xchg_mpi_lanes_own(MPI_Comm comm);
 /* Free what cs->nodes holds (MPI calls only while MPI runs). */
 XCHG_MPI_INTERNAL void xchg_mpi_node_map_free(xchg_mpi_node_map *m);
 

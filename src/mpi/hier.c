@@ -192,7 +192,8 @@ size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl)
 }
 
 /* xchg's exchange of n bytes a rank from s into r on comm, with these
- * options, through the one call path. An MPI error code. */
+ * options, through the one call path (comm is one of node_map.c's, where
+ * auto stays flat). An MPI error code. */
 static int exchange(MPI_Comm comm, const char *alg, const char *topology,
                     const unsigned char *s, unsigned char *r, MPI_Count n)
 {

@@ -26,6 +26,7 @@
 #include "mpi/comm.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,36 @@ int xchg_mpi_node_map_get(xchg_mpi_comm *cs)
     return MPI_SUCCESS;
 }
 
+/* The attribute that marks the node-aware exchange's own communicators:
+ * made once per process, at the first set of groups. */
+static pthread_once_t own_once = PTHREAD_ONCE_INIT;
+static int own_keyval = MPI_KEYVAL_INVALID;
+
+static void own_keyval_make(void)
+{
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &own_keyval, NULL) !=
+        MPI_SUCCESS)
+        own_keyval = MPI_KEYVAL_INVALID;
+}
+
+int xchg_mpi_lanes_own(MPI_Comm comm)
+{
+    void *v = NULL;
+    int found = 0;
+    return own_keyval != MPI_KEYVAL_INVALID && comm != MPI_COMM_NULL &&
+           MPI_Comm_get_attr(comm, own_keyval, &v, &found) == MPI_SUCCESS && found;
+}
+
+/* Mark c (when not MPI_COMM_NULL) as the node-aware exchange's own. An
+ * MPI error code. */
+static int mark_own(MPI_Comm c)
+{
+    pthread_once(&own_once, own_keyval_make);
+    if (c == MPI_COMM_NULL || own_keyval == MPI_KEYVAL_INVALID)
+        return MPI_SUCCESS;
+    return MPI_Comm_set_attr(c, own_keyval, (void *)1);
+}
+
 /* Make the groups for L leaders a node into *g (collective on cs->comm):
  * three splits, or one when L = 1 (the node map's own communicators). An
  * MPI error code. */
@@ -195,7 +226,7 @@ static int lanes_make(xchg_mpi_comm *cs, int leaders, xchg_mpi_lanes *g)
     if (leaders == 1) { /* the node, and the nodes' first ranks */
         g->group_comm = m->node_comm;
         g->lane_comm = m->leader_comm;
-        return MPI_SUCCESS;
+        return mark_own(g->lane_comm);
     }
     g->owned = 1;
     int lead = m->local % g->group == 0, l = m->local / g->group, rc = MPI_SUCCESS;
@@ -208,8 +239,11 @@ static int lanes_make(xchg_mpi_comm *cs, int leaders, xchg_mpi_lanes *g)
         rc = MPI_Comm_split(m->node_comm, lead ? 0 : MPI_UNDEFINED, m->local, &g->lead_comm);
     MPI_Comm *c[3] = {&g->group_comm, &g->lane_comm, &g->lead_comm};
     for (int i = 0; rc == MPI_SUCCESS && i < 3; i++)
-        if (*c[i] != MPI_COMM_NULL)
+        if (*c[i] != MPI_COMM_NULL) {
             rc = MPI_Comm_set_errhandler(*c[i], MPI_ERRORS_RETURN);
+            if (rc == MPI_SUCCESS)
+                rc = mark_own(*c[i]);
+        }
     return rc;
 }
 
