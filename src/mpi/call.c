@@ -198,7 +198,7 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
         xchg_mpi_memo_keep(a, pl, pass);
         return xchg_mpi_pass_on(a, &pass);
     }
-    xchg_mpi_count(a->kind, 1);
+    xchg_mpi_count_call(a, 1);
     return exec_plan(pl, &c->b);
 }
 
@@ -232,12 +232,12 @@ int xchg_mpi_call_checked(const xchg_mpi_opargs *a)
     if (mpi) /* a shift asked of the MPI library goes there, whatever it moves */
         c.what = XCHG_MPI_RUN;
     if (c.what == XCHG_MPI_LOCAL) {
-        xchg_mpi_count(a->kind, 1);
+        xchg_mpi_count_call(a, 1);
         xchg_mpi_remember_none("a shift by a multiple of p moves nothing");
         return xchg_mpi_raise(comm, xchg_mpi_shift_home(a, &c));
     }
     if (c.what == XCHG_MPI_NONE) {
-        xchg_mpi_count(a->kind, 1);
+        xchg_mpi_count_call(a, 1);
         xchg_mpi_remember_none("nothing to move");
         return MPI_SUCCESS;
     }

@@ -33,6 +33,8 @@ typedef struct xchg_mpi_opargs {
     int root, q;
     MPI_Comm comm;
     const xchg_mpi_opts *opts;
+    int inner; /* a node-aware exchange's own call (hier.c): not counted
+                  in XCHG_VERBOSE's totals, which count the program's */
 } xchg_mpi_opargs;
 
 /* Where a call passed to the MPI library goes beyond its arguments: a
@@ -86,6 +88,13 @@ XCHG_MPI_INTERNAL int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_
 XCHG_MPI_INTERNAL xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q);
 /* Count a call of operation kind carried (1) or passed (0). */
 XCHG_MPI_INTERNAL void xchg_mpi_count(xchg_op_kind kind, int carried);
+/* Count a's call (carried or passed), unless it is a node-aware
+ * exchange's own. */
+static inline void xchg_mpi_count_call(const xchg_mpi_opargs *a, int carried)
+{
+    if (!a->inner)
+        xchg_mpi_count(a->kind, carried);
+}
 
 /* memo.c: what the memo found for a call, which goes to the MPI library
  * at once: the plan (a fallback) that passed the same call on last time,

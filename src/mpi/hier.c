@@ -206,7 +206,8 @@ static int exchange(MPI_Comm comm, const char *alg, const char *topology,
                          .stype = MPI_BYTE,
                          .rtype = MPI_BYTE,
                          .comm = comm,
-                         .opts = &o};
+                         .opts = &o,
+                         .inner = 1};
     return xchg_mpi_call_checked(&a);
 }
 

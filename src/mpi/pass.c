@@ -19,7 +19,7 @@ int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
 {
     if ((a->scount > INT_MAX || a->rcount > INT_MAX) && MPI_VERSION < 4)
         return MPI_ERR_COUNT; /* not made, so not counted */
-    xchg_mpi_count(a->kind, 0);
+    xchg_mpi_count_call(a, 0);
     return xchg_mpi_library(a->kind, a, pass);
 }
 

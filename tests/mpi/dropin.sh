@@ -128,6 +128,12 @@ run hc $NP "$cprog" XCHG_ALG=hc-standard XCHG_VERBOSE=1
 expect hc "XCHG_ALG=hc-standard, p=$NP: carried" "dropin_prog: OK" $((30 * NP)) carried $? \
     hc-standard
 
+# Through one leader a node (nodes of NP/2 emulated): the totals count the
+# program's calls, not the leaders' own exchanges between the nodes.
+run leader $NP "$cprog" XCHG_ALG=leader:pairwise XCHG_NODE_SIZE=$((NP / 2)) XCHG_VERBOSE=1
+expect leader "XCHG_ALG=leader:pairwise, p=$NP: carried, the program's calls counted" \
+    "dropin_prog: OK" $((30 * NP)) carried $? leader:pairwise
+
 # Bad values (four more runs at p = 4): under Open MPI only (NP is 4 here). What they
 # check is opts.c's reading of the environment, the same code with any MPI
 # (fuzzed by tests/fuzz/fuzz_mpi_env.c); the call they pass to the MPI
