@@ -9,10 +9,10 @@
 
 # smpi_build: SimGrid (scripts/install-deps.sh) and the executor built with
 # smpicc in build-smpi (XCHG_MPI=smpi), as tests/smpi and the other SMPI
-# benchmarks build it; exit 1 when the build fails.
+# benchmarks build it, brought up to date with the sources (an existing
+# tree is rebuilt where they changed); exit 1 when the build fails.
 smpi_build() {
     command -v smpicc >/dev/null 2>&1 && [ -x /usr/bin/time ] || bash "$ROOT/scripts/install-deps.sh"
-    [ -x "$ROOT/build-smpi/xchg-bench" ] && return 0
     [ -x "$ROOT/build/xchg" ] || make -C "$ROOT" build >/dev/null ||
         { echo "$BENCH: the ordinary build (make build) failed" >&2; exit 1; }
     CC=smpicc cmake -S "$ROOT" -B "$ROOT/build-smpi" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI=smpi \
