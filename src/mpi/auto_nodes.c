@@ -14,10 +14,16 @@
  *                 nodes; gather and scatter in groups of G (2 (G - 1)
  *                 messages of p m at the node's figures), the leaders'
  *                 exchange (L - 1 messages of N G G m), and three copies
- *                 of G p m at a leader.
+ *                 of G p m at a leader;
+ *   aggregate     (aggregate.c) the node's N - 1 messages of K K m through
+ *                 the port, each rank starting its ceil((N - 1) / K) one
+ *                 after another, the ranks side by side; two exchanges in
+ *                 the node (K - 1 messages of O K m each, O = ceil(N / K));
+ *                 four copies of p m.
  * Not on the node-aware exchange's own communicators (its lanes: with
  * nodes emulated by XCHG_NODE_SIZE they would be cut into nodes again).
- * Equal nodes only (the padded ones are for forcing); the node map, made
+ * On unequal nodes (a last node partly full) aggregate alone is weighed,
+ * priced as if every node were full; the node map, made
  * once per communicator, is collective: every rank's plan reaches here
  * alike, the ranks' one_node being agreed (nodes.c).
  */
@@ -61,6 +67,16 @@ static double hier_time(const xchg_line *inner, const xchg_machine *mach, double
     return t + 3 * G * p * m * mach->tr;
 }
 
+/* The time of aggregate.c's exchange between the N nodes of K ranks,
+ * blocks of m bytes. */
+static double aggregate_time(const xchg_machine *mach, double m, int N, int K)
+{
+    double O = (double)((N + K - 1) / K), p = (double)N * K;
+    double starts = (double)((N - 1 + K - 1) / K);
+    double between = starts * mach->ts + (N - 1) * (double)K * K * m * mach->tw;
+    return between + 2 * (K - 1) * node_message(mach, O * K * m) + 4 * p * m * mach->tr;
+}
+
 int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const char *flat_spec,
                           int *taken)
 {
@@ -72,9 +88,9 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
         return MPI_SUCCESS;
     int rc = xchg_mpi_node_map_get(cs);
     const xchg_mpi_node_map *nm = &cs->nodes;
-    if (rc != MPI_SUCCESS || !nm->ok || nm->nnodes < 2 || nm->nnodes == cs->p ||
-        nm->fewest != nm->most)
+    if (rc != MPI_SUCCESS || !nm->ok || nm->nnodes < 2 || nm->nnodes == cs->p)
         return rc;
+    int equal = nm->fewest == nm->most;
     char nodes[64], why[400];
     xchg_topo t;
     if (!xchg_mpi_hier_topology(s, nm, cs->p, nodes, sizeof nodes, why, sizeof why) ||
@@ -88,7 +104,12 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
     double flat = xchg_mpi_predict(flat_line, mach, m) + (K - 1) * messages(flat_line, mach, m);
     double best = flat;
     size_t best_x = 0;
-    for (int L = 1; l->ok && L <= K; L++) {
+    double aggregated = aggregate_time(mach, m, N, K);
+    if (aggregated < best) {
+        best = aggregated;
+        best_l = XCHG_MPI_AGGREGATE;
+    }
+    for (int L = 1; equal && l->ok && L <= K; L++) {
         if (K % L)
             continue;
         for (size_t i = 0; i < l->n; i++) {
@@ -101,15 +122,16 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
         }
     }
     char inner[XCHG_SPEC_MAX];
-    if (best_l)
+    if (best_l > 0)
         snprintf(inner, sizeof inner, "%s", l->cand[best_x].spec);
     xchg_mpi_lines_put(l);
     if (!best_l)
         return MPI_SUCCESS;
-    if (xchg_mpi_mul((size_t)cs->p, pl->block_bytes) > INT_MAX)
+    if (best_l > 0 && xchg_mpi_mul((size_t)cs->p, pl->block_bytes) > INT_MAX)
         return MPI_SUCCESS; /* the gather's int count: flat it stays */
     xchg_mpi_plan_info flat_info = pl->info;
-    rc = xchg_mpi_hier_choose(pl, best_l, inner);
+    rc = best_l == XCHG_MPI_AGGREGATE ? xchg_mpi_aggregate_choose(pl)
+                                      : xchg_mpi_hier_choose(pl, best_l, inner);
     if (rc != MPI_SUCCESS)
         return rc;
     if (pl->fallback) { /* no room for another set of leaders: flat it stays */
@@ -119,11 +141,11 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
     }
     *taken = 1;
     snprintf(pl->info.why, sizeof pl->info.why,
-             "auto: %d nodes of %d ranks (%s): %s predicted faster (%.3g us) than %s flat "
+             "auto: %d nodes of %s%d ranks (%s): %s predicted faster (%.3g us) than %s flat "
              "(%.3g us, the node's port carrying its %d ranks' messages) at %zu-byte blocks "
              "with %.2g ranks per core (%st_s %.3g us, t_w %.3g us/B; docs/clusters.md)",
-             N, K, nm->by, pl->info.alg, best, flat_spec, flat, K, pl->block_bytes,
-             cs->ranks_per_core, s->in->have_file_mach ? "machine file: " : "", mach->ts,
+             N, equal ? "" : "at most ", K, nm->by, pl->info.alg, best, flat_spec, flat, K,
+             pl->block_bytes, cs->ranks_per_core, s->in->have_file_mach ? "machine file: " : "", mach->ts,
              mach->tw);
     return MPI_SUCCESS;
 }

@@ -150,7 +150,7 @@ static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 {
     if (pl->shm)
         return xchg_mpi_shm_run(pl, b);
-    if (pl->hier)
+    if (pl->hier || pl->aggregate)
         return xchg_mpi_hier_run(pl, b);
     if (pl->key.kind == XCHG_OP_ALLTOALL)
         return xchg_mpi_exec(pl, b);

@@ -279,7 +279,8 @@ static int choose_exchange(xchg_mpi_plan *pl)
     char inner[XCHG_SPEC_MAX];
     int leaders = 1;
     if (xchg_mpi_hier_parse(asked, strlen(asked), &leaders, inner, sizeof inner))
-        return xchg_mpi_hier_choose(pl, leaders, inner);
+        return leaders == XCHG_MPI_AGGREGATE ? xchg_mpi_aggregate_choose(pl)
+                                             : xchg_mpi_hier_choose(pl, leaders, inner);
     if (!s->mapped) {
         pl->bad_value = s->map_bad_value;
         xchg_mpi_fall_back(pl, "%s", s->map_why);

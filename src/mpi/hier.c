@@ -191,24 +191,28 @@ size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl)
                         pl->block_bytes);
 }
 
-/* xchg's exchange of n bytes a rank from s into r on comm, with these
- * options, through the one call path (comm is one of node_map.c's, where
- * auto stays flat). An MPI error code. */
-static int exchange(MPI_Comm comm, const char *alg, const char *topology,
-                    const unsigned char *s, unsigned char *r, MPI_Count n)
+int xchg_mpi_hier_exchange(const xchg_mpi_plan *pl, MPI_Comm comm, const char *alg,
+                           const char *topology, const unsigned char *s, unsigned char *r,
+                           size_t n)
 {
-    xchg_mpi_opts o = {.alg = alg, .topology = topology};
+    const xchg_mpi_inputs *in = pl->key.set->in;
+    xchg_mpi_opts o = {.alg = alg,
+                       .topology = topology,
+                       .tuning_file = in->tuning_path,
+                       .machine_file = in->machine_path};
     xchg_mpi_opargs a = {.kind = XCHG_OP_ALLTOALL,
                          .sendbuf = s,
                          .recvbuf = r,
-                         .scount = n,
-                         .rcount = n,
+                         .scount = (MPI_Count)n,
+                         .rcount = (MPI_Count)n,
                          .stype = MPI_BYTE,
                          .rtype = MPI_BYTE,
                          .comm = comm,
                          .opts = &o,
                          .inner = 1};
-    return xchg_mpi_call_checked(&a);
+    int rc = xchg_mpi_call_checked(&a);
+    xchg_mpi_remember(pl);
+    return rc;
 }
 
 /* A leader's steps 2-4 (the top of the file): its group's rows (G rows
@@ -234,9 +238,8 @@ static int lead(xchg_mpi_plan *pl, const unsigned char *rows, unsigned char *x,
                 if (to >= 0)
                     memcpy(y + ((b * G + i) * K + j) * B, rows + i * row + (size_t)to * B, B);
             }
-    int rc = exchange(g->lane_comm, pl->hier_inner, pl->hier_topology, y, x,
-                      (MPI_Count)(G * K * B));
-    xchg_mpi_remember(pl);
+    int rc = xchg_mpi_hier_exchange(pl, g->lane_comm, pl->hier_inner, pl->hier_topology, y, x,
+                                    G * K * B);
     if (rc != MPI_SUCCESS || L == 1)
         return rc;
     /* to this node's leader l2: what came for its group's places */
@@ -246,9 +249,7 @@ static int lead(xchg_mpi_plan *pl, const unsigned char *rows, unsigned char *x,
                 for (size_t j = 0; j < G && l2 * G + j < K; j++)
                     memcpy(y + (((l2 * N + a) * G + i) * G + j) * B,
                            x + ((a * G + i) * K + l2 * G + j) * B, B);
-    rc = exchange(g->lead_comm, "auto", "auto", y, x, (MPI_Count)(N * G * G * B));
-    xchg_mpi_remember(pl);
-    return rc;
+    return xchg_mpi_hier_exchange(pl, g->lead_comm, "auto", "auto", y, x, N * G * G * B);
 }
 
 /* Lay what lead() left at x out by rank for this group's members: member
@@ -271,15 +272,41 @@ static void by_rank(const xchg_mpi_plan *pl, const unsigned char *x, unsigned ch
             }
 }
 
+/* Steps 1-5 (the top of the file) on a rank's p contiguous blocks. An MPI
+ * error code. */
+static int leaders_run(xchg_mpi_plan *pl, const unsigned char *in, unsigned char *out)
+{
+    const xchg_mpi_node_map *m = &pl->cs->nodes;
+    const xchg_mpi_lanes *g = pl->hier;
+    size_t row = (size_t)pl->cs->p * pl->block_bytes;
+    unsigned char *x = xchg_mpi_at(pl, pl->carve.scratch);
+    unsigned char *y = xchg_mpi_at(pl, pl->carve.send_pack);
+    int leader = m->local % g->group == 0, grouped = g->group > 1, rc = MPI_SUCCESS;
+    if (grouped)
+        rc = PMPI_Gather(in, (int)row, MPI_BYTE, x, (int)row, MPI_BYTE, 0, g->group_comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int between = MPI_SUCCESS;
+    if (leader) {
+        between = lead(pl, grouped ? x : in, x, y);
+        if (between == MPI_SUCCESS)
+            by_rank(pl, x, grouped ? y : out);
+    }
+    /* the leader scatters whatever came of the exchanges, so that its
+     * group's ranks do not wait; its error is its own to return */
+    if (grouped)
+        rc = PMPI_Scatter(y, (int)row, MPI_BYTE, out, (int)row, MPI_BYTE, 0, g->group_comm);
+    return between != MPI_SUCCESS ? between : rc;
+}
+
+/* Both node-aware exchanges (this file's and aggregate.c's) start here: a
+ * derived datatype's blocks are packed to this rank's staging first. */
 int xchg_mpi_hier_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 {
     xchg_mpi_comm *cs = pl->cs;
-    const xchg_mpi_node_map *m = &cs->nodes;
-    const xchg_mpi_lanes *g = pl->hier;
     size_t B = pl->block_bytes, row = (size_t)cs->p * B;
     if (B == 0)
         return MPI_SUCCESS;
-    /* a derived datatype's blocks: packed to this rank's staging first */
     int pack_in = !b->in_lay->contiguous, pack_out = !b->out_lay->contiguous;
     const unsigned char *in = b->in;
     unsigned char *out = b->out, *local = NULL;
@@ -296,27 +323,8 @@ int xchg_mpi_hier_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     }
     if (pack_out)
         out = local + (pack_in ? row : 0);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    unsigned char *x = xchg_mpi_at(pl, pl->carve.scratch);
-    unsigned char *y = xchg_mpi_at(pl, pl->carve.send_pack);
-    int leader = m->local % g->group == 0, grouped = g->group > 1;
-    if (grouped)
-        rc = PMPI_Gather(in, (int)row, MPI_BYTE, x, (int)row, MPI_BYTE, 0, g->group_comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int between = MPI_SUCCESS;
-    if (leader) {
-        between = lead(pl, grouped ? x : in, x, y);
-        if (between == MPI_SUCCESS)
-            by_rank(pl, x, grouped ? y : out);
-    }
-    /* the leader scatters whatever came of the exchanges, so that its
-     * group's ranks do not wait; its error is its own to return */
-    if (grouped)
-        rc = PMPI_Scatter(y, (int)row, MPI_BYTE, out, (int)row, MPI_BYTE, 0, g->group_comm);
-    if (between != MPI_SUCCESS)
-        return between;
+    if (rc == MPI_SUCCESS)
+        rc = pl->aggregate ? xchg_mpi_aggregate_run(pl, in, out) : leaders_run(pl, in, out);
     if (rc == MPI_SUCCESS && pack_out)
         rc = xchg_mpi_pack_blocks(cs->comm, b->out_lay, b->out, out, B, (size_t)cs->p, B, 1);
     return rc;

@@ -121,7 +121,9 @@ XCHG_MPI_INTERNAL int xchg_mpi_raise(MPI_Comm comm, int rc);
  * (hier.c): "leader[:INNER]" (*leaders 1), "leaders:L[:INNER]" (*leaders
  * L, or -1 when L is not a count from 1), "pairs[:INNER]" (*leaders 0:
  * every rank), with INNER, what runs between nodes ("auto" when not
- * named), into inner; else 0. */
+ * named), into inner; or "aggregate" (*leaders XCHG_MPI_AGGREGATE:
+ * aggregate.c, which takes no INNER); else 0. */
+#define XCHG_MPI_AGGREGATE (-2)
 XCHG_MPI_INTERNAL int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders,
                                           char *inner, size_t inner_len);
 

@@ -65,6 +65,8 @@ static int everyones(xchg_mpi_comm *cs, const void *mine, int n, void *all)
     return rc == MPI_SUCCESS ? PMPI_Bcast(all, n * cs->p, MPI_BYTE, 0, cs->comm) : rc;
 }
 
+static int mark_own(MPI_Comm c);
+
 #ifdef SMPI_H
 /* Under SimGrid's SMPI (smpicc defines SMPI_H) a node is a simulated host,
  * told by its name: SMPI 3.32's MPI_COMM_TYPE_SHARED split may leave a
@@ -114,6 +116,8 @@ static int split(xchg_mpi_comm *cs, int k, int cyclic, int *here)
     cs->collectives++;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_set_errhandler(m->node_comm, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS) /* aggregate.c's exchanges within the node run there */
+        rc = mark_own(m->node_comm);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_rank(m->node_comm, &m->local);
     if (rc == MPI_SUCCESS)

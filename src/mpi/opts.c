@@ -13,8 +13,7 @@
  * This file makes no MPI call (tests/fuzz/fuzz_mpi_env.c builds it with
  * mpi.h alone); call.c holds what the public calls share that does.
  */
-#include "xchg_core.h"
-#include "xchg_mpi.h"
+#include "mpi/mpi_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +29,11 @@ void xchg_mpi_opts_default(xchg_mpi_opts *opts)
 }
 
 /* The length of the node-aware exchange's name spec starts with
- * (leader, leaders, pairs: hier.c), followed by ':' or the end; else 0. */
+ * (leader, leaders, pairs: hier.c; aggregate: aggregate.c), followed by
+ * ':' or the end; else 0. */
 static size_t hier_name(const char *spec, size_t len)
 {
-    static const char *const names[] = {"leaders", "leader", "pairs"};
+    static const char *const names[] = {"leaders", "leader", "pairs", "aggregate"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n = strlen(names[i]);
         if (len >= n && !strncmp(spec, names[i], n) && (len == n || spec[n] == ':'))
@@ -76,7 +76,7 @@ int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders, char *inner,
     if (!n)
         return 0;
     size_t at = n < len ? n + 1 : len; /* after the name's ':' */
-    *leaders = n == 5 ? 0 : 1;         /* pairs: every rank; leader: one */
+    *leaders = n == 5 ? 0 : n == 9 ? XCHG_MPI_AGGREGATE : 1; /* pairs: every rank */
     if (n == 7) {                      /* leaders:L[:INNER] */
         long l = 0;
         size_t d = at;
@@ -93,13 +93,23 @@ int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders, char *inner,
 }
 
 /* Check a node-aware exchange's spec (leader[:INNER], leaders:L[:INNER],
- * pairs[:INNER]): L a count from 1, INNER auto or an exchange of the
- * registry. XCHG_OK, or XCHG_EINVAL with a message. */
+ * pairs[:INNER], aggregate): L a count from 1, INNER auto or an exchange
+ * of the registry. XCHG_OK, or XCHG_EINVAL with a message. */
 static int check_hier(const char *spec, int leaders, const char *inner, xchg_err *err)
 {
     const xchg_alg *a;
     xchg_opts o;
     xchg_err why = {{0}};
+    if (leaders == XCHG_MPI_AGGREGATE) {
+        if (!strcmp(inner, "auto"))
+            return XCHG_OK;
+        if (err)
+            snprintf(err->msg, sizeof err->msg,
+                     "%.64s: aggregate takes nothing after it (its messages between nodes go "
+                     "directly); accepted: aggregate",
+                     spec);
+        return XCHG_EINVAL;
+    }
     if (leaders < 0) {
         if (err)
             snprintf(err->msg, sizeof err->msg,

@@ -86,6 +86,10 @@ static int carve(xchg_mpi_plan *pl)
                      * backed only on leaders (carve, below) */
         c->scratch = take(c, xchg_mpi_hier_buffer(pl));
         c->send_pack = take(c, xchg_mpi_hier_buffer(pl));
+    } else if (pl->aggregate) { /* aggregate.c: two buffers a rank */
+        c->scratch = take(c, xchg_mpi_aggregate_buffer(pl));
+        c->send_pack = take(c, xchg_mpi_aggregate_buffer(pl));
+        c->nreqs = xchg_mpi_aggregate_requests(pl);
     } else if (pl->key.kind == XCHG_OP_ALLTOALL) {
         carve_exchange(pl, c);
     } else {
@@ -117,6 +121,10 @@ static void finish_info(xchg_mpi_plan *pl, double t0)
     } else if (pl->hier) { /* gather, the leaders' exchanges, scatter */
         i->steps = pl->hier->group > 1 ? 2 : 0;
         i->steps += pl->hier->leaders > 1 ? 2 : 1;
+        i->plan_bytes = i->shared_bytes = 0;
+        i->scratch_bytes = pl->carve.bytes;
+    } else if (pl->aggregate) { /* within, between, within the node */
+        i->steps = 3;
         i->plan_bytes = i->shared_bytes = 0;
         i->scratch_bytes = pl->carve.bytes;
     } else if (pl->shm) {
@@ -170,7 +178,7 @@ int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key, int persisten
                            XCHG_MPI_MAX_INPUTS);
     else if (rc == MPI_SUCCESS)
         rc = xchg_mpi_choose(pl);
-    if (rc == MPI_SUCCESS && (pl->prog || pl->hier))
+    if (rc == MPI_SUCCESS && (pl->prog || pl->hier || pl->aggregate))
         rc = carve(pl);
     if (rc != MPI_SUCCESS) {
         release(pl);

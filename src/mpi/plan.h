@@ -98,6 +98,8 @@ struct xchg_mpi_plan {
     const xchg_mpi_lanes *hier;
     char hier_inner[XCHG_SPEC_MAX];
     char hier_topology[64];
+    int aggregate;                   /* the node-aware exchange by
+                                        aggregation (aggregate.c) */
     unsigned info_version;           /* moves when info changes after making */
     xchg_mpi_carve carve;
     /* another operation's data: segments of elements (program.h) */
@@ -178,8 +180,27 @@ XCHG_MPI_INTERNAL int xchg_mpi_hier_topology(const xchg_mpi_settings *s,
  * map is made at the first plan that asks). An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line,
                                             const char *flat_spec, int *taken);
+/* hier.c: xchg's exchange of n bytes a rank from s into r on comm, one of
+ * the node-aware exchange's own (node_map.c: auto stays flat there),
+ * through the one call path, with alg and topology and pl's tuning and
+ * machine files. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_hier_exchange(const xchg_mpi_plan *pl, MPI_Comm comm,
+                                             const char *alg, const char *topology,
+                                             const unsigned char *s, unsigned char *r,
+                                             size_t n);
 /* hier.c: the bytes of each of the node-aware exchange's two buffers. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl);
+/* aggregate.c: make pl the node-aware exchange by locality-aware
+ * aggregation (collective: the node map is made at the first plan that
+ * asks), or its fallback with the reason. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_aggregate_choose(xchg_mpi_plan *pl);
+/* aggregate.c: the bytes of each of its two buffers, and its requests. */
+XCHG_MPI_INTERNAL size_t xchg_mpi_aggregate_buffer(const xchg_mpi_plan *pl);
+XCHG_MPI_INTERNAL size_t xchg_mpi_aggregate_requests(const xchg_mpi_plan *pl);
+/* aggregate.c: run it on a rank's p contiguous blocks in (out may be in:
+ * in is read before out is written). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_aggregate_run(xchg_mpi_plan *pl, const unsigned char *in,
+                                             unsigned char *out);
 
 /* Where a plan's carved buffer lies now. */
 static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)

@@ -17,6 +17,7 @@ void xchg_mpi_fall_back(xchg_mpi_plan *pl, const char *fmt, ...)
     pl->prog = NULL;
     pl->shm = 0;
     pl->hier = NULL;
+    pl->aggregate = 0;
     snprintf(pl->info.alg, sizeof pl->info.alg, "mpi");
     va_start(ap, fmt);
     vsnprintf(pl->info.why, sizeof pl->info.why, fmt, ap);

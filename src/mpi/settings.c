@@ -54,6 +54,21 @@ void xchg_mpi_settings_free_all(xchg_mpi_comm *cs)
     cs->ninputs = 0;
 }
 
+/* On a communicator within one node every message is a node's: a machine
+ * file's ts_node and tw_node (docs/machine-file.md) price them, where the
+ * file names figures of its own for them (not the defaults, ts and tr,
+ * which stand for "not measured"); the eager figures, the network's, go. */
+static void node_figures(xchg_machine *m)
+{
+    if (m->ts_node == m->ts && m->tw_node == m->tr)
+        return;
+    if (m->ts_node == m->ts && m->tw_node == m->tw)
+        return; /* xchg probe on one node: the same figures */
+    m->ts = m->ts_eager = m->ts_node;
+    m->tw = m->tw_eager = m->tw_node;
+    m->eager_bytes = 0;
+}
+
 /* The inputs of these paths on cs, read when new (collective); *out NULL
  * when cs holds XCHG_MPI_MAX_INPUTS already. An MPI error code. */
 static int inputs_get(xchg_mpi_comm *cs, const char *tuning, const char *machine,
@@ -79,6 +94,8 @@ static int inputs_get(xchg_mpi_comm *cs, const char *tuning, const char *machine
         inputs_free(in);
         return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
     }
+    if (in->have_file_mach && cs->one_node)
+        node_figures(&in->mach);
     if (in->have_file_mach)
         xchg_mpi_machine_scale(cs->ranks_per_core, &in->mach);
     else

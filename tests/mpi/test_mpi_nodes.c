@@ -1,6 +1,6 @@
 /*
  * test_mpi_nodes.c - the node-aware exchange (src/mpi/hier.c: leader,
- * leaders:L, pairs) against the MPI library's own MPI_Alltoall, byte for
+ * leaders:L, pairs; src/mpi/aggregate.c) against the MPI library's own MPI_Alltoall, byte for
  * byte, on nodes emulated with XCHG_NODE_SIZE (set here before each
  * communicator is made: the executor maps a communicator's nodes once):
  * the emulated-nodes matrix of docs/clusters.md. CMake's mpi_nodes_P run it
@@ -15,8 +15,10 @@
  * unless K divides p) and cyclic (XCHG_NODE_PLACEMENT: ceil(p / K) nodes,
  * dealt round-robin):
  *  - every variant: leader (what runs between nodes auto's, bruck,
- *    pairwise), leaders:2, leaders:3:bruck, pairs, pairs:bruck, and auto,
- *    which may choose a node-aware one only on two or more equal nodes of
+ *    pairwise), leaders:2, leaders:3:bruck, pairs, pairs:bruck,
+ *    aggregate (src/mpi/aggregate.c: runs on any nodes), and auto,
+ *    which may choose aggregate on unequal nodes (and must somewhere from
+ *    8 ranks), any node-aware one only on two or more equal nodes of
  *    two or more ranks, and must on some of them at 7-byte blocks;
  *  - blocks of 0 B, 1 B, 7 B, 64 B, 1000 B, 4 KiB, 64 KiB and 1 MiB up to
  *    MAX, in place and not, and a derived datatype (ints with gaps);
@@ -42,7 +44,9 @@ static char want_nodes[64]; /* "shared N": the plans must say "N nodes of" */
 static long checks, failures;
 static const char *variant = "", *placement = "block";
 static int auto_may;         /* auto may choose a node-aware exchange here */
+static int nodes_equal;      /* ... and any of them (else aggregate alone) */
 static long auto_small_aware; /* how often it did at 7-byte blocks */
+static long auto_unequal_aware; /* ... and on unequal nodes (aggregate) */
 
 static void check(int ok, const char *what, int k, long n)
 {
@@ -97,10 +101,15 @@ static void bytes_case(MPI_Comm c, long n, int in_place, const xchg_mpi_opts *o,
         check(want_run == ran, want_run ? "the variant runs" : "the variant falls back", k, n);
         /* auto: node-aware only on several equal nodes (where its model
          * says so), and at small blocks on some of them (main) */
-        int aware = !strncmp(info.alg, "leader", 6) || !strncmp(info.alg, "pairs", 5);
+        int aware = !strncmp(info.alg, "leader", 6) || !strncmp(info.alg, "pairs", 5) ||
+                    !strcmp(info.alg, "aggregate");
         check(strcmp(variant, "auto") || !aware || auto_may,
-              "auto: flat on one node, on nodes of one rank, on unequal nodes", k, n);
+              "auto: flat on one node and on nodes of one rank", k, n);
+        check(strcmp(variant, "auto") || !aware || nodes_equal ||
+                  !strcmp(info.alg, "aggregate"),
+              "auto: on unequal nodes, aggregate or flat", k, n);
         auto_small_aware += !strcmp(variant, "auto") && n == 7 && aware;
+        auto_unequal_aware += !strcmp(variant, "auto") && !nodes_equal && aware;
         check(!want_nodes[0] || (!aware && !strcmp(variant, "auto")) ||
                   strstr(info.why, want_nodes) != NULL,
               "the library's nodes, as many as its emulated ones", k, n);
@@ -139,13 +148,14 @@ static void vector_case(MPI_Comm c, int count, const xchg_mpi_opts *o, int k)
     free(want);
 }
 
-/* The variants, and how many leaders a node each has (0: every rank). */
+/* The variants, and how many leaders a node each has (0: every rank;
+ * -2: aggregate, every rank, on any nodes). */
 static const struct {
     const char *spec;
     int leaders;
 } variants[] = {{"leader", 1},    {"leader:bruck", 1},    {"leader:pairwise", 1},
                 {"leaders:2", 2}, {"leaders:3:bruck", 3}, {"pairs", 0},
-                {"pairs:bruck", 0}, {"auto", -1}};
+                {"pairs:bruck", 0}, {"aggregate", -2}, {"auto", -1}};
 
 /* Every case on c, whose nodes hold from fewest to most ranks (most the
  * node size K asked for); how many variants ran. */
@@ -159,7 +169,9 @@ static int all_cases(MPI_Comm c, int k, int fewest, int most, long max)
         int l = variants[v].leaders, run = 1;
         const char *why = "";
         int nodes = (wsize - 1) / most + 1;
-        auto_may = fewest == most && nodes > 1 && most > 1;
+        /* on unequal nodes auto may take aggregate alone */
+        auto_may = nodes > 1 && most > 1;
+        nodes_equal = fewest == most;
         if (l == 0 && fewest != most)
             run = 0, why = "pairs needs equal nodes";
         int group = l > 0 ? (most + l - 1) / l : 1;
@@ -275,6 +287,12 @@ int main(int argc, char **argv)
         eligible |= ks[i] > 1 && ks[i] < wsize && wsize % ks[i] == 0;
     check(!eligible || want_nodes[0] || auto_small_aware > 0,
           "auto: node-aware at 7-byte blocks somewhere", 0, auto_small_aware);
+    int unequal = 0; /* a layout of several unequal nodes of several ranks,
+                      * on enough ranks for aggregate to pay */
+    for (int i = 0; wsize >= 8 && i < nks; i++)
+        unequal |= ks[i] > 1 && ks[i] < wsize && wsize % ks[i] != 0;
+    check(!unequal || want_nodes[0] || auto_unequal_aware > 0,
+          "auto: aggregate on unequal nodes somewhere", 0, auto_unequal_aware);
     long fails = failures, all_fails = 0, all_checks = 0;
     MPI_Allreduce(&fails, &all_fails, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&checks, &all_checks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
