@@ -84,6 +84,29 @@ static int node_exchange(const xchg_mpi_plan *pl, const unsigned char *s, unsign
     return xchg_mpi_hier_exchange(pl, pl->cs->nodes.node_comm, "auto", "auto", s, r, n);
 }
 
+/* Copy node b's blocks, one a place, from `from` to `to`: gather, from
+ * their ranks' places in from into a row at to (place order); else from a
+ * row at from to their ranks' places in to. One copy where b's ranks are
+ * consecutive (ranks placed block-wise). */
+static void node_row(const xchg_mpi_node_map *m, size_t b, const unsigned char *from,
+                     unsigned char *to, size_t B, int gather)
+{
+    size_t K = (size_t)m->most, Kb = (size_t)m->size_of[b];
+    const int *r = m->rank_of + b * K;
+    size_t j = 1;
+    while (j < Kb && r[j] == r[0] + (int)j)
+        j++;
+    if (j == Kb) {
+        size_t at = (size_t)r[0] * B;
+        memcpy(gather ? to : to + at, gather ? from + at : from, Kb * B);
+        return;
+    }
+    for (j = 0; j < Kb; j++) {
+        size_t at = (size_t)r[j] * B;
+        memcpy(gather ? to + j * B : to + at, gather ? from + at : from + j * B, B);
+    }
+}
+
 /* Step 1's packing, into y: to place d, for each slot t the blocks for
  * the K places of node t K_n + d (when it is another node), then the one
  * block for d itself. */
@@ -96,11 +119,8 @@ static void pack_owned(const xchg_mpi_node_map *m, const unsigned char *in, unsi
         unsigned char *to = y + d * msg;
         for (size_t t = 0; t < O; t++) {
             size_t b = t * Kn + d;
-            for (size_t j = 0; b < N && b != n && j < K; j++) {
-                int r = m->rank_of[b * K + j];
-                if (r >= 0)
-                    memcpy(to + (t * K + j) * B, in + (size_t)r * B, B);
-            }
+            if (b < N && b != n)
+                node_row(m, b, in, to + t * K * B, B, 1);
         }
         memcpy(to + O * K * B, in + (size_t)m->rank_of[n * K + d] * B, B);
     }
@@ -165,11 +185,8 @@ static void unpack_arrived(const xchg_mpi_node_map *m, const unsigned char *x, u
     for (size_t d = 0; d < Kn; d++)
         for (size_t t = 0; t < O; t++) {
             size_t b = t * Kn + d;
-            if (b >= N || b == n)
-                continue;
-            for (size_t s = 0; s < (size_t)m->size_of[b]; s++)
-                memcpy(out + (size_t)m->rank_of[b * K + s] * B, x + ((d * O + t) * K + s) * B,
-                       B);
+            if (b < N && b != n)
+                node_row(m, b, x + (d * O + t) * K * B, out, B, 0);
         }
 }
 

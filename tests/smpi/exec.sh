@@ -14,7 +14,8 @@
 # And xchg-bench's defaults (auto on the topology auto finds) run: under
 # SMPI that is complete:64, since SMPI cannot say whether ranks form a grid.
 #   4. Auto counts the simulated hosts' cores, not this machine's.
-#   5. The exchange through one leader a node runs on SMPI's hosts.
+#   5. The exchanges through one leader a node and by aggregation run on
+#      SMPI's hosts.
 # The runs of 1 and 2 go two at a time (smpi_bg, below).
 #
 # Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
@@ -134,14 +135,17 @@ if [ "$rc" -eq 0 ] && grep -q "with 1 ranks per core" "$TMP/out" &&
 else
     bad "4 hosts of 4 cores: status $rc: $(grep -o 'with [0-9.]* ranks per core' "$TMP/out" | head -n 1)"
 fi
-# 5. The exchange through one leader a node on those hosts: SMPI's nodes
-# are its hosts (told by name), every byte validated.
-"$SMPIRUN" -np 16 -platform "$fat" -hostfile "${fat%.xml}.hosts" \
-    --cfg=smpi/simulate-computation:no "$BENCH" --alg leader:bruck -m 8:4096 -i 1 -x 0 -c \
-    >"$TMP/out" 2>&1
-rc=$?
-rows=$(grep -cE '^[0-9]+ +[0-9.]+ +Pass$' "$TMP/out")
-if [ "$rc" -eq 0 ] && [ "$rows" -eq 10 ] && grep -q "4 nodes of 4 ranks" "$TMP/out"; then ok; else
-    bad "leader:bruck on 4 hosts of 4 cores: status $rc, $rows of 10 sizes passed: $(tail -n 3 "$TMP/out")"
-fi
+# 5. The node-aware exchanges through one leader a node and by aggregation
+# on those hosts: SMPI's nodes are its hosts (told by name), every byte
+# validated.
+for alg in leader:bruck aggregate; do
+    "$SMPIRUN" -np 16 -platform "$fat" -hostfile "${fat%.xml}.hosts" \
+        --cfg=smpi/simulate-computation:no "$BENCH" --alg $alg -m 8:4096 -i 1 -x 0 -c \
+        >"$TMP/out" 2>&1
+    rc=$?
+    rows=$(grep -cE '^[0-9]+ +[0-9.]+ +Pass$' "$TMP/out")
+    if [ "$rc" -eq 0 ] && [ "$rows" -eq 10 ] && grep -q "4 nodes of 4 ranks" "$TMP/out"; then ok; else
+        bad "$alg on 4 hosts of 4 cores: status $rc, $rows of 10 sizes passed: $(tail -n 3 "$TMP/out")"
+    fi
+done
 finish
