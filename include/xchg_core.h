@@ -713,22 +713,31 @@ int xchg_estimate_spec(const xchg_topo *t, const char *alg_spec, xchg_estimate *
  *                  G*K*m, an exchange among a node's leaders with blocks of
  *                  N*G*G*m, scatter in groups;
  *   pairs:X        leaders:K:X: every rank runs X in its lane with blocks
- *                  of K*m, then an exchange within the node of N*m blocks.
+ *                  of K*m, then an exchange within the node of N*m blocks;
+ *   aggregate      locality-aware aggregation, no X: place l of every node
+ *                  owns the nodes b with b mod K = l; an exchange within the
+ *                  node brings each owner its node's blocks for the nodes it
+ *                  owns, every owner sends each of them one message of K*K
+ *                  blocks directly, an exchange within the node hands out
+ *                  what came.
  * X is a registry spec of the complete exchange on the node network, or
  * "auto" (the planner's choice; "leader" alone is "leader:auto").
  */
 typedef struct xchg_hier {
-    uint32_t leaders;          /* L: 1 for leader, K for pairs */
-    char inner[XCHG_SPEC_MAX]; /* X, or "auto" */
-    char kind[8];              /* "leader", "leaders" or "pairs" */
+    uint32_t leaders;          /* L: 1 for leader, K for pairs and aggregate
+                                  (every rank sends between nodes) */
+    char inner[XCHG_SPEC_MAX]; /* X, or "auto"; "" for aggregate */
+    char kind[16];             /* "leader", "leaders", "pairs" or "aggregate" */
+    int aggregate;             /* 1 for aggregate (kind says so too) */
 } xchg_hier;
 
 /*
  * Parse a node-aware spec for nodes of ppn ranks into *out. Returns 1 when
  * spec names a node-aware variant and parsed, 0 when it does not start
- * with leader, leaders or pairs (a flat registry spec), or XCHG_EINVAL
- * with a message (L missing, not a number, not dividing ppn; X empty).
- * X itself is not checked here. *out untouched unless 1 is returned.
+ * with leader, leaders, pairs or aggregate (a flat registry spec), or
+ * XCHG_EINVAL with a message (L missing, not a number, not dividing ppn;
+ * X empty; anything after aggregate). X itself is not checked here. *out
+ * untouched unless 1 is returned.
  */
 int xchg_hier_parse(const char *spec, uint32_t ppn, xchg_hier *out, xchg_err *err);
 
@@ -737,11 +746,14 @@ int xchg_hier_parse(const char *spec, uint32_t ppn, xchg_hier *out, xchg_err *er
  * node, on complete:p (p = nodes->nodes*ppn), for the verifier: gather
  * steps, X's steps on the lanes' leaders carrying aggregated blocks, the
  * leaders' exchange, scatter steps, with their declared sizes and copies
- * (xchg_hier_line counts the same steps). Rank (a, i) is a*ppn + i. X must
- * be explicit (not auto). One-port at every rank; the node network's
- * routes and contention are not in it (it is on a switch): the model costs
- * X on the node network. Returns 0; EINVAL (bad spec, auto, p too large);
- * X's own errors (ENOTAPPLIC ...); ENOMEM. Free with xchg_sched_free.
+ * (xchg_hier_line counts the same steps); for aggregate the exchange
+ * within the node, the direct messages between nodes and the exchange
+ * within the node again (xchg_aggregate_line counts the same steps). Rank
+ * (a, i) is a*ppn + i. X must be explicit (not auto). One-port at every
+ * rank; the node network's routes and contention are not in it (it is on
+ * a switch): the model costs X (aggregate's messages) on the node network.
+ * Returns 0; EINVAL (bad spec, auto, p too large); X's own errors
+ * (ENOTAPPLIC ...); ENOMEM. Free with xchg_sched_free.
  */
 int xchg_hier_generate(const xchg_topo *nodes, uint32_t ppn, const char *spec,
                        xchg_sched **out, xchg_err *err);

@@ -420,9 +420,10 @@ typedef struct xchg_plan_opts {
                               t). Above 1, t is the network of nodes, p =
                               t->nodes*ppn ranks, and the candidates are the
                               flat algorithms on complete:p hosted ppn to a
-                              node (xchg_flat_line) and the node-aware
+                              node (xchg_flat_line), the node-aware
                               variants leader:X, leaders:L:X, pairs:X for
-                              every candidate X on t (xchg_hier_line);
+                              every candidate X on t (xchg_hier_line) and
+                              aggregate (xchg_aggregate_line);
                               docs/hierarchical.md. Complete exchange only */
 } xchg_plan_opts;
 
@@ -500,7 +501,8 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
 
 /*
  * The time line of a node-aware variant with `leaders` leaders a node
- * (xchg_hier, xchg_core.h: 1 for leader:X, ppn for pairs:X) on N =
+ * (xchg_hier, xchg_core.h: 1 for leader:X, ppn for pairs:X; aggregate,
+ * which has no X, is xchg_aggregate_line's) on N =
  * nodes->nodes nodes of K = ppn ranks, from inner, the line of X on the
  * node network (xchg_cost_line or a planner candidate's, on the same
  * machine with the same barrier choice). With G = K/L and p = N*K, in
@@ -523,6 +525,37 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
 int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
                    uint32_t leaders, const xchg_machine *mach, int with_barrier,
                    xchg_line *out, xchg_err *err);
+
+/*
+ * The time line of aggregate (locality-aware aggregation, no X; xchg_hier,
+ * xchg_core.h) on N = nodes->nodes nodes of K = ppn ranks, p = N*K,
+ * O = ceil(N/K), in blocks of m (the steps of xchg_hier_generate):
+ *   startups   = O, the steps between nodes (O - 1 when K = 1 or N = 1:
+ *                then slot distance 0 has no message): each rank sends at
+ *                most one message a step, O in all, and the K ranks of a
+ *                node start theirs side by side
+ *   volume     = (N-1)*K*K, the blocks one node's port sends (and receives)
+ *                in the whole exchange: its K ranks' messages are all under
+ *                way at once, through the one port
+ *   link volume = volume on a network without links (XCHG_LINK_CLAIMED);
+ *                else the larger of volume and K*K times the most node
+ *                pairs whose shortest route crosses one directed link
+ *                (XCHG_LINK_MEASURED; link_conflicts = the links two pairs
+ *                or more cross), or volume and XCHG_LINK_UNMEASURED when
+ *                N*N*route length is over opts->max_work (0: the
+ *                verifier's default) on an array, mesh or tree
+ *   copy_blocks = 4*p (0 when p = 1): pack, lay out, pack, unpack
+ *   node_startups = 2*(K-1) (K-1 when N = 1: nothing comes from elsewhere)
+ *   node_volume_blocks = (K-1)*(O*K + 1) + (K-1)*O*K (K-1 when N = 1)
+ *   fixed    = startups*ts (+ startups*barrier) + node_startups*ts_node
+ *   per_unit = link_volume*tw + copy*tr + node_volume*tw_node
+ *   steps    = startups + node_startups
+ * Returns 0; EINVAL when an argument is NULL, ppn is 0, N*K is over
+ * XCHG_MAX_NODES, or a machine figure is negative or not finite; ENOMEM.
+ * out is untouched on failure.
+ */
+int xchg_aggregate_line(const xchg_topo *nodes, uint32_t ppn, const xchg_machine *mach,
+                        const xchg_line_opts *opts, xchg_line *out, xchg_err *err);
 
 /*
  * The time line of a flat schedule s on p = nodes->nodes*ppn ranks when

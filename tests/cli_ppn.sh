@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # cli_ppn.sh - --ppn K, ranks a node (docs/hierarchical.md), as a user
 # drives it: plan and compare rank the flat algorithms and the node-aware
-# variants (leader:X, leaders:L:X, pairs:X) on one line and name the same
-# winner; --ppn 1 changes nothing; cost --ppn gives the page's worked
-# example from a machine file with intra-node figures; sim --ppn equals
-# the model on a contention-free inner schedule and exceeds it where links
-# are shared; every bad input exits 2 with what is accepted.
+# variants (leader:X, leaders:L:X, pairs:X, aggregate) on one line and
+# name the same winner; --ppn 1 changes nothing; cost --ppn gives the
+# page's worked examples from a machine file with intra-node figures;
+# compare verifies aggregate's composition; sim --ppn equals the model on
+# a contention-free inner schedule and exceeds it where links are shared;
+# every bad input exits 2 with what is accepted (aggregate:X, sim
+# aggregate).
 # Usage: bash tests/cli_ppn.sh path/to/xchg
 X="${1:?usage: cli_ppn.sh path/to/xchg}"
 SUITE=cli_ppn
@@ -37,6 +39,22 @@ expect "cost pairs: per byte" "$(echo "$out" | jsx o.per_unit)" 0.52
 out=$("$X" cost --topo complete:4 --ppn 4 --alg pairwise --m 64 --machine "$TMP/node.txt" --json)
 expect "cost flat: start-ups" "$(echo "$out" | jsx o.startups)" 48
 expect "cost flat: fixed" "$(echo "$out" | jsx o.fixed)" 483
+# aggregate on the same cluster: 16 + 0.598*m; on 6 nodes of 4 (O = 2)
+out=$("$X" cost --topo complete:4 --ppn 4 --alg aggregate --m 64 --machine "$TMP/node.txt" --json)
+expect "cost aggregate: exit" "$?" 0
+expect "cost aggregate: time" "$(echo "$out" | jsx o.time)" 54.272
+expect "cost aggregate: start-ups" "$(echo "$out" | jsx o.startups)" 1
+expect "cost aggregate: node start-ups" "$(echo "$out" | jsx o.node_startups)" 6
+expect "cost aggregate: node volume" "$(echo "$out" | jsx o.node_volume_blocks)" 27
+out=$("$X" cost --topo complete:6 --ppn 4 --alg aggregate --m 64 --machine "$TMP/node.txt" --json)
+expect "cost aggregate 6x4: start-ups" "$(echo "$out" | jsx o.startups)" 2
+expect "cost aggregate 6x4: volume" "$(echo "$out" | jsx o.volume_blocks)" 80
+expect "cost aggregate 6x4: time" "$(echo "$out" | jsx o.time)" 89.872
+# on a ring of 8 nodes the busiest link, not the port, sets the volume:
+# 1+2+3+4 node pairs of 2*2 blocks cross each link going up
+out=$("$X" cost --topo ring:8 --ppn 2 --alg aggregate --m 64 --json)
+expect "cost aggregate ring: volume" "$(echo "$out" | jsx o.volume_blocks)" 28
+expect "cost aggregate ring: link volume" "$(echo "$out" | jsx o.link_volume_blocks)" 40
 # the text form names both levels
 "$X" cost --topo torus:4x4 --ppn 16 --alg leaders:4:t2 --m 64 >"$TMP/out" 2>&1
 expect "cost text: exit" "$?" 0
@@ -55,11 +73,22 @@ n=$(grep -c '"algorithm":"pairs:' "$TMP/plan")
 n=$(grep -c '"algorithm":"leaders:2:' "$TMP/plan")
 [ "$n" -gt 0 ] && ok || bad "plan --ppn: no leaders:2 candidate"
 grep -q '"algorithm":"pairwise"' "$TMP/plan" && ok || bad "plan --ppn: no flat pairwise"
+n=$(grep -c '"type":"candidate","algorithm":"aggregate"' "$TMP/plan")
+expect "plan --ppn: one aggregate candidate" "$n" 1
 best=$(grep '"type":"best"' "$TMP/plan" | jsx o.algorithm)
 "$X" compare --topo torus:4x4 --ppn 4 --m 64 --json >"$TMP/cmp" 2>&1
 expect "compare --ppn: exit" "$?" 0
 cbest=$(grep '"type":"size"' "$TMP/cmp" | jsx o.best)
 expect "compare and plan name one winner" "$cbest" "$best"
+# compare follows aggregate's composition block by block
+"$X" compare --topo torus:4x4 --ppn 4 --m 64 >"$TMP/cmp" 2>&1
+grep -Eq '^  aggregate +4 +240 +240 +256 .* yes$' "$TMP/cmp" && ok ||
+    bad "compare --ppn: aggregate not verified: $(grep aggregate "$TMP/cmp")"
+# plan --ppn 16 on a torus of nodes ranks it with the others
+"$X" plan --topo torus:4x4 --ppn 16 --m 64 --machine sp2 >"$TMP/plan16" 2>&1
+expect "plan --ppn 16: exit" "$?" 0
+grep -Eq '^  aggregate +1 +3840 +3840 +measured +1024 +30 +495 ' "$TMP/plan16" && ok ||
+    bad "plan --ppn 16: aggregate row: $(grep aggregate "$TMP/plan16")"
 # --ppn 1 is the plain planner
 "$X" plan --topo torus:4x4 --m 64 >"$TMP/a" 2>&1
 "$X" plan --topo torus:4x4 --m 64 --ppn 1 >"$TMP/b" 2>&1
@@ -88,6 +117,11 @@ usage_error "does not divide the 4 ranks a node; accepted: leaders:L\[:X\] with 
     cost --topo torus:4x4 --ppn 4 --alg leaders:3:t2
 usage_error "leaders needs its count" cost --topo torus:4x4 --ppn 4 --alg leaders
 usage_error "nothing after ':'" cost --topo torus:4x4 --ppn 4 --alg leader:
+usage_error "'aggregate:bruck': aggregate takes nothing after it .*accepted: aggregate" \
+    cost --topo torus:4x4 --ppn 16 --alg aggregate:bruck --machine sp2 --m 64
+usage_error "aggregate takes nothing after it" sim --topo torus:4x4 --ppn 4 --alg aggregate:t2
+usage_error "sim --ppn does not simulate aggregate.*xchg cost --ppn 4 --alg aggregate" \
+    sim --topo torus:4x4 --ppn 4 --alg aggregate
 usage_error "t2 needs a two-dimensional torus" cost --topo ring:4 --ppn 4 --alg leader:t2
 usage_error "does not go with --schedule" cost --topo torus:4x4 --ppn 4 --schedule x.json
 usage_error "is flat" sim --topo torus:4x4 --ppn 4 --alg pairwise

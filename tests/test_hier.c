@@ -6,8 +6,13 @@
  * to 8 on complete, ring, 2-D torus and hypercube node networks, with every
  * registry algorithm as the inner one and every number of leaders; the
  * model's counts (xchg_hier_line) held to the composition's declared steps;
- * the flat line at ppn 1 held to the cost model's; the worked example of
- * docs/hierarchical.md; the planner's candidates with ppn; the refusals.
+ * aggregate (locality-aware aggregation) verified at every ppn from 1 to 8
+ * on N = 1 .. 17 nodes (N < K, N a multiple of K or not), its messages
+ * between nodes held to one of K*K blocks for every ordered node pair and
+ * its line's counts (xchg_aggregate_line) to the schedule's, its link
+ * volume to the routes walked here; the flat line at ppn 1 held to the
+ * cost model's; the worked examples of docs/hierarchical.md; the
+ * planner's candidates with ppn; the refusals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -105,6 +110,186 @@ static void compositions(const char *tspec, uint32_t k_lo, uint32_t k_hi)
     CHECK(algs > 0, "some algorithm applies to %s", tspec);
 }
 
+/*
+ * aggregate on tspec's N nodes with K ranks a node: the composition
+ * verified block by block; its messages between nodes are one of K*K
+ * blocks for every ordered pair of nodes, from (n, b mod K) to
+ * (b, n mod K), at most one a rank a step and O = ceil(N/K) a rank in
+ * all; every other message stays in its node; and xchg_aggregate_line
+ * counts the schedule's steps, start-ups, volumes and copies.
+ */
+static void agg_case(const char *tspec, uint32_t K)
+{
+    char what[96];
+    snprintf(what, sizeof what, "aggregate on %s, ppn %u", tspec, (unsigned)K);
+    xchg_topo t = check_topo(tspec);
+    uint32_t N = t.nodes, p = N * K, O = (N + K - 1) / K;
+    xchg_sched *s = NULL;
+    xchg_err err = {{0}};
+    int rc = xchg_hier_generate(&t, K, "aggregate", &s, &err);
+    CHECK(rc == 0, "%s: generate: %s", what, err.msg);
+    if (rc)
+        return;
+    CHECK_EQ_U64(xchg_sched_topo(s)->nodes, p, what);
+    xchg_verify_report rep;
+    check_verify_clean(s, what, &rep);
+    /* the messages, walked */
+    unsigned char *pair = calloc((size_t)N * N, 1);
+    uint32_t *sent = calloc(p, sizeof *sent);
+    uint64_t between_steps = 0, between_volume = 0, bad = 0, port_out0 = 0;
+    for (size_t k = 0; pair && sent && k < xchg_sched_nsteps(s); k++) {
+        int between = 0;
+        for (uint32_t r = 0; r < p; r++) {
+            xchg_msg m;
+            xchg_sched_message(s, k, r, &m);
+            if (m.to == XCHG_NONE)
+                continue;
+            uint32_t n = r / K, b = m.to / K;
+            if (n == b)
+                continue; /* within the node: the verifier has followed it */
+            between = 1;
+            sent[r]++;
+            pair[(size_t)n * N + b]++;
+            port_out0 += n == 0 ? m.blocks : 0;
+            bad += m.blocks != (uint64_t)K * K || r % K != b % K || m.to % K != n % K;
+        }
+        between_steps += between;
+        between_volume += between ? (uint64_t)K * K : 0;
+        if (between) /* no message within a node in a step between nodes */
+            CHECK_EQ_U64(xchg_sched_step_max_blocks(s, k), (uint64_t)K * K, what);
+    }
+    CHECK(pair && sent, "%s: memory", what);
+    CHECK_EQ_U64(bad, 0, what);
+    for (uint32_t n = 0; pair && n < N; n++)
+        for (uint32_t b = 0; b < N; b++)
+            CHECK(pair[(size_t)n * N + b] == (n != b), "%s: %u messages from node %u to %u",
+                  what, (unsigned)pair[(size_t)n * N + b], (unsigned)n, (unsigned)b);
+    uint32_t most = 0;
+    for (uint32_t r = 0; sent && r < p; r++)
+        most = sent[r] > most ? sent[r] : most;
+    CHECK(most <= O, "%s: a rank sends %u messages between nodes, more than O = %u", what,
+          (unsigned)most, (unsigned)O);
+    free(pair);
+    free(sent);
+    /* the model counts the same */
+    xchg_machine m = test_machine();
+    xchg_line l;
+    CHECK(xchg_aggregate_line(&t, K, &m, NULL, &l, &err) == 0, "%s: line: %s", what, err.msg);
+    uint64_t su, vol, cp;
+    declared(s, &su, &vol, &cp);
+    CHECK_EQ_U64(xchg_sched_nsteps(s), l.steps, what);
+    CHECK_EQ_U64(su, l.startups + l.node_startups, what);
+    CHECK_EQ_U64(between_steps, l.startups, what);
+    CHECK_EQ_U64(vol, l.node_volume_blocks + between_volume, what);
+    CHECK_EQ_U64(port_out0, l.volume_blocks, what);
+    CHECK_EQ_U64(cp, l.copy_blocks, what);
+    CHECK_EQ_U64(rep.startups, su, what);
+    CHECK_EQ_U64(rep.volume_blocks, vol, what);
+    /* the formulas themselves, at the edges too */
+    CHECK_EQ_U64(l.startups, N == 1 ? 0 : K == 1 ? N - 1 : O, what);
+    CHECK_EQ_U64(l.volume_blocks, (uint64_t)(N - 1) * K * K, what);
+    CHECK_EQ_U64(l.copy_blocks, p > 1 ? 4 * (uint64_t)p : 0, what);
+    CHECK_EQ_U64(l.node_startups, (uint64_t)(K - 1) * (N > 1 ? 2 : 1), what);
+    CHECK(fabs(l.fixed - ((double)l.startups * m.ts + (double)l.node_startups * m.ts_node)) <
+              1e-9,
+          "%s: fixed %g", what, l.fixed);
+    CHECK(fabs(l.per_unit - ((double)l.link_volume_blocks * m.tw +
+                             (double)l.copy_blocks * m.tr +
+                             (double)l.node_volume_blocks * m.tw_node)) < 1e-9,
+          "%s: per_unit %g", what, l.per_unit);
+    xchg_line_opts lo = {.with_barrier = 1};
+    xchg_line lb;
+    CHECK(xchg_aggregate_line(&t, K, &m, &lo, &lb, &err) == 0, "%s: barrier line", what);
+    CHECK(fabs(lb.fixed - l.fixed - (double)l.startups * m.barrier) < 1e-9,
+          "%s: a barrier per start-up between nodes: %g against %g", what, lb.fixed, l.fixed);
+    xchg_sched_free(s);
+}
+
+/* aggregate at every ppn from 1 to 8 on complete:N for N = 1 .. 17 (N
+ * below, at, above K, a multiple of it or not), and on networks with
+ * links (the same composition; the link volume is measured). */
+static void aggregates(void)
+{
+    for (uint32_t K = 1; K <= 8; K++)
+        for (uint32_t N = 1; N <= 17; N++) {
+            char tspec[32];
+            snprintf(tspec, sizeof tspec, "complete:%u", (unsigned)N);
+            agg_case(tspec, K);
+        }
+    static const char *const nets[] = {"ring:5", "torus:2x3", "torus:4x4", "hypercube:3",
+                                       "array:6", "mesh:3x4"};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++)
+        for (uint32_t K = 1; K <= 5; K++)
+            agg_case(nets[i], K);
+}
+
+/* The most node pairs whose shortest route crosses one directed link of
+ * tspec, every pair's route walked (the model walks fewer where the
+ * network looks the same from every node). */
+static uint64_t busiest_link(const xchg_topo *t)
+{
+    size_t nlinks = xchg_topo_link_count(t);
+    uint64_t *load = calloc(nlinks + 1, sizeof *load), most = 0;
+    for (uint32_t n = 0; load && n < t->nodes; n++)
+        for (uint32_t b = 0; b < t->nodes; b++) {
+            xchg_seg segs[2 * XCHG_MAX_DIMS];
+            int nsegs = 0;
+            if (b == n)
+                continue;
+            xchg_topo_route(t, n, b, XCHG_ROUTE_SHORTEST, segs, &nsegs);
+            uint32_t at = n;
+            for (int i = 0; i < nsegs; i++)
+                for (uint32_t h = 0; h < segs[i].hops; h++) {
+                    size_t id = xchg_topo_link_id(t, at, segs[i].dim, segs[i].dir);
+                    if (id < nlinks && ++load[id] > most)
+                        most = load[id];
+                    at = xchg_topo_neighbor(t, at, segs[i].dim, segs[i].dir);
+                }
+        }
+    free(load);
+    return most;
+}
+
+/* aggregate's link volume: the port's (N-1)*K*K, or K*K times the busiest
+ * link's node pairs where that is more (a ring of 8: 1+2+3+4 = 10 pairs on
+ * each link going up; an array of 8: 4*4 across the middle); measured on
+ * networks with links, claimed on complete; unmeasured over max_work. */
+static void aggregate_links(void)
+{
+    static const struct {
+        const char *topo;
+        uint64_t pairs; /* busiest link's node pairs, 0: not checked here */
+    } nets[] = {{"ring:8", 10},   {"array:8", 16},   {"ring:5", 0},      {"torus:3x4", 0},
+                {"torus:4x4", 12}, {"torus:2x2x3", 0}, {"hypercube:4", 8}, {"mesh:3x4", 0},
+                {"mesh:4x4x2", 0}, {"tree:3", 0}};
+    xchg_machine m = test_machine();
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        xchg_topo t = check_topo(nets[i].topo);
+        uint64_t most = busiest_link(&t), K = 3, N = t.nodes;
+        if (nets[i].pairs)
+            CHECK_EQ_U64(most, nets[i].pairs, nets[i].topo);
+        xchg_line l;
+        CHECK(xchg_aggregate_line(&t, (uint32_t)K, &m, NULL, &l, NULL) == 0, "%s line",
+              nets[i].topo);
+        uint64_t want = most > N - 1 ? most * K * K : (N - 1) * K * K;
+        CHECK_EQ_U64(l.link_volume_blocks, want, nets[i].topo);
+        CHECK(l.link_source == XCHG_LINK_MEASURED, "%s: measured", nets[i].topo);
+    }
+    xchg_topo c = check_topo("complete:8");
+    xchg_line l;
+    CHECK(xchg_aggregate_line(&c, 3, &m, NULL, &l, NULL) == 0, "complete line");
+    CHECK(l.link_source == XCHG_LINK_CLAIMED && l.link_volume_blocks == 7 * 9,
+          "complete:8: claimed, the port's volume");
+    xchg_topo a = check_topo("mesh:8x8");
+    xchg_line_opts lo = {.max_work = 1000};
+    CHECK(xchg_aggregate_line(&a, 3, &m, &lo, &l, NULL) == 0, "mesh line, small max_work");
+    CHECK(l.link_source == XCHG_LINK_UNMEASURED && l.link_volume_blocks == l.volume_blocks,
+          "mesh:8x8 over max_work: unmeasured");
+    xchg_topo tor = check_topo("torus:64x64");
+    CHECK(xchg_aggregate_line(&tor, 16, &m, &lo, &l, NULL) == 0, "torus:64x64 line");
+    CHECK(l.link_source == XCHG_LINK_MEASURED, "a torus is measured from one node's routes");
+}
+
 /* The worked example of docs/hierarchical.md: leader:pairwise and
  * pairs:pairwise on complete:4 nodes of 4 ranks, machine of the page. */
 static void worked_example(void)
@@ -150,6 +335,32 @@ static void worked_example(void)
     CHECK_EQ_U64(l2.copy_blocks, 96, "leaders:2 copies");
     CHECK_EQ_U64(l2.node_startups, 3, "leaders:2 node start-ups");
     CHECK_EQ_U64(l2.node_volume_blocks, 48, "leaders:2 node volume");
+    /* aggregate: O = 1 step between nodes, 3 messages of 16 blocks through
+     * each port; 3 + 3 steps within nodes of 4+1 and 4 blocks; 4*16 copies */
+    xchg_line ag;
+    CHECK(xchg_aggregate_line(&t, 4, &m, NULL, &ag, NULL) == 0, "aggregate line");
+    CHECK_EQ_U64(ag.startups, 1, "aggregate start-ups");
+    CHECK_EQ_U64(ag.volume_blocks, 48, "aggregate volume");
+    CHECK_EQ_U64(ag.link_volume_blocks, 48, "aggregate link volume");
+    CHECK_EQ_U64(ag.copy_blocks, 64, "aggregate copies");
+    CHECK_EQ_U64(ag.node_startups, 6, "aggregate node start-ups");
+    CHECK_EQ_U64(ag.node_volume_blocks, 27, "aggregate node volume");
+    CHECK(fabs(ag.fixed - 16.0) < 1e-9, "aggregate fixed %g, want 16", ag.fixed);
+    CHECK(fabs(ag.per_unit - 0.598) < 1e-9, "aggregate per_unit %g, want 0.598", ag.per_unit);
+    CHECK(fabs(xchg_line_time(&ag, 64) - 54.272) < 1e-9, "aggregate at 64 B: %g, want 54.272",
+          xchg_line_time(&ag, 64));
+    /* aggregate on 6 nodes of 4 (O = 2, the second slot half full): 2
+     * start-ups between nodes, 5*16 blocks through a port, 24*4 copies,
+     * 6 node start-ups of 2*4+1 and 2*4 blocks */
+    xchg_topo t6 = check_topo("complete:6");
+    CHECK(xchg_aggregate_line(&t6, 4, &m, NULL, &ag, NULL) == 0, "aggregate line, 6 nodes");
+    CHECK_EQ_U64(ag.startups, 2, "aggregate 6x4 start-ups");
+    CHECK_EQ_U64(ag.volume_blocks, 80, "aggregate 6x4 volume");
+    CHECK_EQ_U64(ag.copy_blocks, 96, "aggregate 6x4 copies");
+    CHECK_EQ_U64(ag.node_startups, 6, "aggregate 6x4 node start-ups");
+    CHECK_EQ_U64(ag.node_volume_blocks, 51, "aggregate 6x4 node volume");
+    CHECK(fabs(xchg_line_time(&ag, 64) - 89.872) < 1e-9, "aggregate 6x4 at 64 B: %g, want 89.872",
+          xchg_line_time(&ag, 64));
     /* flat pairwise on complete:16 hosted 4 a node: 15 steps, rank r
      * with r XOR s at step s (p a power of two): steps 1-3 stay in the
      * node (one block), steps 4-15 send 4 messages of 1 block out of
@@ -220,13 +431,39 @@ static void planner(void)
           "candidates: flat %d, leader %d, leaders:2 %d, pairs %d", flat, leader, leaders,
           pairs);
     CHECK(leader == pairs && leader == leaders, "one of each variant per inner");
+    int agg = 0;
+    for (size_t i = 0; i < xchg_sweep_ncandidates(sw); i++)
+        agg += strcmp(xchg_sweep_candidate(sw, i)->alg, "aggregate") == 0;
+    CHECK(agg == 1, "one aggregate candidate, not %d", agg);
     size_t w = xchg_sweep_best_at(sw, 8);
     CHECK(w != XCHG_NO_WINNER, "a winner at 8 B");
-    /* at small blocks one leader a node pays fewest start-ups on the Paragon */
+    /* at small blocks aggregate wins on the Paragon: as few start-ups as
+     * one leader over t2 (4 between nodes, 6 within), half the volume (240
+     * blocks through a port against 512) */
     if (w != XCHG_NO_WINNER)
-        CHECK(strncmp(xchg_sweep_candidate(sw, w)->alg, "leader:", 7) == 0,
-              "winner at 8 B: %s", xchg_sweep_candidate(sw, w)->alg);
+        CHECK(strcmp(xchg_sweep_candidate(sw, w)->alg, "aggregate") == 0, "winner at 8 B: %s",
+              xchg_sweep_candidate(sw, w)->alg);
+    /* and after it one leader a node, which pays fewest start-ups of the
+     * variants over an X */
+    size_t n = xchg_sweep_ncandidates(sw), *ord = calloc(n ? n : 1, sizeof *ord);
+    if (ord && n >= 2) {
+        xchg_sweep_rank(sw, 8, ord, n);
+        CHECK(strncmp(xchg_sweep_candidate(sw, ord[1])->alg, "leader:", 7) == 0,
+              "second at 8 B: %s", xchg_sweep_candidate(sw, ord[1])->alg);
+    }
+    free(ord);
     xchg_sweep_free(sw);
+    /* verified: aggregate's composition followed block by block */
+    xchg_plan_opts pv = {.ppn = 4, .verify = 1, .only = "pairwise"};
+    CHECK(xchg_plan_sweep(&t, &m, 64, 64, &pv, &sw, &err) == 0, "verified sweep: %s", err.msg);
+    for (size_t i = 0; sw && i < xchg_sweep_ncandidates(sw); i++) {
+        const xchg_plan_entry *e = xchg_sweep_candidate(sw, i);
+        if (strcmp(e->alg, "aggregate") == 0)
+            CHECK(e->check == XCHG_CHECK_BLOCKS && e->eligible, "aggregate verified: %d %s",
+                  e->check, e->why);
+    }
+    xchg_sweep_free(sw);
+    sw = NULL;
     /* another operation is refused */
     po.op = XCHG_OP_BCAST;
     CHECK(xchg_plan_sweep(&t, &m, 8, 8, &po, &sw, &err) == XCHG_EINVAL, "bcast with ppn");
@@ -252,6 +489,15 @@ static void parsing(void)
     CHECK(xchg_hier_parse("leaders", 8, &h, &err) == XCHG_EINVAL, "leaders without L");
     CHECK(xchg_hier_parse("leaders:0:ring", 8, &h, &err) == XCHG_EINVAL, "leaders:0");
     CHECK(xchg_hier_parse("leader:", 8, &h, &err) == XCHG_EINVAL, "leader: empty");
+    memset(&h, 0, sizeof h);
+    CHECK(xchg_hier_parse("aggregate", 4, &h, &err) == 1 && h.aggregate && h.leaders == 4 &&
+              strcmp(h.kind, "aggregate") == 0 && h.inner[0] == '\0',
+          "aggregate");
+    CHECK(xchg_hier_parse("aggregatex", 4, &h, &err) == 0, "aggregatex is not a variant");
+    CHECK(xchg_hier_parse("leader:t2", 4, &h, &err) == 1 && !h.aggregate, "leader is not");
+    CHECK(xchg_hier_parse("aggregate:bruck", 4, &h, &err) == XCHG_EINVAL, "aggregate:bruck");
+    CHECK(strstr(err.msg, "aggregate takes nothing after it") != NULL, "message: %s", err.msg);
+    CHECK(xchg_hier_parse("aggregate:", 4, &h, &err) == XCHG_EINVAL, "aggregate: empty");
     xchg_topo t = check_topo("ring:4");
     xchg_sched *s = NULL;
     CHECK(xchg_hier_generate(&t, 2, "leader", &s, &err) == XCHG_EINVAL && !s,
@@ -260,12 +506,21 @@ static void parsing(void)
           "t2 does not apply to ring:4: %s", err.msg);
     CHECK(xchg_hier_generate(&t, 1u << 23, "leader:ring", &s, &err) == XCHG_EINVAL && !s,
           "too many ranks");
+    CHECK(xchg_hier_generate(&t, 1u << 23, "aggregate", &s, &err) == XCHG_EINVAL && !s,
+          "aggregate: too many ranks");
+    CHECK(xchg_hier_generate(&t, 2, "aggregate:pairwise", &s, &err) == XCHG_EINVAL && !s,
+          "aggregate takes no X");
     xchg_line l;
     memset(&l, 0, sizeof l);
     xchg_machine m = test_machine();
     CHECK(xchg_hier_line(&l, &t, 4, 3, &m, 0, &l, &err) == XCHG_EINVAL, "3 leaders of 4");
+    CHECK(xchg_aggregate_line(&t, 0, &m, NULL, &l, &err) == XCHG_EINVAL, "aggregate ppn 0");
+    CHECK(xchg_aggregate_line(&t, 1u << 23, &m, NULL, &l, &err) == XCHG_EINVAL,
+          "aggregate: too many ranks");
     m.ts_node = -1;
     CHECK(xchg_hier_line(&l, &t, 4, 2, &m, 0, &l, &err) == XCHG_EINVAL, "ts_node < 0");
+    CHECK(xchg_aggregate_line(&t, 4, &m, NULL, &l, &err) == XCHG_EINVAL,
+          "aggregate: ts_node < 0");
 }
 
 int main(void)
@@ -281,6 +536,8 @@ int main(void)
     compositions("torus:4x4", 1, 4);
     compositions("hypercube:2", 1, 8);
     compositions("hypercube:3", 1, 8);
+    aggregates();
+    aggregate_links();
     flat_is_plain("torus:4x4", "pairwise");
     flat_is_plain("torus:4x4", "bruck:2");
     flat_is_plain("torus:4x4", "mesh2");

@@ -176,12 +176,12 @@ int xchg_cli_ppn(xchg_cli_opt *opts, const xchg_topo *t, xchg_op_kind op, uint32
 
 /* What --alg spec is with ppn ranks a node: 1 for a flat algorithm; 0
  * for a node-aware variant, with *h and its inner algorithm X on t in
- * inner (len bytes; auto resolved by the planner at block size m); or an
- * exit status after printing. */
+ * inner (len bytes; auto resolved by the planner at block size m; "" for
+ * aggregate, h->aggregate set); or an exit status after printing. */
 int xchg_cli_ppn_variant(const xchg_topo *t, uint32_t ppn, const xchg_machine *mach, double m,
                          int barrier, const char *spec, xchg_hier *h, char *inner, size_t len);
 
-/* `xchg cost --ppn K`: --alg (flat, or leader:X, leaders:L:X, pairs:X) on
+/* `xchg cost --ppn K`: --alg (flat, leader:X, leaders:L:X, pairs:X, aggregate) on
  * t's nodes of ppn ranks, printed as text or --json. An exit status. */
 int xchg_cli_cost_ppn(xchg_cli_opt *opts, const xchg_topo *t, uint32_t ppn,
                       const xchg_machine *mach, double m, int barrier);

@@ -2,9 +2,10 @@
  * cli_ppn.c - --ppn K, ranks a node (docs/hierarchical.md): the option's
  * check, shared by cost, plan, compare and sim, and what `xchg cost --ppn`
  * prints: the line of a node-aware variant (leader:X, leaders:L:X,
- * pairs:X, from X's line on the node network) or of a flat algorithm on
- * all the ranks hosted K a node. Thin: the lines are the library's
- * (xchg_hier_line, xchg_flat_line, the planner for an inner "auto").
+ * pairs:X, from X's line on the node network; aggregate, which has no X)
+ * or of a flat algorithm on all the ranks hosted K a node. Thin: the lines
+ * are the library's (xchg_hier_line, xchg_aggregate_line, xchg_flat_line,
+ * the planner for an inner "auto").
  */
 #include "cli.h"
 
@@ -88,7 +89,7 @@ int xchg_cli_ppn_variant(const xchg_topo *t, uint32_t ppn, const xchg_machine *m
     if (hr == 0)
         return 1;
     snprintf(inner, len, "%s", h->inner);
-    if (strcmp(inner, "auto") == 0)
+    if (!h->aggregate && strcmp(inner, "auto") == 0)
         return resolve_auto(t, ppn, mach, m, barrier, spec, h, inner, len);
     return 0;
 }
@@ -123,6 +124,17 @@ static int ppn_line(const xchg_topo *t, uint32_t ppn, const xchg_machine *mach, 
             return xchg_cli_lib_error(rc, "cost", &err);
         snprintf(what, len, "flat: %s on %s, %u ranks on each node of %s", spec, rspec,
                  (unsigned)ppn, tspec);
+        return 0;
+    }
+    if (h.aggregate) {
+        xchg_line_opts lo = {.with_barrier = barrier};
+        if ((rc = xchg_aggregate_line(t, ppn, mach, &lo, l, &err)))
+            return xchg_cli_lib_error(rc, "cost", &err);
+        uint32_t O = (uint32_t)((t->nodes + ppn - 1) / ppn);
+        snprintf(what, len,
+                 "every rank owns up to %u node%s: between nodes directly on %.40s with "
+                 "blocks of %llu*m, an exchange within the node before and after",
+                 (unsigned)O, O == 1 ? "" : "s", tspec, (unsigned long long)ppn * ppn);
         return 0;
     }
     char inner[XCHG_SPEC_MAX];
@@ -162,7 +174,8 @@ int xchg_cli_cost_ppn(xchg_cli_opt *opts, const xchg_topo *t, uint32_t ppn,
     const char *spec = xchg_cli_val(opts, "alg");
     if (!spec || xchg_cli_has(opts, "schedule"))
         return xchg_cli_error("cost --ppn needs --alg (a flat algorithm, or leader:X, "
-                              "leaders:L:X, pairs:X); a --schedule file is one network's");
+                              "leaders:L:X, pairs:X, aggregate); a --schedule file is one "
+                              "network's");
     xchg_line l;
     char what[240];
     int rc = ppn_line(t, ppn, mach, m, barrier, spec, &l, what, sizeof what);

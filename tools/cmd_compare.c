@@ -60,10 +60,10 @@ const char xchg_cli_compare_help[] =
     "                    root node (default 0)\n"
     "  --q Q             with --op shift: the shift, 1 <= Q < p (default 1)\n"
     "  --ppn K           K ranks a node: T is the network of nodes; flat algorithms\n"
-    "                    on complete:K*nodes hosted K a node, and leader:X,\n"
-    "                    leaders:L:X, pairs:X over every X on T, each composition\n"
-    "                    verified block by block (docs/hierarchical.md); not with\n"
-    "                    --sim or another --op\n"
+    "                    on complete:K*nodes hosted K a node, leader:X,\n"
+    "                    leaders:L:X, pairs:X over every X on T, and aggregate,\n"
+    "                    each composition verified block by block\n"
+    "                    (docs/hierarchical.md); not with --sim or another --op\n"
     "  --threads N       verifier threads, 0 = every online core (default 0)\n"
     "  --max-work W      follow blocks only in schedules of at most W block-steps\n"
     "                    (p*p*steps; default 2e10); larger ones get the\n"
@@ -216,7 +216,7 @@ static void text_header(const report *R)
     if (R->ppn > 1)
         printf("# %u ranks a node, %llu ranks (docs/hierarchical.md): flat algorithms on "
                "complete:%llu hosted\n# %u a node; leader:X, leaders:L:X, pairs:X with X "
-               "between the nodes; within a node\n# ts_node = %g, tw_node = %g: + "
+               "between the nodes, aggregate; within a\n# node ts_node = %g, tw_node = %g: + "
                "node_startups*ts_node + node_volume*m*tw_node; bounds in blocks of m\n",
                (unsigned)R->ppn, (unsigned long long)R->topo.nodes * R->ppn,
                (unsigned long long)R->topo.nodes * R->ppn, (unsigned)R->ppn, R->mach.ts_node,

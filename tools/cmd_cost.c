@@ -52,8 +52,8 @@ const char xchg_cli_cost_help[] =
     "  --ppn K           K ranks a node: T is the network of nodes (K*nodes ranks);\n"
     "                    A is a flat algorithm on complete:K*nodes hosted K a node,\n"
     "                    or leader[:X], leaders:L[:X], pairs[:X] with X on T (default\n"
-    "                    auto: the planner's); intra-node figures ts_node, tw_node\n"
-    "                    from the machine (docs/hierarchical.md)\n\n"
+    "                    auto: the planner's), or aggregate; intra-node figures\n"
+    "                    ts_node, tw_node from the machine (docs/hierarchical.md)\n\n"
     "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* Larger of the volume bounds, and its name. */

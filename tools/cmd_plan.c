@@ -58,8 +58,9 @@ const char xchg_cli_plan_help[] =
     "                    more memory (default 4G; suffixes K, M, G, T)\n"
     "  --ppn K           K ranks a node: T is the network of nodes; the candidates\n"
     "                    are the flat algorithms on complete:K*nodes hosted K a node\n"
-    "                    and leader:X, leaders:L:X, pairs:X for every X on T, on one\n"
-    "                    time line (docs/hierarchical.md); alltoall only\n"
+    "                    and leader:X, leaders:L:X, pairs:X for every X on T, and\n"
+    "                    aggregate, on one time line (docs/hierarchical.md);\n"
+    "                    alltoall only\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
     "                    one \"best\" line (--m) or \"size\" and \"crossover\" lines\n\n"
     "exit status: 0 ok, 2 bad input or no candidate applies or may win.\n";
@@ -194,7 +195,8 @@ static void text_table(const plan_args *A, const xchg_sweep *sw, const size_t *o
     if (K > 1)
         printf("# %u ranks on each of the %u nodes (%llu ranks; docs/hierarchical.md): flat "
                "algorithms on complete:%llu\n# hosted %u a node, leader:X, leaders:L:X, pairs:X "
-               "with X between nodes; within a node\n# ts_node = %g, tw_node = %g: fixed += "
+               "with X between nodes, aggregate; within a\n# node ts_node = %g, tw_node = %g: "
+               "fixed += "
                "node_startups*ts_node, per_unit += node_volume*tw_node\n",
                (unsigned)K, (unsigned)A->topo.nodes, (unsigned long long)A->topo.nodes * K,
                (unsigned long long)A->topo.nodes * K, (unsigned)K, A->mach.ts_node,

@@ -61,7 +61,8 @@ const char xchg_cli_sim_help[] =
     "                    simulated with the lanes' messages through each node's\n"
     "                    port, the steps within nodes come from the model\n"
     "                    (docs/hierarchical.md); not with --schedule, --network,\n"
-    "                    --map, --trace\n"
+    "                    --map, --trace; aggregate is costed (xchg cost --ppn),\n"
+    "                    not simulated\n"
     "  --trace FILE      write every message as a JSON line (step, from, to,\n"
     "                    blocks, ready, start, end) to FILE\n"
     "  --json            one JSON object on one line\n"
@@ -358,6 +359,13 @@ static int sim_ppn(xchg_cli_opt *opts)
                               spec, spec);
     if (rc)
         return rc;
+    if (h.aggregate)
+        return xchg_cli_error("sim --ppn does not simulate aggregate: a node's K ranks send "
+                              "at once, several messages through its port in a step, which a "
+                              "schedule on the network of nodes (one message a node a step) "
+                              "cannot hold; its cost: 'xchg cost --ppn %u --alg aggregate'; "
+                              "accepted: leader[:X], leaders:L[:X], pairs[:X]",
+                              (unsigned)ppn);
     xchg_sched *s = NULL;
     if ((rc = xchg_cli_generate(&t, inner, &s)))
         return rc;

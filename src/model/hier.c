@@ -8,16 +8,22 @@
  *                   through each node's one port, the gather, the leaders'
  *                   exchange and the scatter within the node at the
  *                   machine's intra-node figures, the leaders' copies;
+ *   xchg_aggregate_line  aggregate (locality-aware aggregation, no X):
+ *                   two exchanges within the node at the intra-node figures
+ *                   around the direct messages of K*K blocks between every
+ *                   two nodes, their start-ups one rank's, their bytes all
+ *                   through each node's port and on the links of the node
+ *                   network (measured along the routes), four copies of p;
  *   xchg_flat_line  a flat schedule on all p = N*K ranks, K of them hosted
  *                   on each network node: per step the messages a node's
  *                   port sends and receives, the link loads on the node
  *                   network, the messages within a node;
  *   xchg_ppn_candidates  the planner's candidates with ppn > 1: the flat
- *                   ones on complete:p and every variant over every
- *                   candidate X on the node network.
+ *                   ones on complete:p, every variant over every
+ *                   candidate X on the node network, and aggregate.
  *
- * The composition the verifier follows is src/alg/hier.c; its steps and
- * declared sizes are the ones counted here (tests/test_hier.c).
+ * The compositions the verifier follows are src/alg/hier.c; their steps
+ * and declared sizes are the ones counted here (tests/test_hier.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +71,136 @@ int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
     l.fixed = (double)l.startups * mach->ts + (double)l.node_startups * mach->ts_node;
     if (with_barrier)
         l.fixed += (double)inner->startups * mach->barrier;
+    l.per_unit = (double)l.link_volume_blocks * mach->tw + (double)l.copy_blocks * mach->tr +
+                 (double)l.node_volume_blocks * mach->tw_node;
+    *out = l;
+    return XCHG_OK;
+}
+
+/*
+ * The most node pairs (n, b), n != b, whose shortest route on nodes crosses
+ * one directed link, into *most, and the directed links crossed by two
+ * pairs or more into *shared. On a ring, a torus or a hypercube the routes
+ * are the same from every node (moved along, or XORed), so each link of a
+ * kind (dimension and direction; dimension on a hypercube) carries what
+ * the routes from node 0 put on that kind: N routes are walked. Elsewhere
+ * (array, mesh, tree) every pair's route is, when N*N*route length is
+ * within max_work. Returns 0; 1 when over max_work (nothing measured);
+ * ENOMEM.
+ */
+static int agg_links(const xchg_topo *nodes, uint64_t max_work, uint64_t *most,
+                     uint64_t *shared)
+{
+    uint32_t N = nodes->nodes;
+    xchg_seg segs[2 * XCHG_MAX_DIMS];
+    int nsegs = 0;
+    *most = *shared = 0;
+    if (nodes->kind == XCHG_TOPO_RING || nodes->kind == XCHG_TOPO_TORUS ||
+        nodes->kind == XCHG_TOPO_HYPERCUBE) {
+        int cube = nodes->kind == XCHG_TOPO_HYPERCUBE;
+        uint64_t kind_load[XCHG_MAX_DIMS][2];
+        memset(kind_load, 0, sizeof kind_load);
+        for (uint32_t b = 1; b < N; b++) {
+            xchg_topo_route(nodes, 0, b, XCHG_ROUTE_SHORTEST, segs, &nsegs);
+            for (int i = 0; i < nsegs; i++)
+                kind_load[segs[i].dim][cube || segs[i].dir > 0] += segs[i].hops;
+        }
+        for (int k = 0; k < nodes->ndims; k++)
+            for (int d = 0; d < 2; d++) {
+                uint64_t v = kind_load[k][d];
+                *most = v > *most ? v : *most;
+                /* a kind's links: N (every node's), both directions of a cube's */
+                *shared += v > 1 ? N : 0;
+            }
+        return 0;
+    }
+    double hops = 1;
+    for (int k = 0; k < nodes->ndims; k++)
+        hops += nodes->kind == XCHG_TOPO_TREE ? 2 : nodes->size[k];
+    if ((double)N * (double)N * hops > (double)max_work)
+        return 1;
+    size_t nlinks = xchg_topo_link_count(nodes);
+    uint64_t *load = calloc(nlinks + 1, sizeof *load);
+    if (!load)
+        return XCHG_ENOMEM;
+    for (uint32_t n = 0; n < N; n++)
+        for (uint32_t b = 0; b < N; b++) {
+            if (b == n)
+                continue;
+            xchg_topo_route(nodes, n, b, XCHG_ROUTE_SHORTEST, segs, &nsegs);
+            uint32_t at = n;
+            for (int i = 0; i < nsegs; i++)
+                for (uint32_t h = 0; h < segs[i].hops; h++) {
+                    size_t id = xchg_topo_link_id(nodes, at, segs[i].dim, segs[i].dir);
+                    if (id < nlinks)
+                        load[id]++;
+                    at = xchg_topo_neighbor(nodes, at, segs[i].dim, segs[i].dir);
+                }
+        }
+    for (size_t i = 0; i < nlinks; i++) {
+        *most = load[i] > *most ? load[i] : *most;
+        *shared += load[i] > 1;
+    }
+    free(load);
+    return 0;
+}
+
+/*
+ * aggregate's line (the formulas are in xchg_model.h, above the
+ * declaration; the steps are src/alg/hier.c's).
+ */
+int xchg_aggregate_line(const xchg_topo *nodes, uint32_t ppn, const xchg_machine *mach,
+                        const xchg_line_opts *opts, xchg_line *out, xchg_err *err)
+{
+    if (!nodes || !mach || !out || ppn == 0)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_aggregate_line: needs a node network, ppn >= 1, a machine and "
+                         "a result");
+    uint64_t N = nodes->nodes, K = ppn, p = N * K;
+    if (p > XCHG_MAX_NODES)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "%llu nodes of %llu ranks are %llu ranks; accepted: at most %u",
+                         (unsigned long long)N, (unsigned long long)K, (unsigned long long)p,
+                         (unsigned)XCHG_MAX_NODES);
+    int rc = xchg_model_check_machine(mach, err);
+    if (rc)
+        return rc;
+    xchg_line_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts)
+        o = *opts;
+    uint64_t O = (N + K - 1) / K;
+    xchg_line l;
+    memset(&l, 0, sizeof l);
+    l.pieces = 1;
+    /* slot distance 0 pairs two nodes of one slot: none when K = 1 or N = 1 */
+    l.startups = O - (K > 1 && N > 1 ? 0 : 1);
+    l.volume_blocks = (N - 1) * K * K;
+    l.link_volume_blocks = l.volume_blocks;
+    l.link_source = XCHG_LINK_CLAIMED;
+    if (xchg_topo_has_links(nodes) && N > 1) {
+        uint64_t most, shared;
+        rc = agg_links(nodes, o.max_work ? o.max_work : XCHG_VERIFY_DEFAULT_MAX_WORK, &most,
+                       &shared);
+        if (rc < 0)
+            return xchg_fail(err, rc, "out of memory costing aggregate on %u nodes",
+                             (unsigned)N);
+        if (rc == 0) {
+            l.link_source = XCHG_LINK_MEASURED;
+            l.link_conflicts = shared;
+            if (most * K * K > l.link_volume_blocks)
+                l.link_volume_blocks = most * K * K;
+        } else {
+            l.link_source = XCHG_LINK_UNMEASURED;
+        }
+    }
+    l.copy_blocks = p > 1 ? 4 * p : 0;
+    l.node_startups = (K - 1) * (N > 1 ? 2 : 1);
+    l.node_volume_blocks = N > 1 ? (K - 1) * (2 * O * K + 1) : K - 1;
+    l.steps = l.startups + l.node_startups;
+    l.fixed = (double)l.startups * mach->ts + (double)l.node_startups * mach->ts_node;
+    if (o.with_barrier)
+        l.fixed += (double)l.startups * mach->barrier;
     l.per_unit = (double)l.link_volume_blocks * mach->tw + (double)l.copy_blocks * mach->tr +
                  (double)l.node_volume_blocks * mach->tw_node;
     *out = l;
@@ -402,6 +538,57 @@ static int hier_candidate(const xchg_topo *nodes, uint32_t ppn, uint32_t L,
     return XCHG_OK;
 }
 
+/* The aggregate candidate on nodes of ppn ranks: its line, and with
+ * o->verify its composition followed block by block where the schedule
+ * fits o's memory limit. 0, or ENOMEM. */
+static int aggregate_candidate(const xchg_topo *nodes, uint32_t ppn, const xchg_machine *mach,
+                               const xchg_plan_opts *o, xchg_plan_entry *e, xchg_err *err)
+{
+    snprintf(e->alg, sizeof e->alg, "aggregate");
+    e->contention_free = !xchg_topo_has_links(nodes);
+    xchg_line_opts lo = {.with_barrier = o->with_barrier, .max_work = o->max_work};
+    xchg_err cerr = {{0}};
+    int rc = xchg_aggregate_line(nodes, ppn, mach, &lo, &e->line, &cerr);
+    if (rc == XCHG_ENOMEM)
+        return xchg_fail(err, rc, "planner: out of memory costing aggregate");
+    if (rc) {
+        e->check = XCHG_CHECK_ERROR;
+        snprintf(e->why, sizeof e->why, "cost failed: %.180s", cerr.msg);
+        return XCHG_OK;
+    }
+    if (o->verify) {
+        /* the composition's tables: two words a rank a step */
+        uint64_t max_bytes = o->max_bytes ? o->max_bytes : XCHG_DEFAULT_MAX_BYTES;
+        double bytes = (double)e->line.steps * (double)nodes->nodes * ppn * 8.0;
+        xchg_sched *s = NULL;
+        xchg_err gerr = {{0}};
+        if (bytes > (double)max_bytes) {
+            e->check = XCHG_CHECK_TOOBIG;
+        } else if ((rc = xchg_hier_generate(nodes, ppn, "aggregate", &s, &gerr)) == XCHG_OK) {
+            rc = verify_into(s, o, e);
+            xchg_sched_free(s);
+            if (rc)
+                return xchg_fail(err, rc, "planner: out of memory verifying aggregate");
+            if (e->check == XCHG_CHECK_FAILED || e->check == XCHG_CHECK_ERROR) {
+                char why[sizeof e->why];
+                snprintf(why, sizeof why, "%s", e->why);
+                snprintf(e->why, sizeof e->why, "the composition %.180s", why);
+            }
+        } else if (rc == XCHG_ENOMEM) {
+            return xchg_fail(err, rc, "planner: out of memory composing aggregate");
+        } else {
+            e->check = XCHG_CHECK_ERROR;
+            snprintf(e->why, sizeof e->why, "composition failed: %.170s", gerr.msg);
+        }
+    }
+    if (e->line.link_source == XCHG_LINK_UNMEASURED && !e->why[0])
+        snprintf(e->why, sizeof e->why,
+                 "its messages on the node network are over the work limit (--max-work)");
+    e->eligible = e->check != XCHG_CHECK_FAILED && e->check != XCHG_CHECK_ERROR &&
+                  e->line.link_source != XCHG_LINK_UNMEASURED;
+    return XCHG_OK;
+}
+
 int xchg_ppn_candidates(const xchg_topo *nodes, const xchg_machine *mach,
                         const xchg_plan_opts *o, const xchg_plan_entry *inner, size_t ninner,
                         xchg_plan_entry **out, size_t *nout, xchg_err *err)
@@ -445,6 +632,12 @@ int xchg_ppn_candidates(const xchg_topo *nodes, const xchg_machine *mach,
             rc = e ? hier_candidate(nodes, K, L, mach, &inner[i], o, e, err)
                    : xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
         }
+    }
+    /* aggregate: no X, its messages straight between the nodes */
+    if (!rc) {
+        xchg_plan_entry *e = push(&c);
+        rc = e ? aggregate_candidate(nodes, K, mach, o, e, err)
+               : xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
     }
     if (rc) {
         free(c.v);

@@ -14,8 +14,9 @@
  * the flat algorithms on complete:p (p = nodes*ppn), costed hosted ppn a
  * node (xchg_flat_line), then leader:X, leaders:L:X (every L dividing ppn)
  * and pairs:X for every candidate X of inner (the planner's candidates on
- * nodes, ninner of them), costed by xchg_hier_line; with o->verify, each
- * composition is verified block by block within o->max_work. *out is a new
+ * nodes, ninner of them), costed by xchg_hier_line, then aggregate
+ * (xchg_aggregate_line); with o->verify, each composition is verified
+ * block by block within o->max_work. *out is a new
  * array of *nout entries (the caller frees it). Returns 0; EINVAL when p
  * is over XCHG_MAX_NODES; ENOMEM.
  */
