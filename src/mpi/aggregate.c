@@ -154,7 +154,8 @@ static int between_nodes(xchg_mpi_plan *pl, unsigned char *x, unsigned char *y, 
                       : xchg_mpi_post(pl->cs->comm, 1, x + t * K * row, Kb * row, peer, reqs,
                                       &nreq);
         }
-    int wrc = nreq ? MPI_Waitall((int)nreq, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    MPI_Status *statuses = (MPI_Status *)(void *)xchg_mpi_at(pl, pl->carve.statuses);
+    int wrc = nreq ? MPI_Waitall((int)nreq, reqs, statuses) : MPI_SUCCESS;
     return rc == MPI_SUCCESS ? wrc : rc;
 }
 
