@@ -34,7 +34,7 @@
 #
 # Usage: bash bench/smpi_cluster.sh [--mode quick|full] [--ranks 256|1024|all]
 #            [--platforms LIST] [--sizes LIST] [--sizes-1024 LIST] [--variants LIST]
-#            [--sg-algs LIST] [--copies free|charged|both] [--runs N] [--limit S]
+#            [--sg-algs LIST] [--selectors LIST] [--copies free|charged|both] [--runs N] [--limit S]
 #            [--out FILE] [--fresh] [--dry-run]
 #   or set VARIANTS, SIZES, SIZES_1024, SG_ALGS, RUNS, LIMIT in the environment;
 #   XCHG_BENCH: an smpicc-built xchg-bench other than build-smpi's.
@@ -48,6 +48,8 @@
 #   --limit S    seconds one smpirun may take (default 600 quick, 1800 full);
 #          a run stopped there shows as >Ss, one stopped because the machine
 #          ran short of memory (under 3 GiB left) as 'mem'.
+#   --selectors  which of ompi and mpich run (default both; none: neither,
+#          for sizes where they cannot finish: their columns then show '-')
 #   --dry-run    print how many runs, and exit.
 # Every run's figure goes to bench/results/smpi_cluster.runs, keyed by its
 # platform, figures and settings (and xchg-bench's checksum for xchg's
@@ -76,8 +78,8 @@ RUNSFILE="$HERE/results/smpi_cluster.runs"
 usage() {
     echo "smpi_cluster: $1" >&2
     echo "usage: bash bench/smpi_cluster.sh [--mode quick|full] [--ranks 256|1024|all] [--platforms LIST]" \
-        "[--sizes LIST] [--sizes-1024 LIST] [--variants LIST] [--sg-algs LIST] [--copies free|charged|both] [--runs N]" \
-        "[--limit S] [--out FILE] [--fresh] [--dry-run]" >&2
+        "[--sizes LIST] [--sizes-1024 LIST] [--variants LIST] [--sg-algs LIST] [--selectors LIST]" \
+        "[--copies free|charged|both] [--runs N] [--limit S] [--out FILE] [--fresh] [--dry-run]" >&2
     exit 2
 }
 
@@ -126,10 +128,11 @@ SHARED_BLOCK=67108864    # smpi/shared-malloc-blocksize: 64 MiB, so that a rank'
 MEM_FLOOR_MIB=3072       # a run is stopped when less memory than this is left
 
 mode=quick ranks=all platforms='' sizes=${SIZES:-} sizes1024=${SIZES_1024:-} variants=${VARIANTS:-} sg_algs=${SG_ALGS:-}
+selectors='ompi mpich'
 copies=both runs=${RUNS:-} limit=${LIMIT:-} out="$HERE/results/smpi_cluster.txt" fresh=0 dry=0
 while [ $# -gt 0 ]; do
     case "$1" in
-    --mode | --ranks | --platforms | --sizes | --sizes-1024 | --variants | --sg-algs | --copies | --runs | --limit | --out)
+    --mode | --ranks | --platforms | --sizes | --sizes-1024 | --variants | --sg-algs | --selectors | --copies | --runs | --limit | --out)
         [ $# -ge 2 ] || usage "$1 needs a value"
         case "$1" in
         --mode) mode=$2 ;;
@@ -139,6 +142,7 @@ while [ $# -gt 0 ]; do
         --sizes-1024) sizes1024=$2 ;;
         --variants) variants=$2 ;;
         --sg-algs) sg_algs=$2 ;;
+        --selectors) selectors=$2 ;;
         --copies) copies=$2 ;;
         --runs) runs=$2 ;;
         --limit) limit=$2 ;;
@@ -149,7 +153,7 @@ while [ $# -gt 0 ]; do
     --fresh) fresh=1; shift ;;
     --dry-run) dry=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) usage "unknown argument '$1'; accepted: --mode, --ranks, --platforms, --sizes, --sizes-1024, --variants, --sg-algs, --copies, --runs, --limit, --out, --fresh, --dry-run, --help" ;;
+    *) usage "unknown argument '$1'; accepted: --mode, --ranks, --platforms, --sizes, --sizes-1024, --variants, --sg-algs, --selectors, --copies, --runs, --limit, --out, --fresh, --dry-run, --help" ;;
     esac
 done
 case $mode in
@@ -167,6 +171,11 @@ sizes=${sizes//,/ } sizes1024=${sizes1024//,/ } variants=${variants//,/ } sg_alg
 for m in $sizes $sizes1024; do
     [[ $m =~ ^[1-9][0-9]*$ ]] && [ "$m" -le 1048576 ] ||
         usage "--sizes: '$m' is not a block size; accepted: bytes from 1 to 1048576"
+done
+selectors=${selectors//,/ }
+[ "$selectors" = none ] && selectors=''
+for a in $selectors; do
+    [[ $a == ompi || $a == mpich ]] || usage "--selectors: '$a' is not a selector; accepted: ompi, mpich, none"
 done
 for a in $sg_algs; do
     [[ " $ALL_SG_ALGS " == *" $a "* ]] ||
@@ -190,7 +199,7 @@ modes="free charged"
 [ "$copies" = both ] || modes=$copies
 
 # The columns: NAME (ompi, mpich, sg:ALG, auto, or a variant)
-columns="ompi mpich $(for a in $sg_algs; do printf 'sg:%s ' "$a"; done)auto $variants"
+columns="$selectors $(for a in $sg_algs; do printf 'sg:%s ' "$a"; done)auto $variants"
 
 if [ "$dry" = 1 ]; then
     n=0
@@ -357,6 +366,7 @@ done <<<"$PLATFORMS"
 # selector's time to each of xchg's (above 1: xchg faster); then every one
 # of SimGrid's algorithms.
 cmdline="bash bench/smpi_cluster.sh --mode $mode --copies $copies --runs $runs --limit $limit --platforms '$(echo $chosen | tr ' ' ,)' --sizes '$(echo $sizes | tr ' ' ,)' --sizes-1024 '$(echo $sizes1024 | tr ' ' ,)' --sg-algs '$(echo $sg_algs | tr ' ' ,)' --variants '$(echo $variants | tr ' ' ,)'"
+[ "$(echo $selectors)" = "ompi mpich" ] || cmdline+=" --selectors '$(echo ${selectors:-none} | tr ' ' ,)'"
 {
     echo "# xchg flat and node-aware against SimGrid's MPI_Alltoall on simulated clusters of 16-core nodes"
     echo "# command: $cmdline"
