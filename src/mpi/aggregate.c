@@ -68,7 +68,7 @@ int xchg_mpi_aggregate_choose(xchg_mpi_plan *pl)
     pl->aggregate = 1;
     snprintf(pl->info.topology, sizeof pl->info.topology, "complete:%d", m->nnodes);
     snprintf(pl->info.why, sizeof pl->info.why,
-             "asked for: %d nodes of %d%s ranks (%s), every rank sending %zu of its node's "
+             "asked for: %d nodes of %d%s ranks (%s), every rank sending up to %zu of its node's "
              "messages of %zu bytes to other nodes directly",
              m->nnodes, m->most, m->fewest != m->most ? " or fewer" : "", m->by, most_slots(m),
              xchg_mpi_mul((size_t)m->most * (size_t)m->most, pl->block_bytes));

@@ -145,7 +145,7 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
              "(%.3g us, the node's port carrying its %d ranks' messages) at %zu-byte blocks "
              "with %.2g ranks per core (%st_s %.3g us, t_w %.3g us/B; docs/clusters.md)",
              N, equal ? "" : "at most ", K, nm->by, pl->info.alg, best, flat_spec, flat, K,
-             pl->block_bytes, cs->ranks_per_core, s->in->have_file_mach ? "machine file: " : "", mach->ts,
-             mach->tw);
+             pl->block_bytes, cs->ranks_per_core,
+             s->in->have_file_mach ? "machine file: " : "", mach->ts, mach->tw);
     return MPI_SUCCESS;
 }
