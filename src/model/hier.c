@@ -34,6 +34,19 @@
 #include "model/model_internal.h"
 
 
+/* XCHG_EINVAL when N nodes of K ranks pass the ranks a schedule may have,
+ * or mach's error; else 0. */
+static int ranks_and_machine(uint64_t N, uint64_t K, const xchg_machine *mach, xchg_err *err)
+{
+    uint64_t p = N * K;
+    if (p > XCHG_MAX_NODES)
+        return xchg_fail(err, XCHG_EINVAL,
+                         "%llu nodes of %llu ranks are %llu ranks; accepted: at most %u",
+                         (unsigned long long)N, (unsigned long long)K, (unsigned long long)p,
+                         (unsigned)XCHG_MAX_NODES);
+    return xchg_model_check_machine(mach, err);
+}
+
 /*
  * The variant's line from inner's counts (the formulas are in
  * xchg_model.h, above the declaration). Never allocates.
@@ -50,12 +63,7 @@ int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
                          "ppn >= 1 and leaders a divisor of ppn",
                          (unsigned)leaders, (unsigned)ppn);
     uint64_t N = nodes->nodes, K = ppn, L = leaders, G = K / L, p = N * K;
-    if (p > XCHG_MAX_NODES)
-        return xchg_fail(err, XCHG_EINVAL,
-                         "%llu nodes of %llu ranks are %llu ranks; accepted: at most %u",
-                         (unsigned long long)N, (unsigned long long)K, (unsigned long long)p,
-                         (unsigned)XCHG_MAX_NODES);
-    int rc = xchg_model_check_machine(mach, err);
+    int rc = ranks_and_machine(N, K, mach, err);
     if (rc)
         return rc;
     xchg_line l = *inner;
@@ -157,12 +165,7 @@ int xchg_aggregate_line(const xchg_topo *nodes, uint32_t ppn, const xchg_machine
                          "xchg_aggregate_line: needs a node network, ppn >= 1, a machine and "
                          "a result");
     uint64_t N = nodes->nodes, K = ppn, p = N * K;
-    if (p > XCHG_MAX_NODES)
-        return xchg_fail(err, XCHG_EINVAL,
-                         "%llu nodes of %llu ranks are %llu ranks; accepted: at most %u",
-                         (unsigned long long)N, (unsigned long long)K, (unsigned long long)p,
-                         (unsigned)XCHG_MAX_NODES);
-    int rc = xchg_model_check_machine(mach, err);
+    int rc = ranks_and_machine(N, K, mach, err);
     if (rc)
         return rc;
     xchg_line_opts o;
