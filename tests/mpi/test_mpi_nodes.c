@@ -1,10 +1,11 @@
 /*
  * test_mpi_nodes.c - the node-aware exchange (src/mpi/hier.c: leader,
- * leaders:L, pairs; src/mpi/aggregate.c) against the MPI library's own MPI_Alltoall, byte for
- * byte, on nodes emulated with XCHG_NODE_SIZE (set here before each
- * communicator is made: the executor maps a communicator's nodes once):
- * the emulated-nodes matrix of docs/clusters.md. CMake's mpi_nodes_P run it
- * on P ranks, each with the node sizes and largest block of its row there.
+ * leaders:L, pairs; src/mpi/aggregate.c) against the MPI library's own
+ * MPI_Alltoall, byte for byte, on nodes emulated with XCHG_NODE_SIZE (set
+ * here before each communicator is made: the executor maps a
+ * communicator's nodes once): the emulated-nodes matrix of
+ * docs/clusters.md. CMake's mpi_nodes_P run it on P ranks, each with the
+ * node sizes and largest block of its row there.
  *
  *   test_mpi_nodes [KS [MAX]]     KS: node sizes, comma-separated (default
  *                                 every K from 1 to p); MAX: the largest
@@ -99,8 +100,9 @@ static void bytes_case(MPI_Comm c, long n, int in_place, const xchg_mpi_opts *o,
     if (n > 0 && xchg_mpi_last_info(&info) == MPI_SUCCESS) {
         int ran = strcmp(info.alg, "mpi") != 0;
         check(want_run == ran, want_run ? "the variant runs" : "the variant falls back", k, n);
-        /* auto: node-aware only on several equal nodes (where its model
-         * says so), and at small blocks on some of them (main) */
+        /* auto: node-aware only on several nodes of several ranks (where
+         * its model says so), aggregate alone on unequal ones, and at small
+         * blocks on some of them (main) */
         int aware = !strncmp(info.alg, "leader", 6) || !strncmp(info.alg, "pairs", 5) ||
                     !strcmp(info.alg, "aggregate");
         check(strcmp(variant, "auto") || !aware || auto_may,
