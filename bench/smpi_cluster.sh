@@ -16,11 +16,18 @@
 #                leader:t2, ...); SPEC@nodes runs it with xchg-bench --topo set
 #                to the platform's torus of nodes (torus platforms only;
 #                elsewhere it is not run), SPEC@TOPO with --topo TOPO.
-# Two ways to count the executor's copies, as bench/smpi_cluster_flat.sh:
+# Three ways to count the executor's copies:
 #   free     smpi/simulate-computation:no: messages only; deterministic
+#   counted  as free, and each copying pass of the executor charges itself
+#            C ns a copy and T ns a byte of simulated time
+#            (XCHG_SMPI_COPY_COST=C,T: src/mpi/charge.c), the figures this
+#            machine's copies take (bench/results/copy_cost.txt, made by
+#            bench/copy_cost.sh); deterministic. SimGrid's own collectives
+#            are the same run as free (their copies are never charged).
 #   charged  simulate-computation:yes, host-speed = the hosts' speed: this
 #            machine's CPU time between MPI calls (xchg's packing) is
-#            charged; the median of RUNS runs.
+#            charged; the median of RUNS runs. Not reproducible on a
+#            loaded machine (docs/clusters.md), kept to show why.
 #            SimGrid never charges the copies inside its own collectives.
 # Each figure is xchg-bench's Avg Latency (us, simulated): each rank's time
 # of one call after one untimed call (the plan made, as osu_alltoall's
@@ -34,7 +41,7 @@
 #
 # Usage: bash bench/smpi_cluster.sh [--mode quick|full] [--ranks 256|1024|all]
 #            [--platforms LIST] [--sizes LIST] [--sizes-1024 LIST] [--variants LIST]
-#            [--sg-algs LIST] [--selectors LIST] [--copies free|charged|both] [--runs N] [--limit S]
+#            [--sg-algs LIST] [--selectors LIST] [--copies LIST] [--runs N] [--limit S]
 #            [--out FILE] [--fresh] [--dry-run]
 #   or set VARIANTS, SIZES, SIZES_1024, SG_ALGS, RUNS, LIMIT in the environment;
 #   XCHG_BENCH: an smpicc-built xchg-bench other than build-smpi's.
@@ -48,6 +55,8 @@
 #   --limit S    seconds one smpirun may take (default 600 quick, 1800 full);
 #          a run stopped there shows as >Ss, one stopped because the machine
 #          ran short of memory (under 3 GiB left) as 'mem'.
+#   --copies     free, counted, charged, a comma list of them, or both
+#          (free,charged; the default)
 #   --selectors  which of ompi and mpich run (default both; none: neither,
 #          for sizes where they cannot finish: their columns then show '-')
 #   --dry-run    print how many runs, and exit.
@@ -79,7 +88,7 @@ usage() {
     echo "smpi_cluster: $1" >&2
     echo "usage: bash bench/smpi_cluster.sh [--mode quick|full] [--ranks 256|1024|all] [--platforms LIST]" \
         "[--sizes LIST] [--sizes-1024 LIST] [--variants LIST] [--sg-algs LIST] [--selectors LIST]" \
-        "[--copies free|charged|both] [--runs N] [--limit S] [--out FILE] [--fresh] [--dry-run]" >&2
+        "[--copies LIST] [--runs N] [--limit S] [--out FILE] [--fresh] [--dry-run]" >&2
     exit 2
 }
 
@@ -163,7 +172,11 @@ full) : "${sizes:=8 32 128 512 1024 4096 16384 65536}" "${sg_algs:=$ALL_SG_ALGS}
 esac
 : "${variants:=leader leader:bruck leader:pairwise}"
 case $ranks in 256 | 1024 | all) ;; *) usage "--ranks '$ranks'; accepted: 256, 1024, all" ;; esac
-case $copies in free | charged | both) ;; *) usage "--copies '$copies'; accepted: free, charged, both" ;; esac
+[ "$copies" = both ] && copies=free,charged
+modes=${copies//,/ }
+for mode_ in $modes; do
+    case $mode_ in free | counted | charged) ;; *) usage "--copies: '$mode_' is not a way to count copies; accepted: free, counted, charged (a comma list), both" ;; esac
+done
 [[ $runs =~ ^[1-9][0-9]?$ ]] || usage "--runs '$runs' is not a count from 1 to 99"
 [[ $limit =~ ^[1-9][0-9]*$ ]] || usage "--limit '$limit' is not a number of seconds from 1"
 : "${sizes1024:=$sizes}"
@@ -195,8 +208,6 @@ for p in $platforms; do
         usage "--platforms: '$p' is not a platform; accepted: $(cut -d' ' -f1 <<<"$PLATFORMS" | tr '\n' ' ')"
 done
 [ -n "$chosen" ] || usage "no platform chosen"
-modes="free charged"
-[ "$copies" = both ] || modes=$copies
 
 # The columns: NAME (ompi, mpich, sg:ALG, auto, or a variant)
 columns="$selectors $(for a in $sg_algs; do printf 'sg:%s ' "$a"; done)auto $variants"
@@ -225,6 +236,11 @@ trap 'rm -rf "$TMP"' EXIT
 start=$(date +%s)
 binsum=$(md5sum "$SB" | cut -c1-12)
 SG_VERSION=$(smpi_simgrid_version)
+# counted: C ns a copy, T ns a byte, as bench/copy_cost.sh measured them
+COPY_COST=$(awk '$1 == "figures" { c = $2; t = $3 } END { if (c != "") print c "," t }' \
+    "$HERE/results/copy_cost.txt" 2>/dev/null || true)
+[[ " $modes " != *" counted "* ]] || [ -n "$COPY_COST" ] ||
+    usage "--copies counted needs bench/results/copy_cost.txt: run bash bench/copy_cost.sh first"
 
 # run PLAT NP SHAPE-NODES COLUMN SIZE MODE REP: one smpirun (or the runs
 # file's figure for it); its "PLAT MODE SIZE COLUMN REP US" line into
@@ -237,13 +253,17 @@ run() {
     local args=(-m "$m:$m" -i 1 -x 1) envs=() alg topo='' who
     if [ "$mode_" = charged ]; then cfg+=(--cfg=smpi/simulate-computation:yes); else
         cfg+=(--cfg=smpi/simulate-computation:no); fi
+    # SimGrid's own collectives run counted exactly as free: one run for both
+    local keymode=$mode_
     case $col in
-    ompi | mpich) cfg+=("--cfg=smpi/coll-selector:$col"); alg=mpi who=sg ;;
-    sg:*) cfg+=("--cfg=smpi/alltoall:${col#sg:}"); alg=mpi who=sg ;;
+    ompi | mpich) cfg+=("--cfg=smpi/coll-selector:$col"); alg=mpi who=sg ;;&
+    sg:*) cfg+=("--cfg=smpi/alltoall:${col#sg:}"); alg=mpi who=sg ;;&
+    ompi | mpich | sg:*) [ "$mode_" = counted ] && keymode=free ;;
     *)
         # the executor is rebuilt as it changes; its auto prices the platform
         alg=${col%%@*} who=$(md5sum "$SB" | cut -c1-12)-m1
         envs=("XCHG_MACHINE_FILE=$TMP/$plat.$mode_.machine")
+        [ "$mode_" = counted ] && envs+=("XCHG_SMPI_COPY_COST=$COPY_COST")
         if [[ $col == *@* ]]; then
             topo=${col#*@}
             if [ "$topo" = nodes ]; then
@@ -263,7 +283,8 @@ run() {
     else
         args+=(-c)
     fi
-    local key="$plat $(cat "$TMP/$plat.figures") $mode_ $m $col $rep $who $shared"
+    local key="$plat $(cat "$TMP/$plat.figures") $keymode $m $col $rep $who $shared"
+    [ "$mode_" = counted ] && [ "$keymode" = counted ] && key+=" $COPY_COST"
     local kept
     kept=$(awk -v k="$key " 'index($0, k) == 1' "$RUNSFILE" | tail -n 1)
     if [ -n "$kept" ]; then
@@ -328,10 +349,12 @@ run() {
 # machine_file PLAT MODE BW LAT HOPS: the platform's figures as a machine
 # file for xchg's auto (docs/machine-file.md): ts a route's latency, tw a
 # link's time a byte, within a host the loopback's; tr this machine's copy
-# (bench/results/probe-machine.txt) where copies are charged, 0 where free.
+# where copies are charged (7.35e-5 us, the figure of the first charged
+# tables), or counted (bench/results/copy_cost.txt: T ns a byte), 0 where free.
 machine_file() {
     local tr=0
     [ "$2" = charged ] && tr=7.35e-5
+    [ "$2" = counted ] && tr=$(awk -v t="${COPY_COST#*,}" 'BEGIN { printf "%.4g", t / 1000 }')
     awk -v bw="$3" -v lat="$4" -v hops="$5" -v hbw="$HOST_BW" -v hlat="$HOST_LAT" -v tr="$tr" -v n="$1" 'BEGIN {
         print "xchg-machine/1"; print "name", n; print "units us"
         printf "ts %.6g\ntw %.6g\ntr %s\n", hops * lat * 1e6, 1e6 / bw, tr
@@ -341,7 +364,7 @@ machine_file() {
 while read -r plat np kind shape links nodes hops; do
     [[ " $(echo $chosen) " == *" $plat "* ]] || continue
     read -r bw lat <<<"$(links_of "$links")"
-    for mode_ in free charged; do machine_file "$plat" "$mode_" "$bw" "$lat" "$hops"; done
+    for mode_ in free counted charged; do machine_file "$plat" "$mode_" "$bw" "$lat" "$hops"; done
     made=$(bash "$ROOT/scripts/simgrid-platform.sh" --kind "$kind" --shape "$shape" --bw "$bw" --lat "$lat" \
         --cores $CORES --host-bw $HOST_BW --host-lat $HOST_LAT --out "$TMP")
     mv "$made" "$TMP/$plat.xml"
@@ -379,8 +402,10 @@ cmdline="bash bench/smpi_cluster.sh --mode $mode --copies $copies --runs $runs -
         [[ " $(echo $chosen) " == *" $plat "* ]] || continue
         echo "# $plat: $np ranks, $((np / CORES)) hosts; SimGrid ${kind^^} $shape; $links links"
     done <<<"$PLATFORMS"
-    echo "# us: xchg-bench Avg Latency (simulated, one call). free: copies not timed; charged: this machine's"
-    echo "# CPU time between MPI calls charged (median of $runs). Buffers shared (not validated) where p*p*m > 2^30."
+    echo "# us: xchg-bench Avg Latency (simulated, one call). free: copies not timed; counted: each of xchg's"
+    echo "# copying passes charged ${COPY_COST%,*} ns a copy + ${COPY_COST#*,} ns a byte (bench/results/copy_cost.txt; SimGrid's"
+    echo "# own collectives as free); charged: this machine's CPU time between MPI calls charged (median of $runs)."
+    echo "# Buffers shared (not validated) where p*p*m > 2^30."
     echo "# >Ns: stopped at the time limit; mem: stopped short of memory; n/a: failed or does not apply."
     echo "# sg-best: the fastest of SimGrid's algorithms run (which in brackets); sel: the better of ompi and mpich;"
     echo "# sel/X: sel's time over X's (above 1: X faster than the better selector)"

@@ -3,8 +3,8 @@
  * every option is read (bench_args.c) and the job's size is known: the
  * operation with its root or shift, the algorithm and the topology against
  * the registry (so a typo is bad usage with the library's own message, not
- * a failed run), the sizes an operation can take, and the OSU benchmarks'
- * memory limit.
+ * a failed run), the sizes an operation can take, the OSU benchmarks'
+ * memory limit, and the executor's environment variables.
  */
 #include <limits.h>
 #include <string.h>
@@ -116,10 +116,23 @@ static int rules_sizes(bench_args *a, int nprocs)
     return 0;
 }
 
+/* The executor's environment (XCHG_ALG, XCHG_SMPI_COPY_COST, ...), as the
+ * drop-in reads it: xchg-bench passes its own options, so a variable it
+ * would otherwise never check is refused here, not ignored. */
+static int rules_env(void)
+{
+    xchg_mpi_opts o;
+    xchg_err err = {{0}};
+    xchg_mpi_opts_default(&o);
+    if (xchg_mpi_opts_from_env(&o, &err) != 0)
+        return xchg_tool_usage_error("%s", err.msg);
+    return 0;
+}
+
 int bench_rules(bench_args *a, int nprocs)
 {
     int rc;
-    if ((rc = rules_op(a, nprocs)) || (rc = rules_alg(a, nprocs)) ||
+    if ((rc = rules_env()) || (rc = rules_op(a, nprocs)) || (rc = rules_alg(a, nprocs)) ||
         (rc = rules_sizes(a, nprocs)))
         return rc;
     return 0;

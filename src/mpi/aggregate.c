@@ -89,7 +89,7 @@ static int node_exchange(const xchg_mpi_plan *pl, const unsigned char *s, unsign
  * row at from to their ranks' places in to. One copy where b's ranks are
  * consecutive (ranks placed block-wise). */
 static void node_row(const xchg_mpi_node_map *m, size_t b, const unsigned char *from,
-                     unsigned char *to, size_t B, int gather)
+                     unsigned char *to, size_t B, int gather, xchg_mpi_tally *t)
 {
     size_t K = (size_t)m->most, Kb = (size_t)m->size_of[b];
     const int *r = m->rank_of + b * K;
@@ -98,12 +98,12 @@ static void node_row(const xchg_mpi_node_map *m, size_t b, const unsigned char *
         j++;
     if (j == Kb) {
         size_t at = (size_t)r[0] * B;
-        memcpy(gather ? to : to + at, gather ? from + at : from, Kb * B);
+        xchg_mpi_copy(gather ? to : to + at, gather ? from + at : from, Kb * B, t);
         return;
     }
     for (j = 0; j < Kb; j++) {
         size_t at = (size_t)r[j] * B;
-        memcpy(gather ? to + j * B : to + at, gather ? from + at : from + j * B, B);
+        xchg_mpi_copy(gather ? to + j * B : to + at, gather ? from + at : from + j * B, B, t);
     }
 }
 
@@ -115,15 +115,17 @@ static void pack_owned(const xchg_mpi_node_map *m, const unsigned char *in, unsi
 {
     size_t K = (size_t)m->most, N = (size_t)m->nnodes, n = (size_t)m->node;
     size_t Kn = (size_t)m->size_of[n], msg = (O * K + 1) * B;
+    xchg_mpi_tally tally = {0, 0};
     for (size_t d = 0; d < Kn; d++) {
         unsigned char *to = y + d * msg;
         for (size_t t = 0; t < O; t++) {
             size_t b = t * Kn + d;
             if (b < N && b != n)
-                node_row(m, b, in, to + t * K * B, B, 1);
+                node_row(m, b, in, to + t * K * B, B, 1, &tally);
         }
-        memcpy(to + O * K * B, in + (size_t)m->rank_of[n * K + d] * B, B);
+        xchg_mpi_copy(to + O * K * B, in + (size_t)m->rank_of[n * K + d] * B, B, &tally);
     }
+    xchg_mpi_charge_tally(&tally);
 }
 
 /* Step 2: the messages to and from the nodes this rank owns. x holds
@@ -136,9 +138,11 @@ static int between_nodes(xchg_mpi_plan *pl, unsigned char *x, unsigned char *y, 
     size_t B = pl->block_bytes, K = (size_t)m->most, N = (size_t)m->nnodes;
     size_t n = (size_t)m->node, l = (size_t)m->local, Kn = (size_t)m->size_of[n];
     size_t msg = (O * K + 1) * B, row = K * B;
+    xchg_mpi_tally tally = {0, 0};
     for (size_t t = 0; t < O; t++)
         for (size_t s = 0; s < Kn; s++)
-            memcpy(y + (t * Kn + s) * row, x + s * msg + t * row, row);
+            xchg_mpi_copy(y + (t * Kn + s) * row, x + s * msg + t * row, row, &tally);
+    xchg_mpi_charge_tally(&tally);
     MPI_Request *reqs = (MPI_Request *)(void *)xchg_mpi_at(pl, pl->carve.reqs);
     size_t nreq = 0;
     int rc = MPI_SUCCESS;
@@ -166,14 +170,17 @@ static void pack_arrived(const xchg_mpi_node_map *m, const unsigned char *x, uns
 {
     size_t K = (size_t)m->most, N = (size_t)m->nnodes, n = (size_t)m->node;
     size_t l = (size_t)m->local, Kn = (size_t)m->size_of[n];
+    xchg_mpi_tally tally = {0, 0};
     for (size_t j = 0; j < Kn; j++)
         for (size_t t = 0; t < O; t++) {
             size_t b = t * Kn + l;
             if (b >= N || b == n)
                 continue;
             for (size_t s = 0; s < (size_t)m->size_of[b]; s++)
-                memcpy(y + ((j * O + t) * K + s) * B, x + ((t * K + s) * K + j) * B, B);
+                xchg_mpi_copy(y + ((j * O + t) * K + s) * B, x + ((t * K + s) * K + j) * B, B,
+                              &tally);
         }
+    xchg_mpi_charge_tally(&tally);
 }
 
 /* Step 3's result in x ([d][t][s]: from place s of node t K_n + d) laid
@@ -183,12 +190,14 @@ static void unpack_arrived(const xchg_mpi_node_map *m, const unsigned char *x, u
 {
     size_t K = (size_t)m->most, N = (size_t)m->nnodes, n = (size_t)m->node;
     size_t Kn = (size_t)m->size_of[n];
+    xchg_mpi_tally tally = {0, 0};
     for (size_t d = 0; d < Kn; d++)
         for (size_t t = 0; t < O; t++) {
             size_t b = t * Kn + d;
             if (b < N && b != n)
-                node_row(m, b, x + (d * O + t) * K * B, out, B, 0);
+                node_row(m, b, x + (d * O + t) * K * B, out, B, 0, &tally);
         }
+    xchg_mpi_charge_tally(&tally);
 }
 
 int xchg_mpi_aggregate_run(xchg_mpi_plan *pl, const unsigned char *in, unsigned char *out)
@@ -204,8 +213,11 @@ int xchg_mpi_aggregate_run(xchg_mpi_plan *pl, const unsigned char *in, unsigned 
     if (rc != MPI_SUCCESS)
         return rc;
     /* the blocks from this node's places, final now (before x is reused) */
+    xchg_mpi_tally tally = {0, 0};
     for (size_t s = 0; s < Kn; s++)
-        memcpy(out + (size_t)m->rank_of[n * K + s] * B, x + s * msg + O * K * B, B);
+        xchg_mpi_copy(out + (size_t)m->rank_of[n * K + s] * B, x + s * msg + O * K * B, B,
+                      &tally);
+    xchg_mpi_charge_tally(&tally);
     if ((rc = between_nodes(pl, x, y, O)) != MPI_SUCCESS)
         return rc;
     pack_arrived(m, x, y, B, O);

@@ -39,15 +39,17 @@ static unsigned char *slot_at(const places *w, int where, size_t slot)
 static void copy_runs(const places *w, const xchg_mpi_run *runs, size_t nruns,
                       unsigned char *packed, int unpack)
 {
+    xchg_mpi_tally t = {0, 0};
     for (size_t i = 0; i < nruns; i++) {
         unsigned char *at = slot_at(w, runs[i].where, runs[i].slot);
         size_t n = runs[i].count * w->B;
         if (unpack)
-            memcpy(at, packed, n);
+            xchg_mpi_copy(at, packed, n, &t);
         else
-            memcpy(packed, at, n);
+            xchg_mpi_copy(packed, at, n, &t);
         packed += n;
     }
+    xchg_mpi_charge_tally(&t);
 }
 
 /* Wait for nreq requests; rc, or the wait's error when rc is success. */
@@ -158,9 +160,10 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     if (pl->key.in_place) {
         /* the receive buffer's blocks are the ones to send */
         w.send = xchg_mpi_at(pl, c->stage);
-        if (b->in_lay->contiguous)
+        if (b->in_lay->contiguous) {
             memcpy(w.send, b->in, all);
-        else
+            xchg_mpi_charge(1, all);
+        } else
             rc = xchg_mpi_pack_blocks(cs->comm, b->in_lay, (unsigned char *)(uintptr_t)b->in,
                                       w.send, B, (size_t)cs->p, B, 0);
     } else if (pack_in) {
@@ -171,6 +174,7 @@ int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     if (rc != MPI_SUCCESS)
         return rc;
     memcpy(w.recv + (size_t)cs->rank * B, w.send + (size_t)cs->rank * B, B);
+    xchg_mpi_charge(1, B);
     if (x->independent)
         rc = run_windows(x, cs->comm, &w);
     for (size_t k = 0; !x->independent && k < x->nsteps && rc == MPI_SUCCESS; k++)

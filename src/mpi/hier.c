@@ -231,24 +231,29 @@ static int lead(xchg_mpi_plan *pl, const unsigned char *rows, unsigned char *x,
     size_t members = (size_t)m->size_of[m->node] - first;
     members = members < G ? members : G;
     /* to node b: from member i here to place j there */
+    xchg_mpi_tally t = {0, 0};
     for (size_t b = 0; b < N; b++)
         for (size_t i = 0; i < members; i++)
             for (size_t j = 0; j < K; j++) {
                 int to = m->rank_of[b * K + j];
                 if (to >= 0)
-                    memcpy(y + ((b * G + i) * K + j) * B, rows + i * row + (size_t)to * B, B);
+                    xchg_mpi_copy(y + ((b * G + i) * K + j) * B, rows + i * row + (size_t)to * B,
+                                  B, &t);
             }
+    xchg_mpi_charge_tally(&t);
     int rc = xchg_mpi_hier_exchange(pl, g->lane_comm, pl->hier_inner, pl->hier_topology, y, x,
                                     G * K * B);
     if (rc != MPI_SUCCESS || L == 1)
         return rc;
     /* to this node's leader l2: what came for its group's places */
+    t = (xchg_mpi_tally){0, 0};
     for (size_t l2 = 0; l2 < L; l2++)
         for (size_t a = 0; a < N; a++)
             for (size_t i = 0; i < G; i++)
                 for (size_t j = 0; j < G && l2 * G + j < K; j++)
-                    memcpy(y + (((l2 * N + a) * G + i) * G + j) * B,
-                           x + ((a * G + i) * K + l2 * G + j) * B, B);
+                    xchg_mpi_copy(y + (((l2 * N + a) * G + i) * G + j) * B,
+                                  x + ((a * G + i) * K + l2 * G + j) * B, B, &t);
+    xchg_mpi_charge_tally(&t);
     return xchg_mpi_hier_exchange(pl, g->lead_comm, "auto", "auto", y, x, N * G * G * B);
 }
 
@@ -262,14 +267,16 @@ static void by_rank(const xchg_mpi_plan *pl, const unsigned char *x, unsigned ch
     size_t G = (size_t)g->group, L = (size_t)g->leaders, row = (size_t)pl->cs->p * B;
     size_t members = (size_t)m->size_of[m->node] - (size_t)m->local;
     members = members < G ? members : G;
+    xchg_mpi_tally t = {0, 0};
     for (size_t l = 0; l < L; l++)
         for (size_t a = 0; a < N; a++)
             for (size_t i = 0; i < G && l * G + i < K; i++) {
                 int from = m->rank_of[a * K + l * G + i];
                 for (size_t j = 0; from >= 0 && j < members; j++)
-                    memcpy(out + j * row + (size_t)from * B,
-                           x + (((l * N + a) * G + i) * G + j) * B, B);
+                    xchg_mpi_copy(out + j * row + (size_t)from * B,
+                                  x + (((l * N + a) * G + i) * G + j) * B, B, &t);
             }
+    xchg_mpi_charge_tally(&t);
 }
 
 /* Steps 1-5 (the top of the file) on a rank's p contiguous blocks. An MPI

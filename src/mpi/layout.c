@@ -78,6 +78,7 @@ int xchg_mpi_pack_blocks(MPI_Comm comm, const xchg_mpi_layout *lay, unsigned cha
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    xchg_mpi_charge(nblocks, xchg_mpi_mul(nblocks, B));
     return MPI_SUCCESS;
 }
 

@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The executor's internal functions are hidden from the shared library, as
  * the core's are: calls between its files go straight to the function, not
@@ -126,5 +127,44 @@ XCHG_MPI_INTERNAL int xchg_mpi_raise(MPI_Comm comm, int rc);
 #define XCHG_MPI_AGGREGATE (-2)
 XCHG_MPI_INTERNAL int xchg_mpi_hier_parse(const char *spec, size_t len, int *leaders,
                                           char *inner, size_t inner_len);
+
+/* charge.c: XCHG_SMPI_COPY_COST's value v ("C,T": ns a copy, ns a byte)
+ * as seconds, into *per_copy_s and *per_byte_s. XCHG_OK, or XCHG_EINVAL
+ * with a message in err (when not NULL) and the outputs unchanged. */
+XCHG_MPI_INTERNAL int xchg_mpi_copy_cost_parse(const char *v, double *per_copy_s,
+                                               double *per_byte_s, xchg_err *err);
+
+/* charge.c: under SimGrid's SMPI, charge this rank the simulated time of a
+ * copying pass of `copies` copies moving `bytes` bytes at the figures of
+ * XCHG_SMPI_COPY_COST (unset: nothing). Elsewhere, nothing. */
+#ifdef SMPI_H
+XCHG_MPI_INTERNAL void xchg_mpi_charge(size_t copies, size_t bytes);
+#else
+static inline void xchg_mpi_charge(size_t copies, size_t bytes)
+{
+    (void)copies;
+    (void)bytes;
+}
+#endif
+
+/* What a copying pass copied, for xchg_mpi_charge: xchg_mpi_copy counts
+ * as it copies (outside SMPI the count is never read, and compiled away). */
+typedef struct xchg_mpi_tally {
+    size_t copies, bytes;
+} xchg_mpi_tally;
+
+/* memcpy(to, from, n), counted in *t. */
+static inline void xchg_mpi_copy(void *to, const void *from, size_t n, xchg_mpi_tally *t)
+{
+    memcpy(to, from, n);
+    t->copies++;
+    t->bytes += n;
+}
+
+/* Charge a pass's tally (xchg_mpi_charge). */
+static inline void xchg_mpi_charge_tally(const xchg_mpi_tally *t)
+{
+    xchg_mpi_charge(t->copies, t->bytes);
+}
 
 #endif /* XCHG_MPI_INTERNAL_H */

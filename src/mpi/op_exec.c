@@ -94,17 +94,19 @@ static void place_slots(oprun *r, const unsigned char *in, size_t in_bytes, unsi
 /* Copy a message's pieces between their slots and a packed buffer. */
 static void copy_pieces(const oprun *r, size_t first, size_t n, unsigned char *packed, int unpack)
 {
+    xchg_mpi_tally t = {0, 0};
     for (size_t i = 0; i < n; i++) {
         const xchg_mpi_oppiece *pc = &r->o->pieces[first + i];
         size_t len = xchg_mpi_seg_len(r->pl, pc->seg);
         if (len == 0) /* an empty piece (fewer elements than pieces); packed may be NULL */
             continue;
         if (unpack)
-            memcpy(slot(r, pc->slot), packed, len);
+            xchg_mpi_copy(slot(r, pc->slot), packed, len, &t);
         else
-            memcpy(packed, slot(r, pc->slot), len);
+            xchg_mpi_copy(packed, slot(r, pc->slot), len, &t);
         packed += len;
     }
+    xchg_mpi_charge_tally(&t);
 }
 
 /* inout = in op inout over len bytes of elements of the key's esize bytes,
@@ -142,6 +144,7 @@ static int combine(const oprun *r, const xchg_mpi_opstep *m, MPI_Datatype type, 
             if (o->pieces[m->recv0 + j].slot == c->recv)
                 len = xchg_mpi_seg_len(r->pl, o->pieces[m->recv0 + j].seg);
         memcpy(slot(r, c->out), slot(r, right), len);
+        xchg_mpi_charge(1, len);
         int rc = reduce_local(r, slot(r, left), slot(r, c->out), len, type, op);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -271,12 +274,14 @@ int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
             rc = run_step(&r, &o->steps[k], b->type, b->op);
     }
     size_t last = o->nphases - 1;
+    xchg_mpi_tally t = {0, 0};
     for (size_t i = 0; out && rc == MPI_SUCCESS && i < o->nres[last]; i++) {
         const xchg_mpi_oppiece *pc = &o->pieces[o->res0[last] + i];
         unsigned char *dst = out + xchg_mpi_seg_off(pl, pc->seg);
         if (dst != slot(&r, pc->slot)) /* a result that did not live in place */
-            memcpy(dst, slot(&r, pc->slot), xchg_mpi_seg_len(pl, pc->seg));
+            xchg_mpi_copy(dst, slot(&r, pc->slot), xchg_mpi_seg_len(pl, pc->seg), &t);
     }
+    xchg_mpi_charge_tally(&t);
     if (rc == MPI_SUCCESS && pack_out)
         rc = xchg_mpi_pack_blocks(r.comm, b->out_lay, b->out, out, B, b->out_blocks, B, 1);
     return rc;

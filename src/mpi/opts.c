@@ -325,6 +325,13 @@ int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err)
                      verbose);
         return XCHG_EINVAL;
     }
+    /* checked everywhere, so that a bad value is said the same way; read
+     * and used only under SimGrid's SMPI (charge.c) */
+    const char *copy_cost = getenv("XCHG_SMPI_COPY_COST");
+    double per_copy = 0, per_byte = 0;
+    if (copy_cost && *copy_cost &&
+        xchg_mpi_copy_cost_parse(copy_cost, &per_copy, &per_byte, err))
+        return XCHG_EINVAL;
     if (alg && *alg)
         opts->alg = alg;
     if (topo && *topo)

@@ -75,6 +75,10 @@ usage_error "-m MAX 2 is below one MPI_INT; accepted for --op scan: MAX >= 4" --
 usage_error "--pair times xchg's call against the MPI library's in one run" --pair -l
 usage_error "--min-time '0' is not a time; accepted: seconds above 0 and up to 3600" --min-time 0
 usage_error "--min-time '1e3' is not a time" --min-time 1e3
+# the executor's environment, which xchg-bench's own options would leave unread
+XCHG_SMPI_COPY_COST=fast usage_error "XCHG_SMPI_COPY_COST=fast: expected C,T.*for example" -m 8:8
+XCHG_SMPI_COPY_COST=1,-2 usage_error "XCHG_SMPI_COPY_COST=1,-2: expected C,T" -m 8:8
+XCHG_ALG=nonsense usage_error "XCHG_ALG=nonsense" -m 8:8
 fi
 mpi_refusals_check "xchg-bench: "
 

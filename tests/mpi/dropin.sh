@@ -151,6 +151,10 @@ run badtopo 4 "$cprog" XCHG_TOPOLOGY=torus:3x3 XCHG_VERBOSE=1
 expect badtopo "XCHG_TOPOLOGY=torus:3x3 at p=4: message, every call passed" "dropin_prog: OK" \
     120 passed $? "^xchg: .*torus:3x3"
 
+run badcopy 4 "$cprog" XCHG_SMPI_COPY_COST=3 XCHG_VERBOSE=1
+expect badcopy "XCHG_SMPI_COPY_COST=3: message, every call passed" "dropin_prog: OK" 120 passed $? \
+    "^xchg: .*XCHG_SMPI_COPY_COST=3: expected C,T"
+
 run badspec 4 "$cprog" XCHG_TOPOLOGY=torus:3y XCHG_VERBOSE=1
 expect badspec "XCHG_TOPOLOGY=torus:3y: message, every call passed" "dropin_prog: OK" 120 passed $? \
     "^xchg: .*XCHG_TOPOLOGY" "torus:3y"

@@ -16,6 +16,10 @@
 #   4. Auto counts the simulated hosts' cores, not this machine's.
 #   5. The exchanges through one leader a node and by aggregation run on
 #      SMPI's hosts.
+#   6. XCHG_SMPI_COPY_COST charges the executor's copies, deterministically:
+#      pairwise copies one block (its own) before it sends, so a copy of
+#      1,000 ns adds 1 us; 0,0 changes nothing; Bruck and aggregation,
+#      which copy at every step, grow by more; a bad value is refused.
 # The runs of 1 and 2 go two at a time (smpi_bg, below).
 #
 # Usage: bash tests/smpi/exec.sh path/to/build-smpi/xchg-bench path/to/smpirun path/to/xchg
@@ -148,4 +152,32 @@ for alg in leader:bruck aggregate; do
         bad "$alg on 4 hosts of 4 cores: status $rc, $rows of 10 sizes passed: $(tail -n 3 "$TMP/out")"
     fi
 done
+# 6. Copies counted (XCHG_SMPI_COPY_COST, src/mpi/charge.c): us ALG COST
+# prints ALG's simulated time at 64 B on those hosts with that figure.
+us() {
+    XCHG_SMPI_COPY_COST=$2 "$SMPIRUN" -np 16 -platform "$fat" -hostfile "${fat%.xml}.hosts" \
+        --cfg=smpi/simulate-computation:no "$BENCH" --alg "$1" -m 64:64 -i 1 -x 0 -c 2>/dev/null |
+        awk '$1 == 64 && $3 == "Pass" { print $2 }'
+}
+free=$(us pairwise '') zero=$(us pairwise 0,0) one=$(us pairwise 1000,0)
+if [ -n "$free" ] && [ "$zero" = "$free" ] &&
+    awk -v a="$free" -v b="$one" 'BEGIN { exit !(b - a > 0.999 && b - a < 1.001) }'; then ok; else
+    bad "pairwise with copies of 1000 ns: $free us free, $zero at 0,0, $one at 1000,0 (expected 1 us more)"
+fi
+for alg in bruck aggregate; do
+    free=$(us $alg '') counted=$(us $alg 1000,0.5) again=$(us $alg 1000,0.5)
+    if [ -n "$free" ] && [ "$counted" = "$again" ] &&
+        awk -v a="$free" -v b="$counted" 'BEGIN { exit !(b - a > 3) }'; then ok; else
+        bad "$alg with copies counted: $free us free, $counted and $again counted (expected the same, 3 us more)"
+    fi
+done
+# (in $TMP: a failed smpirun keeps its unrolled hostfile where it runs)
+(cd "$TMP" && XCHG_SMPI_COPY_COST=fast "$SMPIRUN" -np 4 -platform "$fat" \
+    -hostfile "${fat%.xml}.hosts" --cfg=smpi/simulate-computation:no "$BENCH" -m 8:8 -i 1 -x 0) \
+    >"$TMP/out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "XCHG_SMPI_COPY_COST=fast: expected C,T" "$TMP/out" &&
+    grep -q "Execution failed with code 2" "$TMP/out"; then ok; else
+    bad "XCHG_SMPI_COPY_COST=fast: status $rc: $(grep -v '^\[' "$TMP/out" | tail -n 2)"
+fi
 finish
