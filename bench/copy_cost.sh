@@ -9,21 +9,8 @@
 #   --build DIR  build tree (default <repo>/build; copy_cost built here)
 #   --out FILE   results file (default bench/results/copy_cost.txt)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
-build=$repo/build
-out=$here/results/copy_cost.txt
-die() { echo "copy_cost.sh: $*" >&2; exit 2; }
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --build) [ $# -ge 2 ] || die "--build needs a directory"; build=$2; shift 2 ;;
-    --out) [ $# -ge 2 ] || die "--out needs a file"; out=$2; shift 2 ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown option '$1'; accepted: --build DIR, --out FILE, --help" ;;
-    esac
-done
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target copy_cost >/dev/null
+# shellcheck source=lib_one_program.sh
+source "$(dirname "$0")/lib_one_program.sh" copy_cost "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for r in 1 2 3; do "$build/copy_cost" >"$tmp/run.$r"; done

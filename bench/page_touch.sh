@@ -7,21 +7,8 @@
 #   --build DIR  build tree (default <repo>/build; page_touch built here)
 #   --out FILE   results file (default bench/results/page_touch.txt)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
-build=$repo/build
-out=$here/results/page_touch.txt
-die() { echo "page_touch.sh: $*" >&2; exit 2; }
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --build) [ $# -ge 2 ] || die "--build needs a directory"; build=$2; shift 2 ;;
-    --out) [ $# -ge 2 ] || die "--out needs a file"; out=$2; shift 2 ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown option '$1'; accepted: --build DIR, --out FILE, --help" ;;
-    esac
-done
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target page_touch >/dev/null
+# shellcheck source=lib_one_program.sh
+source "$(dirname "$0")/lib_one_program.sh" page_touch "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$build/page_touch" 4096 5 >"$tmp/alone"

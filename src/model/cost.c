@@ -345,10 +345,7 @@ int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_lin
     int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
-    xchg_line_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts)
-        o = *opts;
+    xchg_line_opts o = opts ? *opts : (xchg_line_opts){0};
     if (o.report && o.report->steps != xchg_sched_nsteps(s))
         return xchg_fail(err, XCHG_EINVAL,
                          "xchg_cost_line: the report has %zu steps but the schedule %zu; "

@@ -168,10 +168,7 @@ int xchg_aggregate_line(const xchg_topo *nodes, uint32_t ppn, const xchg_machine
     int rc = ranks_and_machine(N, K, mach, err);
     if (rc)
         return rc;
-    xchg_line_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts)
-        o = *opts;
+    xchg_line_opts o = opts ? *opts : (xchg_line_opts){0};
     uint64_t O = (N + K - 1) / K;
     xchg_line l;
     memset(&l, 0, sizeof l);
@@ -326,10 +323,7 @@ int xchg_flat_line(const xchg_sched *s, const xchg_topo *nodes, uint32_t ppn,
     int rc = xchg_model_check_machine(mach, err);
     if (rc)
         return rc;
-    xchg_line_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts)
-        o = *opts;
+    xchg_line_opts o = opts ? *opts : (xchg_line_opts){0};
     xchg_line l;
     memset(&l, 0, sizeof l);
     l.steps = xchg_sched_nsteps(s);

@@ -2,7 +2,8 @@
  * mpi_internal.h - what every file of the executor shares: the visibility
  * and attribute macros, the limits of a message and of the shared segment,
  * how a buffer's blocks sit in memory (layout.c), posting a message in
- * pieces (layout.c), the options in effect and raising an error (call.c).
+ * pieces (layout.c), the options in effect and raising an error (call.c),
+ * and copies counted for SimGrid (charge.c).
  *
  * The executor's other internal headers each belong to one part of it:
  *   comm.h     the state kept on a communicator (comm.c, settings.c,
