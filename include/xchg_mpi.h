@@ -100,8 +100,9 @@ void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len)
  * XCHG_TUNING_FILE and XCHG_MACHINE_FILE (paths; read and checked when a
  * plan is made); XCHG_SMPI_COPY_COST ("C,T": under SimGrid's SMPI, charge
  * each of the executor's copies C ns and each byte copied T ns of simulated
- * time; checked everywhere, of effect only there). Unset or empty variables leave the field alone. Returns 0, or XCHG_EINVAL with a message
- * naming the variable, its value and what is accepted (opts then unchanged).
+ * time; checked everywhere, of effect only there). Unset or empty variables
+ * leave the field alone. Returns 0, or XCHG_EINVAL with a message naming
+ * the variable, its value and what is accepted (opts then unchanged).
  * The strings point into the environment.
  */
 int xchg_mpi_opts_from_env(xchg_mpi_opts *opts, xchg_err *err);

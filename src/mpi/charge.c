@@ -10,7 +10,7 @@
  * copying pass of the executor says how many copies it made and how many
  * bytes they moved (xchg_mpi_charge), and, where XCHG_SMPI_COPY_COST gives
  * a figure for each, the rank is charged that simulated time at once
- * (smpi_execute). Outside SMPI the call is empty and inlined away
+ * (smpi_execute_flops). Outside SMPI the call is empty and inlined away
  * (mpi_internal.h), and the variable is only checked (opts.c), so that a
  * bad value is refused alike everywhere.
  *
