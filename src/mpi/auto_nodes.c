@@ -6,11 +6,14 @@
  * Priced as the executor runs them, with auto's machine (auto.c; a machine
  * file may give the network's ts and tw and a node's ts_node and tw_node):
  *   flat          every rank's messages leave its node through the node's
- *                 one port, K at a time: K x the flat line's time between
- *                 nodes (its start-ups and volume), its copies once;
+ *                 one port: the flat line's time once (start-ups, bytes,
+ *                 copies: the K ranks' start-ups and copies run side by
+ *                 side, as a NIC overlaps the latencies of the messages in
+ *                 flight), and K - 1 more times its bytes alone;
  *   L leaders     (L = 1, each divisor of K, K for pairs; G = K / L) the
- *                 L lanes through the port: L x the inner schedule's time
- *                 at blocks of G K m, every candidate of the network of
+ *                 L lanes through the port: the inner schedule's time at
+ *                 blocks of G K m once and its bytes L - 1 more times, as
+ *                 flat's, every candidate of the network of
  *                 nodes; gather and scatter in groups of G (2 (G - 1)
  *                 messages of p m at the node's figures), the leaders'
  *                 exchange (L - 1 messages of N G G m), and three copies
@@ -44,22 +47,26 @@ static double node_message(const xchg_machine *mach, double b)
     return ts + b * tw;
 }
 
-/* The time of line's messages alone at blocks of m (its copies free). */
-static double messages(const xchg_line *line, const xchg_machine *mach, double m)
+/* The time line's bytes take at blocks of m, its start-ups and copies
+ * free: what one more rank's (or lane's) share of the schedule adds
+ * through its node's one port. Its start-ups overlap the first rank's:
+ * pricing them K times made the flat exchange look K times dearer than
+ * it runs (docs/clusters.md, "Where auto was wrong"). */
+static double port_bytes(const xchg_line *line, const xchg_machine *mach, double m)
 {
-    xchg_machine free_copies = *mach;
-    free_copies.tr = 0;
-    return xchg_mpi_predict(line, &free_copies, m);
+    xchg_machine bytes_only = *mach;
+    bytes_only.ts = bytes_only.ts_eager = bytes_only.tr = 0;
+    return xchg_mpi_predict(line, &bytes_only, m);
 }
 
 /* The time of L leaders a node running the inner line between the N
- * nodes of K ranks, blocks of m bytes: the lanes' messages one after
- * another through the port, their copies side by side. */
+ * nodes of K ranks, blocks of m bytes: the lanes' bytes one after
+ * another through the port, their start-ups and copies side by side. */
 static double hier_time(const xchg_line *inner, const xchg_machine *mach, double m, int N, int K,
                         int L)
 {
     double G = (double)(K / L), p = (double)N * K;
-    double t = xchg_mpi_predict(inner, mach, G * K * m) + (L - 1) * messages(inner, mach, G * K * m);
+    double t = xchg_mpi_predict(inner, mach, G * K * m) + (L - 1) * port_bytes(inner, mach, G * K * m);
     if (G > 1)
         t += 2 * (G - 1) * node_message(mach, p * m);
     if (L > 1)
@@ -101,7 +108,7 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
         return rc;
     double m = (double)pl->block_bytes;
     int N = nm->nnodes, K = nm->most, best_l = 0;
-    double flat = xchg_mpi_predict(flat_line, mach, m) + (K - 1) * messages(flat_line, mach, m);
+    double flat = xchg_mpi_predict(flat_line, mach, m) + (K - 1) * port_bytes(flat_line, mach, m);
     double best = flat;
     size_t best_x = 0;
     double aggregated = aggregate_time(mach, m, N, K);
@@ -142,7 +149,7 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
     *taken = 1;
     snprintf(pl->info.why, sizeof pl->info.why,
              "auto: %d nodes of %s%d ranks (%s): %s predicted faster (%.3g us) than %s flat "
-             "(%.3g us, the node's port carrying its %d ranks' messages) at %zu-byte blocks "
+             "(%.3g us, the node's port carrying its %d ranks' bytes) at %zu-byte blocks "
              "with %.2g ranks per core (%st_s %.3g us, t_w %.3g us/B; docs/clusters.md)",
              N, equal ? "" : "at most ", K, nm->by, pl->info.alg, best, flat_spec, flat, K,
              pl->block_bytes, cs->ranks_per_core,
