@@ -507,9 +507,12 @@ int xchg_plan(const xchg_topo *t, const xchg_machine *mach, double m,
  * node network (xchg_cost_line or a planner candidate's, on the same
  * machine with the same barrier choice). With G = K/L and p = N*K, in
  * blocks of m bytes:
- *   startups           = L * inner.startups  (the L lanes of a node leave
- *                        through its one port, one after another)
- *   volume, link volume = K*K * inner's      (L lanes of G*K-block blocks)
+ *   startups           = inner.startups  (the L lanes of a node start
+ *                        their messages side by side, a core each: their
+ *                        start-ups overlap, so one lane's are paid)
+ *   volume, link volume = K*K * inner's      (L lanes of G*K-block blocks,
+ *                        all through the node's one port: bytes do not
+ *                        overlap)
  *   copy_blocks        = G*K*inner.copy + pre + mid + post, pre = post =
  *                        G*p when G > 1, mid = G*p when L > 1
  *   node_startups      = 2*(G-1) + (L-1)     (gather, leaders' exchange,
@@ -564,10 +567,13 @@ int xchg_aggregate_line(const xchg_topo *nodes, uint32_t ppn, const xchg_machine
  * intra-node message (the step's largest such one is charged: node
  * start-up and volume); the others leave their node's port and cross the
  * network along the shortest dimension-ordered route. The step then costs
- * S start-ups, S the most messages one node sends or receives, and V
- * blocks, V the largest of the blocks one node sends, one node receives
- * and one directed link of the network carries (XCHG_LINK_MEASURED). So
- * with ppn = 1 and s on `nodes` itself it is xchg_cost_line's measured
+ * S start-ups, S the most such messages one RANK sends or receives (1 in
+ * a one-port schedule when any message leaves its node, else 0: the ppn
+ * ranks of a node start theirs side by side, a core each, so their
+ * start-ups overlap), and V blocks, V the largest of the blocks one node
+ * sends, one node receives and one directed link of the network carries
+ * (XCHG_LINK_MEASURED): the bytes of a node's ranks share its one port.
+ * So with ppn = 1 and s on `nodes` itself it is xchg_cost_line's measured
  * line. Copies are s's (each rank its own, in parallel). Work
  * p*steps*route length; over opts->max_work (0: the verifier's default)
  * the line is XCHG_LINK_UNMEASURED. Returns 0; EINVAL on NULL arguments,

@@ -3,7 +3,8 @@
 # drives it: plan and compare rank the flat algorithms and the node-aware
 # variants (leader:X, leaders:L:X, pairs:X, aggregate) on one line and
 # name the same winner; --ppn 1 changes nothing; cost --ppn gives the
-# page's worked examples from a machine file with intra-node figures;
+# page's worked examples from a machine file with intra-node figures (the
+# lanes' and the flat ranks' start-ups side by side);
 # compare verifies aggregate's composition; sim --ppn equals the model on
 # a contention-free inner schedule and exceeds it where links are shared;
 # every bad input exits 2 with what is accepted (aggregate:X, sim
@@ -32,13 +33,21 @@ expect "cost leader: exit" "$?" 0
 expect "cost leader: time" "$(echo "$out" | jsx o.time)" 87.2
 expect "cost leader: fixed" "$(echo "$out" | jsx o.fixed)" 36
 expect "cost leader: node start-ups" "$(echo "$out" | jsx o.node_startups)" 6
+# pairs:pairwise: the 4 lanes' 3 start-ups side by side, 33 + 0.52*m
 out=$("$X" cost --topo complete:4 --ppn 4 --alg pairs:pairwise --m 64 --machine "$TMP/node.txt" --json)
-expect "cost pairs: fixed" "$(echo "$out" | jsx o.fixed)" 123
+expect "cost pairs: start-ups" "$(echo "$out" | jsx o.startups)" 3
+expect "cost pairs: fixed" "$(echo "$out" | jsx o.fixed)" 33
 expect "cost pairs: per byte" "$(echo "$out" | jsx o.per_unit)" 0.52
-# flat pairwise on complete:16, 4 ranks a node: 48 start-ups between nodes
+expect "cost pairs: time" "$(echo "$out" | jsx o.time)" 66.28
+out=$("$X" cost --topo complete:4 --ppn 4 --alg leaders:2:pairwise --m 64 --machine "$TMP/node.txt" --json)
+expect "cost leaders:2: time" "$(echo "$out" | jsx o.time)" 76.008
+# flat pairwise on complete:16, 4 ranks a node: steps 4-15 leave the node,
+# the 4 ranks start theirs side by side: 12 start-ups between nodes, not 48
 out=$("$X" cost --topo complete:4 --ppn 4 --alg pairwise --m 64 --machine "$TMP/node.txt" --json)
-expect "cost flat: start-ups" "$(echo "$out" | jsx o.startups)" 48
-expect "cost flat: fixed" "$(echo "$out" | jsx o.fixed)" 483
+expect "cost flat: start-ups" "$(echo "$out" | jsx o.startups)" 12
+expect "cost flat: volume" "$(echo "$out" | jsx o.volume_blocks)" 48
+expect "cost flat: fixed" "$(echo "$out" | jsx o.fixed)" 123
+expect "cost flat: time" "$(echo "$out" | jsx o.time)" 154.104
 # aggregate on the same cluster: 16 + 0.598*m; on 6 nodes of 4 (O = 2)
 out=$("$X" cost --topo complete:4 --ppn 4 --alg aggregate --m 64 --machine "$TMP/node.txt" --json)
 expect "cost aggregate: exit" "$?" 0
@@ -99,6 +108,13 @@ cmp -s "$TMP/a" "$TMP/b" && ok || bad "plan --ppn 1 differs from plan"
 out=$("$X" sim --topo torus:4x4 --ppn 16 --alg leaders:4:t2 --m 64 --json)
 expect "sim t2: exit" "$?" 0
 expect "sim t2 = model" "$(echo "$out" | jsx 'Math.abs(o.time - o.predicted) < 1e-6')" true
+# every rank a lane: the 16 lanes start side by side, so between nodes
+# they take what one leader's messages of the same bytes take
+out=$("$X" sim --topo torus:4x4 --ppn 16 --alg pairs:t2 --m 64 --machine paragon --barrier --json)
+expect "sim pairs:t2 = model" "$(echo "$out" | jsx 'Math.abs(o.time - o.predicted) < 1e-6')" true
+lead=$("$X" sim --topo torus:4x4 --ppn 16 --alg leader:t2 --m 64 --machine paragon --barrier --json)
+expect "sim pairs:t2 between nodes = leader:t2's" \
+    "$(echo "$out" | jsx o.between_nodes)" "$(echo "$lead" | jsx o.between_nodes)"
 out=$("$X" sim --topo torus:4x4 --ppn 16 --alg leader:bruck:2 --m 64 --json)
 expect "sim bruck waits" "$(echo "$out" | jsx 'o.between_nodes > o.between_nodes_predicted')" true
 

@@ -11,8 +11,9 @@
  * between nodes held to one of K*K blocks for every ordered node pair and
  * its line's counts (xchg_aggregate_line) to the schedule's, its link
  * volume to the routes walked here; the flat line at ppn 1 held to the
- * cost model's; the worked examples of docs/hierarchical.md; the
- * planner's candidates with ppn; the refusals.
+ * cost model's; the lanes' and the flat ranks' start-ups side by side
+ * (one lane's, one a step that leaves the node); the worked examples of
+ * docs/hierarchical.md; the planner's candidates with ppn; the refusals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -320,21 +321,25 @@ static void worked_example(void)
     CHECK(fabs(lead.per_unit - 0.8) < 1e-9, "leader per_unit %g, want 0.8", lead.per_unit);
     CHECK(fabs(xchg_line_time(&lead, 64) - 87.2) < 1e-9, "leader at 64 B: %g, want 87.2",
           xchg_line_time(&lead, 64));
-    /* pairs: 4 lanes x 3 start-ups; 48 blocks; copies 16; 3 node start-ups
-     * of 4 blocks */
-    CHECK_EQ_U64(pairs.startups, 12, "pairs start-ups");
+    /* pairs: 4 lanes of 3 start-ups side by side, 3; 48 blocks; copies 16;
+     * 3 node start-ups of 4 blocks */
+    CHECK_EQ_U64(pairs.startups, 3, "pairs start-ups");
     CHECK_EQ_U64(pairs.link_volume_blocks, 48, "pairs volume");
     CHECK_EQ_U64(pairs.copy_blocks, 16, "pairs copies");
     CHECK_EQ_U64(pairs.node_startups, 3, "pairs node start-ups");
     CHECK_EQ_U64(pairs.node_volume_blocks, 12, "pairs node volume");
-    CHECK(fabs(pairs.fixed - 123.0) < 1e-9, "pairs fixed %g, want 123", pairs.fixed);
+    CHECK(fabs(pairs.fixed - 33.0) < 1e-9, "pairs fixed %g, want 33", pairs.fixed);
     CHECK(fabs(pairs.per_unit - 0.52) < 1e-9, "pairs per_unit %g, want 0.52", pairs.per_unit);
-    /* leaders:2: 6 start-ups; copies 3*32 = 96; node 1+1+1 start-ups,
-     * 16+16+16 blocks */
-    CHECK_EQ_U64(l2.startups, 6, "leaders:2 start-ups");
+    CHECK(fabs(xchg_line_time(&pairs, 64) - 66.28) < 1e-9, "pairs at 64 B: %g, want 66.28",
+          xchg_line_time(&pairs, 64));
+    /* leaders:2: 3 start-ups (2 lanes side by side); copies 3*32 = 96; node
+     * 1+1+1 start-ups, 16+16+16 blocks: 33 + 0.672*m */
+    CHECK_EQ_U64(l2.startups, 3, "leaders:2 start-ups");
     CHECK_EQ_U64(l2.copy_blocks, 96, "leaders:2 copies");
     CHECK_EQ_U64(l2.node_startups, 3, "leaders:2 node start-ups");
     CHECK_EQ_U64(l2.node_volume_blocks, 48, "leaders:2 node volume");
+    CHECK(fabs(xchg_line_time(&l2, 64) - 76.008) < 1e-9, "leaders:2 at 64 B: %g, want 76.008",
+          xchg_line_time(&l2, 64));
     /* aggregate: O = 1 step between nodes, 3 messages of 16 blocks through
      * each port; 3 + 3 steps within nodes of 4+1 and 4 blocks; 4*16 copies */
     xchg_line ag;
@@ -364,19 +369,106 @@ static void worked_example(void)
     /* flat pairwise on complete:16 hosted 4 a node: 15 steps, rank r
      * with r XOR s at step s (p a power of two): steps 1-3 stay in the
      * node (one block), steps 4-15 send 4 messages of 1 block out of
-     * every node */
+     * every node, started side by side by its 4 ranks: 12 start-ups, 48
+     * blocks through each port */
     xchg_sched *flat = check_generate("complete:16", "pairwise");
     if (flat) {
         xchg_line fl;
         CHECK(xchg_flat_line(flat, &t, 4, &m, NULL, &fl, NULL) == 0, "flat line");
-        CHECK_EQ_U64(fl.startups, 48, "flat start-ups (4 a step)");
+        CHECK_EQ_U64(fl.startups, 12, "flat start-ups (one a step between nodes)");
         CHECK_EQ_U64(fl.link_volume_blocks, 48, "flat volume");
         CHECK_EQ_U64(fl.node_startups, 3, "flat node start-ups");
         CHECK_EQ_U64(fl.node_volume_blocks, 3, "flat node volume");
-        CHECK(fabs(fl.fixed - 483.0) < 1e-9, "flat fixed %g, want 483", fl.fixed);
+        CHECK(fabs(fl.fixed - 123.0) < 1e-9, "flat fixed %g, want 123", fl.fixed);
+        CHECK(fabs(xchg_line_time(&fl, 64) - 154.104) < 1e-9, "flat at 64 B: %g, want 154.104",
+              xchg_line_time(&fl, 64));
         xchg_sched_free(flat);
     }
     xchg_sched_free(in);
+}
+
+/*
+ * Start-ups overlap, bytes do not (docs/hierarchical.md, "Start-ups side
+ * by side, bytes one after another"): the L lanes of xchg_hier_line pay X's s start-ups once at
+ * L = 1, 2 and K, and still put K*K*v blocks through the port; a flat
+ * pairwise hosted K a node pays one start-up a step that sends a message
+ * out of its node. The steps that do are counted here from pairwise's own
+ * rule (partner r XOR s for p a power of two, (r + s) mod p otherwise),
+ * not from the model's walk.
+ */
+static void side_by_side(void)
+{
+    static const struct {
+        const char *topo, *alg;
+    } inners[] = {{"complete:4", "pairwise"}, {"torus:4x4", "t2"}, {"ring:5", "bruck:2"}};
+    xchg_machine m = test_machine();
+    for (size_t i = 0; i < sizeof inners / sizeof inners[0]; i++) {
+        xchg_topo t = check_topo(inners[i].topo);
+        xchg_sched *in = check_generate(inners[i].topo, inners[i].alg);
+        if (!in)
+            continue;
+        xchg_line il;
+        CHECK(xchg_cost_line(in, &m, NULL, &il, NULL) == 0, "%s line", inners[i].alg);
+        for (uint32_t K = 4; K <= 6; K += 2) {
+            uint32_t Ls[] = {1, 2, K};
+            for (size_t j = 0; j < sizeof Ls / sizeof Ls[0]; j++) {
+                char what[96];
+                snprintf(what, sizeof what, "%u lanes over %s on %s, ppn %u", (unsigned)Ls[j],
+                         inners[i].alg, inners[i].topo, (unsigned)K);
+                xchg_line hl, hb;
+                CHECK(xchg_hier_line(&il, &t, K, Ls[j], &m, 0, &hl, NULL) == 0, "%s", what);
+                CHECK(xchg_hier_line(&il, &t, K, Ls[j], &m, 1, &hb, NULL) == 0, "%s", what);
+                CHECK_EQ_U64(hl.startups, il.startups, what);
+                CHECK_EQ_U64(hl.link_volume_blocks, (uint64_t)K * K * il.link_volume_blocks,
+                             what);
+                double fixed = (double)il.startups * m.ts + (double)hl.node_startups * m.ts_node;
+                CHECK(fabs(hl.fixed - fixed) < 1e-9, "%s: fixed %g, want %g", what, hl.fixed,
+                      fixed);
+                CHECK(fabs(hb.fixed - hl.fixed - (double)il.startups * m.barrier) < 1e-9,
+                      "%s: one barrier a step of X", what);
+            }
+        }
+        xchg_sched_free(in);
+    }
+    static const struct {
+        uint32_t N, K;
+    } clusters[] = {{4, 4}, {8, 4}, {2, 8}, {3, 4}, {5, 3}};
+    for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; i++) {
+        uint32_t N = clusters[i].N, K = clusters[i].K, p = N * K;
+        int pow2 = (p & (p - 1)) == 0;
+        uint64_t crossing = 0;
+        for (uint32_t st = 1; st < p; st++) {
+            int out = 0;
+            for (uint32_t r = 0; r < p && !out; r++) {
+                uint32_t to = pow2 ? r ^ st : (r + st) % p;
+                out = to / K != r / K;
+            }
+            crossing += out;
+        }
+        char nspec[32], rspec[32], what[96];
+        snprintf(nspec, sizeof nspec, "complete:%u", (unsigned)N);
+        snprintf(rspec, sizeof rspec, "complete:%u", (unsigned)p);
+        snprintf(what, sizeof what, "flat pairwise on %u nodes of %u", (unsigned)N, (unsigned)K);
+        xchg_topo t = check_topo(nspec);
+        xchg_sched *s = check_generate(rspec, "pairwise");
+        if (!s)
+            continue;
+        xchg_line fl;
+        CHECK(xchg_flat_line(s, &t, K, &m, NULL, &fl, NULL) == 0, "%s", what);
+        CHECK_EQ_U64(fl.startups, crossing, what);
+        if (pow2) /* every rank's block leaves in a crossing step: K a port */
+            CHECK_EQ_U64(fl.volume_blocks, crossing * K, what);
+        xchg_sched_free(s);
+    }
+    /* the page's case, not the node's 4 messages a step: 4*12 = 48 */
+    xchg_topo t4 = check_topo("complete:4");
+    xchg_sched *s16 = check_generate("complete:16", "pairwise");
+    if (s16) {
+        xchg_line fl;
+        CHECK(xchg_flat_line(s16, &t4, 4, &m, NULL, &fl, NULL) == 0, "flat 16 on 4");
+        CHECK_EQ_U64(fl.startups, 12, "flat pairwise on 4 nodes of 4: steps 4..15");
+        xchg_sched_free(s16);
+    }
 }
 
 /* At ppn 1 the flat line of a schedule on the node network is the cost
@@ -437,18 +529,19 @@ static void planner(void)
     CHECK(agg == 1, "one aggregate candidate, not %d", agg);
     size_t w = xchg_sweep_best_at(sw, 8);
     CHECK(w != XCHG_NO_WINNER, "a winner at 8 B");
-    /* at small blocks aggregate wins on the Paragon: as few start-ups as
-     * one leader over t2 (4 between nodes, 6 within), half the volume (240
-     * blocks through a port against 512) */
+    /* at small blocks on the Paragon (ts = 75 us) start-ups decide: flat
+     * hc-standard on 64 ranks pays log2(64) = 6, 2 within the node and 4
+     * between nodes, its 4 ranks a node starting theirs side by side */
     if (w != XCHG_NO_WINNER)
-        CHECK(strcmp(xchg_sweep_candidate(sw, w)->alg, "aggregate") == 0, "winner at 8 B: %s",
-              xchg_sweep_candidate(sw, w)->alg);
-    /* and after it one leader a node, which pays fewest start-ups of the
-     * variants over an X */
+        CHECK(strcmp(xchg_sweep_candidate(sw, w)->alg, "hc-standard") == 0,
+              "winner at 8 B: %s", xchg_sweep_candidate(sw, w)->alg);
+    /* and after it every rank a lane over a torus schedule of 4 steps, the
+     * lanes side by side: 4 between nodes and 3 within (one leader a node
+     * pays 6 within, aggregate 6 within) */
     size_t n = xchg_sweep_ncandidates(sw), *ord = calloc(n ? n : 1, sizeof *ord);
     if (ord && n >= 2) {
         xchg_sweep_rank(sw, 8, ord, n);
-        CHECK(strncmp(xchg_sweep_candidate(sw, ord[1])->alg, "leader:", 7) == 0,
+        CHECK(strncmp(xchg_sweep_candidate(sw, ord[1])->alg, "pairs:", 6) == 0,
               "second at 8 B: %s", xchg_sweep_candidate(sw, ord[1])->alg);
     }
     free(ord);
@@ -527,6 +620,7 @@ int main(void)
 {
     parsing();
     worked_example();
+    side_by_side();
     compositions("complete:1", 1, 8);
     compositions("complete:3", 1, 8);
     compositions("complete:4", 1, 8);

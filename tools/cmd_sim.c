@@ -322,10 +322,11 @@ static void print_ppn(const xchg_topo *t, uint32_t ppn, const char *spec, const 
 /*
  * xchg sim --ppn K: a node-aware variant's steps between nodes on the node
  * network, simulated with contention: X's schedule with messages of
- * K*K*m bytes (the L lanes' G*K*m each, through one port), a start-up of
- * L*ts (the lanes' messages leave one after another) and copies of
- * G*K*m at tr (each leader copies its lane's); the steps within the node
- * from the model (docs/hierarchical.md). An exit status.
+ * K*K*m bytes (the L lanes' G*K*m each, all through one port), a start-up
+ * of ts (the lanes start theirs side by side, a core each) and copies of
+ * G*K*m at tr (each leader copies its lane's, side by side: K*K*m at
+ * tr/L); the steps within the node from the model (docs/hierarchical.md).
+ * An exit status.
  */
 static int sim_ppn(xchg_cli_opt *opts)
 {
@@ -370,8 +371,10 @@ static int sim_ppn(xchg_cli_opt *opts)
     if ((rc = xchg_cli_generate(&t, inner, &s)))
         return rc;
     uint64_t L = h.leaders, G = ppn / L, K = ppn, N = t.nodes, p = N * K;
+    /* the lanes' start-ups overlap (one lane's ts), their bytes share the
+     * port (K*K*m a message), their copies run side by side: the model's
+     * xchg_hier_line, term by term */
     xchg_machine lane = mach;
-    lane.ts = mach.ts * (double)L;
     lane.tr = mach.tr / (double)L;
     xchg_sim_report r;
     xchg_err err = {{0}};

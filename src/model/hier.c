@@ -4,10 +4,12 @@
  * one line.
  *
  *   xchg_hier_line  a node-aware variant (leader:X, leaders:L:X, pairs:X)
- *                   from X's line on the node network: the lanes' steps
- *                   through each node's one port, the gather, the leaders'
- *                   exchange and the scatter within the node at the
- *                   machine's intra-node figures, the leaders' copies;
+ *                   from X's line on the node network: the L lanes' steps
+ *                   side by side, their start-ups one lane's and their
+ *                   bytes all through each node's one port, the gather,
+ *                   the leaders' exchange and the scatter within the node
+ *                   at the machine's intra-node figures, the leaders'
+ *                   copies;
  *   xchg_aggregate_line  aggregate (locality-aware aggregation, no X):
  *                   two exchanges within the node at the intra-node figures
  *                   around the direct messages of K*K blocks between every
@@ -15,12 +17,20 @@
  *                   through each node's port and on the links of the node
  *                   network (measured along the routes), four copies of p;
  *   xchg_flat_line  a flat schedule on all p = N*K ranks, K of them hosted
- *                   on each network node: per step the messages a node's
- *                   port sends and receives, the link loads on the node
- *                   network, the messages within a node;
+ *                   on each network node: per step one rank's start-up
+ *                   when a message leaves its node (the K ranks start
+ *                   theirs side by side), the blocks a node's port sends
+ *                   and receives, the link loads on the node network, the
+ *                   messages within a node;
  *   xchg_ppn_candidates  the planner's candidates with ppn > 1: the flat
  *                   ones on complete:p, every variant over every
  *                   candidate X on the node network, and aggregate.
+ *
+ * Start-ups overlap, bytes do not: each rank runs on its own core, so the
+ * software overhead and latency of the K ranks' (or L lanes') messages are
+ * paid side by side, while their bytes share the node's one port (a NIC's
+ * own cost a message, a few ns, is far below t_s). The executor's auto
+ * prices them the same way (src/mpi/auto_nodes.c).
  *
  * The compositions the verifier follows are src/alg/hier.c; their steps
  * and declared sizes are the ones counted here (tests/test_hier.c).
@@ -67,7 +77,9 @@ int xchg_hier_line(const xchg_line *inner, const xchg_topo *nodes, uint32_t ppn,
     if (rc)
         return rc;
     xchg_line l = *inner;
-    l.startups = L * inner->startups;
+    /* the L lanes start their messages side by side (one core each): one
+     * lane's start-ups; their bytes all pass the node's port */
+    l.startups = inner->startups;
     l.volume_blocks = K * K * inner->volume_blocks;
     l.link_volume_blocks = K * K * inner->link_volume_blocks;
     uint64_t gp = G * p;
@@ -217,17 +229,18 @@ static double flat_work(const xchg_sched *s, const xchg_topo *nodes)
     return (double)xchg_sched_topo(s)->nodes * (double)xchg_sched_nsteps(s) * hops;
 }
 
-/* Per-step counters of xchg_flat_line. */
+/* Per-step counters of xchg_flat_line: messages each rank receives from
+ * other nodes (a rank sends at most one a step), blocks each node's port
+ * sends and receives, each directed link's load and messages. */
 typedef struct flat_acc {
-    uint32_t *out_msgs, *in_msgs, *link_msgs;
+    uint32_t *rank_in, *link_msgs;
     uint64_t *out_blocks, *in_blocks, *link_load;
     size_t nlinks;
 } flat_acc;
 
 static void flat_acc_free(flat_acc *a)
 {
-    free(a->out_msgs);
-    free(a->in_msgs);
+    free(a->rank_in);
     free(a->link_msgs);
     free(a->out_blocks);
     free(a->in_blocks);
@@ -261,13 +274,15 @@ static void flat_step(const xchg_sched *s, size_t k, const xchg_topo *nodes, uin
                       flat_acc *a, xchg_line *l, uint64_t *busy_steps)
 {
     uint32_t N = nodes->nodes, p = N * ppn;
-    memset(a->out_msgs, 0, N * sizeof *a->out_msgs);
-    memset(a->in_msgs, 0, N * sizeof *a->in_msgs);
+    memset(a->rank_in, 0, (size_t)p * sizeof *a->rank_in);
     memset(a->out_blocks, 0, N * sizeof *a->out_blocks);
     memset(a->in_blocks, 0, N * sizeof *a->in_blocks);
     memset(a->link_load, 0, a->nlinks * sizeof *a->link_load);
     memset(a->link_msgs, 0, a->nlinks * sizeof *a->link_msgs);
-    uint64_t intra = 0;
+    /* S: the most messages between nodes one rank sends (at most one) or
+     * receives in the step; the K ranks of a node start theirs side by
+     * side, so S, not the node's count, is the step's start-ups */
+    uint64_t intra = 0, S = 0;
     for (uint32_t r = 0; r < p; r++) {
         xchg_msg m;
         xchg_sched_message(s, k, r, &m);
@@ -279,17 +294,15 @@ static void flat_step(const xchg_sched *s, size_t k, const xchg_topo *nodes, uin
                 intra = m.blocks;
             continue;
         }
-        a->out_msgs[from]++;
-        a->in_msgs[to]++;
+        if (++a->rank_in[m.to] > S)
+            S = a->rank_in[m.to];
         a->out_blocks[from] += m.blocks;
         a->in_blocks[to] += m.blocks;
         load_route(nodes, a, from, to, m.blocks);
     }
-    uint64_t S = 0, Vp = 0, Vl = 0;
+    uint64_t Vp = 0, Vl = 0;
     for (uint32_t n = 0; n < N; n++) {
-        uint64_t c = a->out_msgs[n] > a->in_msgs[n] ? a->out_msgs[n] : a->in_msgs[n];
         uint64_t v = a->out_blocks[n] > a->in_blocks[n] ? a->out_blocks[n] : a->in_blocks[n];
-        S = c > S ? c : S;
         Vp = v > Vp ? v : Vp;
     }
     for (size_t i = 0; i < a->nlinks; i++) {
@@ -348,14 +361,12 @@ int xchg_flat_line(const xchg_sched *s, const xchg_topo *nodes, uint32_t ppn,
     memset(&a, 0, sizeof a);
     uint32_t N = nodes->nodes;
     a.nlinks = xchg_topo_link_count(nodes);
-    a.out_msgs = calloc(N, sizeof *a.out_msgs);
-    a.in_msgs = calloc(N, sizeof *a.in_msgs);
+    a.rank_in = calloc(p, sizeof *a.rank_in);
     a.out_blocks = calloc(N, sizeof *a.out_blocks);
     a.in_blocks = calloc(N, sizeof *a.in_blocks);
     a.link_load = calloc(a.nlinks + 1, sizeof *a.link_load);
     a.link_msgs = calloc(a.nlinks + 1, sizeof *a.link_msgs);
-    if (!a.out_msgs || !a.in_msgs || !a.out_blocks || !a.in_blocks || !a.link_load ||
-        !a.link_msgs) {
+    if (!a.rank_in || !a.out_blocks || !a.in_blocks || !a.link_load || !a.link_msgs) {
         flat_acc_free(&a);
         return xchg_fail(err, XCHG_ENOMEM, "out of memory costing %s hosted %u a node",
                          xchg_sched_algorithm(s), (unsigned)ppn);
