@@ -66,7 +66,8 @@ static double hier_time(const xchg_line *inner, const xchg_machine *mach, double
                         int L)
 {
     double G = (double)(K / L), p = (double)N * K;
-    double t = xchg_mpi_predict(inner, mach, G * K * m) + (L - 1) * port_bytes(inner, mach, G * K * m);
+    double lane = G * K * m; /* a lane's node-to-node block */
+    double t = xchg_mpi_predict(inner, mach, lane) + (L - 1) * port_bytes(inner, mach, lane);
     if (G > 1)
         t += 2 * (G - 1) * node_message(mach, p * m);
     if (L > 1)

@@ -23,8 +23,9 @@
  *    two or more ranks, and must on some of them at 7-byte blocks when
  *    its figures are a cluster's (XCHG_MACHINE_FILE: CMake gives
  *    tests/mpi/cluster.machine, whose network start-up is 25 times a
- *    node's; on this machine's own figures every message costs alike and
- *    the flat exchange is rightly cheaper);
+ *    node's; on this machine's own figures a message within a node costs
+ *    what one between nodes does, and auto rightly stays flat on 4, 6 and
+ *    8 ranks);
  *  - blocks of 0 B, 1 B, 7 B, 64 B, 1000 B, 4 KiB, 64 KiB and 1 MiB up to
  *    MAX, in place and not, and a derived datatype (ints with gaps);
  *  - whether the variant must run (leader always; leaders:L when every
