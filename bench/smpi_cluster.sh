@@ -245,8 +245,9 @@ COPY_COST=$(awk '$1 == "figures" { c = $2; t = $3 } END { if (c != "") print c "
 # run PLAT NP SHAPE-NODES COLUMN SIZE MODE REP: one smpirun (or the runs
 # file's figure for it); its "PLAT MODE SIZE COLUMN REP US" line into
 # $TMP/results. US is the simulated Avg Latency, >Ss (stopped at the
-# limit), mem (stopped short of memory), n/a (the run failed or does not
-# apply), or wrong (the data came back wrong).
+# limit), mem (stopped short of memory), lmm (SimGrid's max-min solver gave
+# up), n/a (the run failed or does not apply), or wrong (the data came back
+# wrong).
 run() {
     local plat=$1 np=$2 nodes=$3 col=$4 m=$5 mode_=$6 rep=$7
     local cfg=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/host-speed:1Gf)
@@ -332,6 +333,10 @@ run() {
         us=wrong
         echo "$BENCH: $col on $plat at $m B ($mode_) delivered wrong data:" >&2
         grep -v '^\[' "$TMP/log" | tail -n 3 >&2
+    elif [ "$rc" -ne 0 ] && grep -q 'Cannot saturate more a constraint' "$TMP/log"; then
+        # SimGrid's max-min solver gave up (docs/clusters.md: many flows at once)
+        us=lmm
+        echo "$BENCH: $col on $plat at $m B ($mode_): SimGrid's max-min solver gave up" >&2
     elif [ "$rc" -ne 0 ] || [ -z "$us" ]; then
         us=n/a
         echo "$BENCH: $col on $plat at $m B ($mode_) failed (status $rc):" >&2
@@ -406,7 +411,8 @@ cmdline="bash bench/smpi_cluster.sh --mode $mode --copies $copies --runs $runs -
     echo "# copying passes charged ${COPY_COST%,*} ns a copy + ${COPY_COST#*,} ns a byte (bench/results/copy_cost.txt; SimGrid's"
     echo "# own collectives as free); charged: this machine's CPU time between MPI calls charged (median of $runs)."
     echo "# Buffers shared (not validated) where p*p*m > 2^30."
-    echo "# >Ns: stopped at the time limit; mem: stopped short of memory; n/a: failed or does not apply."
+    echo "# >Ns: stopped at the time limit; mem: stopped short of memory; lmm: SimGrid's max-min solver gave up"
+    echo "#   ('Cannot saturate more a constraint'); n/a: failed or does not apply."
     echo "# sg-best: the fastest of SimGrid's algorithms run (which in brackets); sel: the better of ompi and mpich;"
     echo "# sel/X: sel's time over X's (above 1: X faster than the better selector)"
     while read -r plat _; do
