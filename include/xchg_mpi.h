@@ -120,6 +120,45 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                       const xchg_mpi_opts *opts);
 
+/*
+ * MPI_Alltoallv and MPI_Alltoallw through xchg (docs/alltoallv.md), with
+ * their arguments: counts, displacements (v: in elements of the type's
+ * extent; w: in bytes) and, for w, a type per peer; the _c forms take
+ * MPI_Count counts and MPI_Aint displacements as MPI 4's large-count calls
+ * do (under an MPI before 4 a call passed to the library needs them to
+ * fit an int). sendbuf may be MPI_IN_PLACE (the send arguments are then
+ * ignored). Blocks of 0 bytes move nothing. Collective over comm.
+ *
+ * One plan a communicator serves every count: on one node the blocks go
+ * through a shared segment while the call's largest block is below auto's
+ * crossover, else (and across nodes) each rank posts its nonzero blocks
+ * in the pairwise order, a window at a time. opts.alg may name a direct
+ * schedule (pairwise, hc-direct), shm or mpi; a schedule that forwards
+ * blocks (Bruck, the tori's) sends the call to the MPI library, as does an
+ * intercommunicator. Errors as xchg_mpi_alltoall's.
+ */
+int xchg_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       const xchg_mpi_opts *opts);
+int xchg_mpi_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, const xchg_mpi_opts *opts);
+int xchg_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       const xchg_mpi_opts *opts);
+int xchg_mpi_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         const xchg_mpi_opts *opts);
+
+/* Calls of xchg_mpi_alltoallv and _alltoallw (all four forms) in this
+ * process so far, as xchg_mpi_call_counts. */
+void xchg_mpi_v_call_counts(uint64_t *carried, uint64_t *passed);
+
 /* A persistent exchange: made once for (comm, counts, types, in place or
  * not), run many times, freed. */
 typedef struct xchg_mpi_plan xchg_mpi_plan;

@@ -75,9 +75,16 @@ static void say(const xchg_mpi_plan *pl, int verbose, char *said, size_t len)
     int p = pl->cs->p;
     size_t B = pl->block_bytes;
     xchg_op_kind k = pl->key.kind;
-    if (k != XCHG_OP_ALLTOALL && pl->fallback)
+    const char *mpi_name = xchg_mpi_operations[k].mpi_name;
+    if (xchg_mpi_is_v(k) && pl->fallback)
+        fprintf(stderr, "xchg: %s, %d ranks: the MPI library's %s (%s)\n", mpi_name + 4, p,
+                mpi_name, i->why);
+    else if (xchg_mpi_is_v(k))
+        fprintf(stderr, "xchg: %s, %d ranks: %s (%s); plan %.3f ms\n", mpi_name + 4, p, i->alg,
+                i->why, i->plan_seconds * 1e3);
+    else if (k != XCHG_OP_ALLTOALL && pl->fallback)
         fprintf(stderr, "xchg: %s, %d ranks, %zu bytes: the MPI library's %s (%s)\n",
-                xchg_op_name(k), p, B, xchg_mpi_operations[k].mpi_name, i->why);
+                xchg_op_name(k), p, B, mpi_name, i->why);
     else if (k != XCHG_OP_ALLTOALL)
         fprintf(stderr,
                 "xchg: %s, %d ranks, %zu bytes: %s on %s (%s); %zu steps, plan %.3f ms, "
@@ -136,7 +143,9 @@ static int buy_shm(xchg_mpi_plan *pl, int verbose)
     }
     pl->shm = 1;
     pl->info.shared_bytes = cs->store.shm_bytes;
-    pl->info.steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
+    pl->info.steps = xchg_mpi_is_v(pl->key.kind)
+                         ? 1 /* a call's first round: the rest depend on its blocks */
+                         : (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
     pl->info.scratch_bytes = pl->info.plan_bytes = 0;
     snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
     xchg_mpi_why_add(pl, "shm's segment is made");
@@ -148,6 +157,8 @@ static int buy_shm(xchg_mpi_plan *pl, int verbose)
  * or another operation's. Not raised. */
 static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 {
+    if (xchg_mpi_is_v(pl->key.kind))
+        return pl->shm ? xchg_mpi_shm_v_run(pl, b) : xchg_mpi_exec_v(pl, b);
     if (pl->shm)
         return xchg_mpi_shm_run(pl, b);
     if (pl->hier || pl->aggregate)
@@ -215,7 +226,7 @@ int xchg_mpi_call_checked(const xchg_mpi_opargs *a)
     xchg_mpi_opts buf;
     const xchg_mpi_opts *opts = xchg_mpi_opts_effective(a->opts, &buf);
     char asked[XCHG_SPEC_MAX];
-    xchg_mpi_alg_for(opts->alg, a->kind, asked, sizeof asked);
+    xchg_mpi_alg_for(opts->alg, xchg_mpi_registry_kind(a->kind), asked, sizeof asked);
     int mpi = !strcmp(asked, "mpi");
     if (inter || (mpi && a->kind != XCHG_OP_SHIFT)) {
         xchg_mpi_remember_passed(inter ? "an intercommunicator" : "mpi was asked for");

@@ -35,7 +35,26 @@ typedef struct xchg_mpi_opargs {
     const xchg_mpi_opts *opts;
     int inner; /* a node-aware exchange's own call (hier.c): not counted
                   in XCHG_VERBOSE's totals, which count the program's */
+    /* MPI_Alltoallv and MPI_Alltoallw: counts and displacements, read
+     * where they lie (never copied): int arrays from the MPI calls, or
+     * (wide) MPI_Count counts and MPI_Aint displacements from the public
+     * API and the large-count calls; displacements count the type's
+     * extent (v) or bytes (w); w's types one a peer */
+    const void *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Datatype *stypes, *rtypes;
+    int wide;
 } xchg_mpi_opargs;
+
+/* Entry j of a call's count or displacement array (int, or wide: MPI_Count
+ * for counts, MPI_Aint for displacements). */
+static inline MPI_Count xchg_mpi_vcount(const void *arr, int wide, int j)
+{
+    return wide ? ((const MPI_Count *)arr)[j] : (MPI_Count)((const int *)arr)[j];
+}
+static inline MPI_Aint xchg_mpi_vdispl(const void *arr, int wide, int j)
+{
+    return wide ? ((const MPI_Aint *)arr)[j] : (MPI_Aint)((const int *)arr)[j];
+}
 
 /* Where a call passed to the MPI library goes beyond its arguments: a
  * shift's MPI_Sendrecv runs on the communicator's duplicate, to and from
@@ -69,7 +88,10 @@ typedef struct xchg_mpi_operation {
     int (*describe)(const xchg_mpi_opargs *a, xchg_mpi_call *c);
 } xchg_mpi_operation;
 
-XCHG_MPI_INTERNAL extern const xchg_mpi_operation xchg_mpi_operations[XCHG_OP_COUNT];
+XCHG_MPI_INTERNAL extern const xchg_mpi_operation xchg_mpi_operations[XCHG_MPI_KINDS];
+
+/* describe_v.c: the rows of MPI_Alltoallv and MPI_Alltoallw. */
+XCHG_MPI_INTERNAL int xchg_mpi_describe_v(const xchg_mpi_opargs *a, xchg_mpi_call *c);
 
 /* describe.c: a shift by a multiple of p: this rank's data to itself,
  * with its type. An MPI error code. */

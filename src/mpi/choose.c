@@ -510,5 +510,7 @@ static int choose_op(xchg_mpi_plan *pl)
 
 int xchg_mpi_choose(xchg_mpi_plan *pl)
 {
+    if (xchg_mpi_is_v(pl->key.kind))
+        return xchg_mpi_choose_v(pl);
     return pl->key.kind == XCHG_OP_ALLTOALL ? choose_exchange(pl) : choose_op(pl);
 }

@@ -45,6 +45,7 @@ static void free_state(xchg_mpi_comm *cs)
     xchg_mpi_store_release(&cs->store);
     xchg_mpi_node_map_free(&cs->nodes);
     free(cs->staging);
+    free(cs->vtables);
     /* a free has no caller to tell of a failure: the duplicate is given
      * back when MPI can take it, and forgotten otherwise */
     int fin = 1;

@@ -154,6 +154,10 @@ typedef struct xchg_mpi_comm {
      * demand (comm.c) */
     unsigned char *staging;
     size_t staging_bytes;
+    /* a variable-block exchange's tables of this call (vgeom.c): where
+     * each block is and its bytes, grown on demand */
+    void *vtables;
+    size_t vtables_bytes;
     xchg_mpi_settings *settings[XCHG_MPI_MAX_SETTINGS];
     unsigned settings_clock;
     xchg_mpi_inputs *inputs[XCHG_MPI_MAX_INPUTS];
@@ -164,7 +168,7 @@ typedef struct xchg_mpi_comm {
     unsigned plans_clock;
     /* what verbose mode last said per operation: it speaks again only when
      * a new plan chooses something else */
-    char said[XCHG_OP_COUNT][XCHG_SPEC_MAX + 64];
+    char said[XCHG_MPI_KINDS][XCHG_SPEC_MAX + 64];
 } xchg_mpi_comm;
 
 /*
@@ -185,6 +189,9 @@ XCHG_MPI_INTERNAL void xchg_mpi_comm_unref(xchg_mpi_comm *cs);
  * never used by two calls at once: one collective at a time on a
  * communicator), or NULL when it cannot be had. */
 XCHG_MPI_INTERNAL unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t n);
+/* staging.c: this rank's tables of at least n bytes for a variable-block
+ * exchange's call (kept and grown, apart from the staging), or NULL. */
+XCHG_MPI_INTERNAL void *xchg_mpi_comm_vtables(xchg_mpi_comm *cs, size_t n);
 
 /* nodes.c: the communicator's nodes: cs->one_node and cs->ranks_per_core,
  * the same on every rank (collective on cs->comm). An MPI error code. */

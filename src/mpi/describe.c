@@ -205,7 +205,7 @@ int xchg_mpi_shift_home(const xchg_mpi_opargs *a, const xchg_mpi_call *c)
     return rc;
 }
 
-const xchg_mpi_operation xchg_mpi_operations[XCHG_OP_COUNT] = {
+const xchg_mpi_operation xchg_mpi_operations[XCHG_MPI_KINDS] = {
     [XCHG_OP_ALLTOALL] = {"MPI_Alltoall", describe_alltoall},
     [XCHG_OP_BCAST] = {"MPI_Bcast", describe_bcast},
     [XCHG_OP_REDUCE] = {"MPI_Reduce", describe_reduction},
@@ -216,4 +216,6 @@ const xchg_mpi_operation xchg_mpi_operations[XCHG_OP_COUNT] = {
     [XCHG_OP_SCATTER] = {"MPI_Scatter", describe_blocks},
     [XCHG_OP_GATHER] = {"MPI_Gather", describe_blocks},
     [XCHG_OP_SHIFT] = {"MPI_Sendrecv", describe_shift},
+    [XCHG_MPI_OP_ALLTOALLV] = {"MPI_Alltoallv", xchg_mpi_describe_v},
+    [XCHG_MPI_OP_ALLTOALLW] = {"MPI_Alltoallw", xchg_mpi_describe_v},
 };

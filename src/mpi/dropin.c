@@ -28,6 +28,8 @@
  * (MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block,
  * MPI_Scan, MPI_Allgather, MPI_Gather, MPI_Scatter):
  *   xchg: at MPI_Finalize, the other operations: N calls carried by xchg, M passed to ...
+ * and a third for MPI_Alltoallv and MPI_Alltoallw (all their forms):
+ *   xchg: at MPI_Finalize, MPI_Alltoallv and MPI_Alltoallw: N calls carried by xchg, M ...
  *
  * Fortran: MPICH's bindings (mpif.h, use mpi, use mpi_f08) call the C
  * MPI_Alltoall and MPI_Finalize, so this file carries them; Open MPI's call
@@ -50,7 +52,7 @@ static int use_xchg;          /* 0: every call goes to PMPI_Alltoall */
 static int report_totals;     /* XCHG_VERBOSE=1: the line at MPI_Finalize */
 static xchg_mpi_opts env_opts;
 /* Calls this file passed to the MPI library itself (the executor counts its own). */
-static atomic_uint_fast64_t passed_here, ops_passed_here;
+static atomic_uint_fast64_t passed_here, ops_passed_here, v_passed_here;
 /* Set while this thread is inside xchg_mpi_alltoall: an MPI_Alltoall made
  * from there (the executor should only call PMPI_Alltoall) goes straight to
  * the MPI library instead of recursing. */
@@ -140,15 +142,26 @@ int xchg_dropin_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
  * library (xchg off, a bad environment, or a call made from inside xchg),
  * counted as passed.
  */
-const xchg_mpi_opts *xchg_dropin_enter(void)
+/* The environment's options, or NULL (counted in *passed). */
+static const xchg_mpi_opts *enter(atomic_uint_fast64_t *passed)
 {
     pthread_once(&env_once, read_env);
     if (!use_xchg || inside_xchg) {
-        atomic_fetch_add(&ops_passed_here, 1);
+        atomic_fetch_add(passed, 1);
         return NULL;
     }
     inside_xchg = 1;
     return &env_opts;
+}
+
+const xchg_mpi_opts *xchg_dropin_enter(void)
+{
+    return enter(&ops_passed_here);
+}
+
+const xchg_mpi_opts *xchg_dropin_enter_v(void)
+{
+    return enter(&v_passed_here);
 }
 
 void xchg_dropin_leave(void)
@@ -163,7 +176,7 @@ void xchg_dropin_leave(void)
  */
 int xchg_dropin_finalize(void)
 {
-    uint64_t mine[4] = {0, 0, 0, 0}, sum[4] = {0, 0, 0, 0};
+    uint64_t mine[6] = {0, 0, 0, 0, 0, 0}, sum[6] = {0, 0, 0, 0, 0, 0};
     int init = 0, fin = 0, rank = 0;
 
     pthread_once(&env_once, read_env);
@@ -174,8 +187,10 @@ int xchg_dropin_finalize(void)
         mine[1] += (uint64_t)atomic_load(&passed_here);
         xchg_mpi_op_call_counts(&mine[2], &mine[3]);
         mine[3] += (uint64_t)atomic_load(&ops_passed_here);
+        xchg_mpi_v_call_counts(&mine[4], &mine[5]);
+        mine[5] += (uint64_t)atomic_load(&v_passed_here);
         if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS &&
-            PMPI_Reduce(mine, sum, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
+            PMPI_Reduce(mine, sum, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
             rank == 0) {
             fprintf(stderr,
                     "xchg: at MPI_Finalize: %" PRIu64 " MPI_Alltoall calls carried by xchg, "
@@ -186,6 +201,11 @@ int xchg_dropin_finalize(void)
                         "xchg: at MPI_Finalize, the other operations: %" PRIu64
                         " calls carried by xchg, %" PRIu64 " passed to the MPI library\n",
                         sum[2], sum[3]);
+            if (sum[4] + sum[5] > 0)
+                fprintf(stderr,
+                        "xchg: at MPI_Finalize, MPI_Alltoallv and MPI_Alltoallw: %" PRIu64
+                        " calls carried by xchg, %" PRIu64 " passed to the MPI library\n",
+                        sum[4], sum[5]);
             fflush(stderr);
         }
     }

@@ -25,6 +25,8 @@ XCHG_DROPIN_API int xchg_dropin_finalize(void);
  * goes to the MPI library (counted as passed). */
 XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
 XCHG_DROPIN_API void xchg_dropin_leave(void);
+/* dropin.c: the same for MPI_Alltoallv and MPI_Alltoallw, counted apart. */
+XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter_v(void);
 
 /* dropin_fortran.c (Open MPI): a Fortran buffer argument as the C binding
  * wants it, Fortran's MPI_IN_PLACE (where allowed) and MPI_BOTTOM mapped. */
@@ -34,8 +36,12 @@ XCHG_DROPIN_API void *xchg_dropin_c_buffer(void *p, int in_place_allowed);
  * options `o`) when the environment sends the call through xchg, else the
  * MPI library's. */
 #define XCHG_DROPIN_BODY(library_call, xchg_call)                                                  \
+    XCHG_DROPIN_BODY_AS(xchg_dropin_enter, library_call, xchg_call)
+#define XCHG_DROPIN_BODY_V(library_call, xchg_call)                                                \
+    XCHG_DROPIN_BODY_AS(xchg_dropin_enter_v, library_call, xchg_call)
+#define XCHG_DROPIN_BODY_AS(enter, library_call, xchg_call)                                        \
     do {                                                                                           \
-        const xchg_mpi_opts *o = xchg_dropin_enter();                                              \
+        const xchg_mpi_opts *o = enter();                                                          \
         if (!o)                                                                                    \
             return library_call;                                                                   \
         int rc_ = xchg_call;                                                                       \

@@ -1,8 +1,9 @@
 /*
  * dropin_large.c - the drop-in's MPI 4 large-count entry points:
  * MPI_Alltoall_c, MPI_Bcast_c, MPI_Reduce_c, MPI_Allreduce_c,
- * MPI_Reduce_scatter_block_c, MPI_Scan_c, MPI_Allgather_c, MPI_Gather_c
- * and MPI_Scatter_c, whose counts are MPI_Count. Built where the MPI has
+ * MPI_Reduce_scatter_block_c, MPI_Scan_c, MPI_Allgather_c, MPI_Gather_c,
+ * MPI_Scatter_c, MPI_Alltoallv_c and MPI_Alltoallw_c, whose counts are
+ * MPI_Count (and the last two's displacements MPI_Aint). Built where the MPI has
  * them (MPI_VERSION >= 4: MPICH 4; Open MPI 4.1 and SimGrid's SMPI are
  * MPI 3 and the file is empty there).
  *
@@ -79,6 +80,26 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
         PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
         xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                          o));
+}
+
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    XCHG_DROPIN_BODY_V(PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                      rdispls, recvtype, comm),
+                     xchg_mpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                          recvcounts, rdispls, recvtype, comm, o));
+}
+
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    XCHG_DROPIN_BODY_V(PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                      recvcounts, rdispls, recvtypes, comm),
+                     xchg_mpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                          recvcounts, rdispls, recvtypes, comm, o));
 }
 
 #else

@@ -2,7 +2,7 @@
  * dropin_ops.c - the drop-in for the other operations: with
  * LD_PRELOAD=libxchg_mpi.so an unmodified program's MPI_Bcast, MPI_Reduce,
  * MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Scan, MPI_Allgather,
- * MPI_Gather and MPI_Scatter run through xchg's executor (docs/mpi-ops.md),
+ * MPI_Gather, MPI_Scatter, MPI_Alltoallv and MPI_Alltoallw run through xchg's executor (docs/mpi-ops.md),
  * with the same environment as MPI_Alltoall (dropin.c: XCHG_DISABLE,
  * XCHG_ALG, which may name one algorithm per operation, XCHG_TOPOLOGY,
  * XCHG_VERBOSE, XCHG_TUNING_FILE, XCHG_MACHINE_FILE).
@@ -75,4 +75,24 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
         xchg_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                          o));
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    XCHG_DROPIN_BODY_V(PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm),
+                     xchg_mpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                        recvcounts, rdispls, recvtype, comm, o));
+}
+
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    XCHG_DROPIN_BODY_V(PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                    rdispls, recvtypes, comm),
+                     xchg_mpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                        recvcounts, rdispls, recvtypes, comm, o));
 }

@@ -1,7 +1,8 @@
 /*
  * entry.c - the executor's public calls (include/xchg_mpi.h:
  * xchg_mpi_alltoall, _bcast, _reduce, _allreduce, _reduce_scatter_block,
- * _scan, _allgather, _gather, _scatter, _shift). Each gathers its
+ * _scan, _allgather, _gather, _scatter, _shift, and _alltoallv and
+ * _alltoallw with their _c forms). Each gathers its
  * arguments and tries the short way (memo.c) before the one checked path
  * (call.c).
  *
@@ -156,4 +157,65 @@ XCHG_MPI_HOT int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count co
                          .comm = comm,
                          .opts = opts};
     return call_op(&a);
+}
+
+/* MPI_Alltoallv and MPI_Alltoallw, in both forms: their arguments. */
+static int vcall(xchg_op_kind kind, const void *sendbuf, const void *scounts, const void *sdispls,
+                 MPI_Datatype stype, const MPI_Datatype *stypes, void *recvbuf,
+                 const void *rcounts, const void *rdispls, MPI_Datatype rtype,
+                 const MPI_Datatype *rtypes, MPI_Comm comm, const xchg_mpi_opts *opts, int wide)
+{
+    xchg_mpi_opargs a = {.kind = kind,
+                         .sendbuf = sendbuf,
+                         .recvbuf = recvbuf,
+                         .stype = stype,
+                         .rtype = rtype,
+                         .comm = comm,
+                         .opts = opts,
+                         .scounts = scounts,
+                         .sdispls = sdispls,
+                         .rcounts = rcounts,
+                         .rdispls = rdispls,
+                         .stypes = stypes,
+                         .rtypes = rtypes,
+                         .wide = wide};
+    return xchg_mpi_call_checked(&a); /* no short way: its calls are not remembered */
+}
+
+int xchg_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       const xchg_mpi_opts *opts)
+{
+    return vcall(XCHG_MPI_OP_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL, recvbuf,
+                 recvcounts, rdispls, recvtype, NULL, comm, opts, 0);
+}
+
+int xchg_mpi_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return vcall(XCHG_MPI_OP_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL, recvbuf,
+                 recvcounts, rdispls, recvtype, NULL, comm, opts, 1);
+}
+
+int xchg_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       const xchg_mpi_opts *opts)
+{
+    return vcall(XCHG_MPI_OP_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                 sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm,
+                 opts, 0);
+}
+
+int xchg_mpi_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, const xchg_mpi_opts *opts)
+{
+    return vcall(XCHG_MPI_OP_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                 sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm,
+                 opts, 1);
 }

@@ -49,6 +49,27 @@
 #define XCHG_MPI_INLINE inline
 #endif
 
+/* The executor's operations beyond the core's (xchg_op_kind): MPI's
+ * exchanges of variable blocks. They run the complete exchange's
+ * schedules with blocks of each call's sizes (docs/alltoallv.md), so the
+ * core knows nothing of them: they index only the executor's tables. */
+#define XCHG_MPI_OP_ALLTOALLV ((xchg_op_kind)XCHG_OP_COUNT)
+#define XCHG_MPI_OP_ALLTOALLW ((xchg_op_kind)(XCHG_OP_COUNT + 1))
+#define XCHG_MPI_KINDS (XCHG_OP_COUNT + 2)
+
+/* Whether kind is MPI_Alltoallv or MPI_Alltoallw. */
+static inline int xchg_mpi_is_v(xchg_op_kind kind)
+{
+    return kind == XCHG_MPI_OP_ALLTOALLV || kind == XCHG_MPI_OP_ALLTOALLW;
+}
+
+/* The registry's operation whose algorithms a call of kind runs: the
+ * complete exchange's for the variable-block exchanges. */
+static inline xchg_op_kind xchg_mpi_registry_kind(xchg_op_kind kind)
+{
+    return xchg_mpi_is_v(kind) ? XCHG_OP_ALLTOALL : kind;
+}
+
 /* Steps of an independent exchange posted together (exec.c). */
 #define XCHG_MPI_WINDOW 64
 

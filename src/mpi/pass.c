@@ -2,21 +2,89 @@
  * pass.c - calls the executor passes to the MPI library, and the counters
  * of carried and passed calls behind xchg_mpi_call_counts (the exchange)
  * and xchg_mpi_op_call_counts (the other operations). The counters are
- * atomic: threads may call on different communicators at once.
+ * atomic: threads may call on different communicators at once. Also
+ * xchg_mpi_v_call_counts (MPI_Alltoallv and MPI_Alltoallw), whose calls
+ * the library gets with their arrays as given (or, for wide arrays under
+ * an MPI before 4, converted to int).
  */
 #include "mpi/library.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 
-static atomic_uint_fast64_t carried[XCHG_OP_COUNT], passed[XCHG_OP_COUNT];
+static atomic_uint_fast64_t carried[XCHG_MPI_KINDS], passed[XCHG_MPI_KINDS];
 
 void xchg_mpi_count(xchg_op_kind kind, int carried_here)
 {
     atomic_fetch_add(carried_here ? &carried[kind] : &passed[kind], 1);
 }
 
+/* n entries of a wide count (MPI_Count) or displacement (MPI_Aint)
+ * array as int into out (NULL stays NULL): 0, or -1 when one does not
+ * fit an int. */
+static int narrow(const void *arr, int count, int n, int *out, const int **res)
+{
+    *res = NULL;
+    if (!arr)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        long long v = count ? (long long)((const MPI_Count *)arr)[j]
+                            : (long long)((const MPI_Aint *)arr)[j];
+        if (v > INT_MAX || v < INT_MIN)
+            return -1;
+        out[j] = (int)v;
+    }
+    *res = out;
+    return 0;
+}
+
+/* MPI_Alltoallv or MPI_Alltoallw by the MPI library, with a's arrays:
+ * int arrays as they are; wide ones to MPI 4's large-count calls, or
+ * under an older MPI converted to int (MPI_ERR_COUNT when one does not
+ * fit). */
+static int library_v(const xchg_mpi_opargs *a)
+{
+    int w = a->kind == XCHG_MPI_OP_ALLTOALLW;
+    if (!a->wide)
+        return w ? PMPI_Alltoallw(a->sendbuf, a->scounts, a->sdispls, a->stypes, a->recvbuf,
+                                  a->rcounts, a->rdispls, a->rtypes, a->comm)
+                 : PMPI_Alltoallv(a->sendbuf, a->scounts, a->sdispls, a->stype, a->recvbuf,
+                                  a->rcounts, a->rdispls, a->rtype, a->comm);
+#if MPI_VERSION >= 4
+    return w ? PMPI_Alltoallw_c(a->sendbuf, a->scounts, a->sdispls, a->stypes, a->recvbuf,
+                                a->rcounts, a->rdispls, a->rtypes, a->comm)
+             : PMPI_Alltoallv_c(a->sendbuf, a->scounts, a->sdispls, a->stype, a->recvbuf,
+                                a->rcounts, a->rdispls, a->rtype, a->comm);
+#else
+    int inter = 0, n = 0;
+    int rc = MPI_Comm_test_inter(a->comm, &inter);
+    if (rc == MPI_SUCCESS)
+        rc = inter ? MPI_Comm_remote_size(a->comm, &n) : MPI_Comm_size(a->comm, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
+    if (!buf)
+        return MPI_ERR_NO_MEM;
+    const int *sc, *sd, *rc_, *rd;
+    if (narrow(a->scounts, 1, n, buf, &sc) || narrow(a->sdispls, 0, n, buf + n, &sd) ||
+        narrow(a->rcounts, 1, n, buf + 2 * n, &rc_) || narrow(a->rdispls, 0, n, buf + 3 * n, &rd))
+        rc = MPI_ERR_COUNT;
+    else
+        rc = w ? PMPI_Alltoallw(a->sendbuf, sc, sd, a->stypes, a->recvbuf, rc_, rd, a->rtypes,
+                                a->comm)
+               : PMPI_Alltoallv(a->sendbuf, sc, sd, a->stype, a->recvbuf, rc_, rd, a->rtype,
+                                a->comm);
+    free(buf);
+    return rc;
+#endif
+}
+
 int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
 {
+    if (xchg_mpi_is_v(a->kind)) {
+        xchg_mpi_count_call(a, 0);
+        return library_v(a);
+    }
     if ((a->scount > INT_MAX || a->rcount > INT_MAX) && MPI_VERSION < 4)
         return MPI_ERR_COUNT; /* not made, so not counted */
     xchg_mpi_count_call(a, 0);
@@ -39,6 +107,16 @@ void xchg_mpi_call_counts(uint64_t *carried_out, uint64_t *passed_out)
     if (passed_out)
         *passed_out = (uint64_t)atomic_load(&passed[XCHG_OP_ALLTOALL]) +
                       xchg_mpi_memo_hits(XCHG_OP_ALLTOALL);
+}
+
+void xchg_mpi_v_call_counts(uint64_t *carried_out, uint64_t *passed_out)
+{
+    if (carried_out)
+        *carried_out = (uint64_t)atomic_load(&carried[XCHG_MPI_OP_ALLTOALLV]) +
+                       (uint64_t)atomic_load(&carried[XCHG_MPI_OP_ALLTOALLW]);
+    if (passed_out)
+        *passed_out = (uint64_t)atomic_load(&passed[XCHG_MPI_OP_ALLTOALLV]) +
+                      (uint64_t)atomic_load(&passed[XCHG_MPI_OP_ALLTOALLW]);
 }
 
 void xchg_mpi_op_call_counts(uint64_t *carried_out, uint64_t *passed_out)

@@ -127,6 +127,10 @@ static void finish_info(xchg_mpi_plan *pl, double t0)
         i->steps = 3;
         i->plan_bytes = i->shared_bytes = 0;
         i->scratch_bytes = pl->carve.bytes;
+    } else if (pl->shm && xchg_mpi_is_v(pl->key.kind)) { /* rounds: a call's */
+        i->steps = 1;
+        i->shared_bytes = pl->store->shm_bytes;
+        i->scratch_bytes = i->plan_bytes = 0;
     } else if (pl->shm) {
         i->steps = (pl->block_bytes + pl->shm_chunk - 1) / pl->shm_chunk;
         i->shared_bytes = pl->store->shm_bytes;
@@ -178,7 +182,8 @@ int xchg_mpi_plan_make(xchg_mpi_comm *cs, const xchg_mpi_key *key, int persisten
                            XCHG_MPI_MAX_INPUTS);
     else if (rc == MPI_SUCCESS)
         rc = xchg_mpi_choose(pl);
-    if (rc == MPI_SUCCESS && (pl->prog || pl->hier || pl->aggregate))
+    /* a variable-block plan's buffers are each call's (vgeom.c) */
+    if (rc == MPI_SUCCESS && (pl->prog || pl->hier || pl->aggregate) && !xchg_mpi_is_v(key->kind))
         rc = carve(pl);
     if (rc != MPI_SUCCESS) {
         release(pl);

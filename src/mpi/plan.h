@@ -56,6 +56,8 @@ static inline int xchg_mpi_key_same(const xchg_mpi_key *a, const xchg_mpi_key *b
  * the rank keeps no result, as a reduce's non-root). The exchange: in is
  * the send buffer (the receive buffer in place), out the receive buffer,
  * p blocks each. type and op: reductions. */
+struct xchg_mpi_opargs;
+
 typedef struct xchg_mpi_bufs {
     const unsigned char *in;
     const xchg_mpi_layout *in_lay;
@@ -65,7 +67,26 @@ typedef struct xchg_mpi_bufs {
     size_t out_blocks;
     MPI_Datatype type;
     MPI_Op op;
+    /* MPI_Alltoallv and MPI_Alltoallw: the call's arguments, where each
+     * block lies (vgeom.c: the layouts above are unused) */
+    const struct xchg_mpi_opargs *v;
 } xchg_mpi_bufs;
+
+/* Where one call of a variable-block exchange keeps its blocks, as bytes
+ * (vgeom.c): block j to send to rank j and to receive from it, each a
+ * pointer and a length. Blocks of a type that is not plain bytes are
+ * packed into this rank's staging (sends) or received there and unpacked
+ * at the end (receives); in place, the blocks to send are the receive
+ * buffer's. Tables in the communicator's vtables, local. */
+typedef struct xchg_mpi_vgeom {
+    unsigned char **sp, **rp;
+    size_t *slen, *rlen;
+    unsigned char *rstaged; /* 1 where block j was received in staging */
+    size_t smax;            /* the largest block this rank sends another */
+    size_t nsend, nrecv;    /* blocks of bytes to and from other ranks */
+    size_t max_pieces;      /* the most pieces any of them is posted in */
+    MPI_Request *reqs;      /* room for 2 XCHG_MPI_WINDOW + 2 max_pieces */
+} xchg_mpi_vgeom;
 
 /* Where a plan's buffers lie in its store's arena: byte offsets (the arena
  * may move when it grows; a run finds them from its start). */
@@ -112,6 +133,11 @@ struct xchg_mpi_plan {
     xchg_spec *pred_spec;
     double *pred_us;
     unsigned used;                   /* the cache's clock when last found */
+    /* a variable-block exchange by shm: its blocks go through the
+     * segment while the largest of the call's blocks is at most this
+     * many bytes (auto's crossover with the direct exchange; SIZE_MAX
+     * when asked for), else the direct schedule prog runs the call */
+    size_t shm_v_limit;
 };
 
 /*
@@ -213,6 +239,28 @@ XCHG_MPI_INTERNAL int xchg_mpi_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_shm_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_op_exec(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 XCHG_MPI_INTERNAL int xchg_mpi_hier_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+
+/* vgeom.c: the geometry of b's call (b->v) on cs: pointers, lengths,
+ * the sends packed or copied to staging where their type is not plain
+ * bytes (or stage_sends: all of them, as in place a direct run needs);
+ * an MPI error code (then nothing to undo). */
+XCHG_MPI_INTERNAL int xchg_mpi_vgeom_begin(xchg_mpi_comm *cs, const xchg_mpi_bufs *b,
+                                           int stage_sends, xchg_mpi_vgeom *g);
+/* vgeom.c: after the run, unpack the blocks received in staging and copy
+ * this rank's own block. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_vgeom_end(xchg_mpi_comm *cs, const xchg_mpi_bufs *b,
+                                         const xchg_mpi_vgeom *g);
+/* The variable-block exchange's runs: the direct schedule pl->prog
+ * (exec_v.c), the shared segment (shm_v.c). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_exec_v(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+XCHG_MPI_INTERNAL int xchg_mpi_exec_v_geom(xchg_mpi_plan *pl, const xchg_mpi_bufs *b,
+                                           const xchg_mpi_vgeom *g);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+/* shm.c: wait until all p ranks have reached the barrier of the shared
+ * segment (Linux). */
+XCHG_MPI_INTERNAL void xchg_mpi_shm_barrier(unsigned char *segment, int p);
+/* choose_v.c: what a variable-block exchange's plan runs. */
+XCHG_MPI_INTERNAL int xchg_mpi_choose_v(xchg_mpi_plan *pl);
 
 /* Segment j's offset and length (bytes) in an operation's data. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j);

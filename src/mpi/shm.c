@@ -81,7 +81,10 @@ int xchg_mpi_shm_usable(const xchg_mpi_plan *pl, char *why, size_t len)
         snprintf(why, len, "shm: the %d ranks do not all share one node's memory", pl->cs->p);
         return 0;
     }
-    if (xchg_mpi_shm_chunk(pl->cs->p, pl->block_bytes) == 0) {
+    /* variable blocks need slots of 64 bytes at least (shm_v.c) */
+    int v = xchg_mpi_is_v(pl->key.kind);
+    size_t chunk = xchg_mpi_shm_chunk(pl->cs->p, v ? 64 : pl->block_bytes);
+    if (v ? chunk < 64 : chunk == 0) {
         snprintf(why, len,
                  "shm: %d ranks need 2 p^2 slots, more bytes than the %zu its grids may take",
                  pl->cs->p, (size_t)XCHG_MPI_SHM_MAX);
@@ -122,6 +125,11 @@ static void barrier(shm_header *h, int p)
     }
     while (atomic_load_explicit(&h->generation, memory_order_acquire) == gen)
         syscall(SYS_futex, &h->generation, FUTEX_WAIT, gen, NULL, NULL, 0);
+}
+
+void xchg_mpi_shm_barrier(unsigned char *segment, int p)
+{
+    barrier((shm_header *)(void *)segment, p);
 }
 
 /* One round: piece [off, off + n) of every block, through the next grid;

@@ -4,7 +4,8 @@
  * op_exec.c). Only the rank that describes its data with such a type
  * needs it (ranks may use different types of one signature), so it is not
  * part of the shared buffers the ranks agree on (store.c): it grows on
- * demand and is kept until the communicator is freed.
+ * demand and is kept until the communicator is freed. Beside it, the
+ * tables of a variable-block exchange's call (vgeom.c), likewise local.
  */
 #include "mpi/comm.h"
 
@@ -20,4 +21,16 @@ unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t n)
         cs->staging_bytes = n;
     }
     return cs->staging;
+}
+
+void *xchg_mpi_comm_vtables(xchg_mpi_comm *cs, size_t n)
+{
+    if (n > cs->vtables_bytes) {
+        void *b = n == SIZE_MAX ? NULL : realloc(cs->vtables, n);
+        if (!b)
+            return NULL;
+        cs->vtables = b;
+        cs->vtables_bytes = n;
+    }
+    return cs->vtables;
 }

@@ -1,0 +1,208 @@
+/*
+ * choose_v.c - what a plan of MPI_Alltoallv or MPI_Alltoallw runs
+ * (xchg_mpi_choose_v; docs/alltoallv.md says it for users).
+ *
+ * A plan is made once per communicator, options, operation and in place
+ * or not: its key holds no counts, since MPI makes the ranks agree on no
+ * count but each pair's. So whatever a plan fixes is fixed for every
+ * count; what depends on the counts is decided at each call from what
+ * every rank can know alike:
+ *   - the direct schedule (pairwise, or hc-direct when asked): each rank
+ *     posts its own nonzero blocks; nothing needs agreeing (exec_v.c);
+ *   - on one node, the shared segment (shm_v.c): its first round also
+ *     tells every rank the largest block of the call, and every rank
+ *     then takes the same way: on through the segment while the largest
+ *     block is below auto's crossover with the direct schedule (the cost
+ *     model's, as for MPI_Alltoall at that block size), else the direct
+ *     schedule for the rest of the call.
+ * Schedules that forward blocks through other ranks (Bruck, the
+ * hypercube's standard exchange, the tori's) would need every rank to
+ * know the sizes it forwards: not built yet, so asking for one sends the
+ * call to the MPI library, and says so.
+ */
+#include "mpi/auto.h"
+#include "mpi/candidates.h"
+#include "mpi/plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Bytes of each slot of the segment a variable-block plan backs: one
+ * round moves this much of every block (less the 8-byte word that
+ * carries the largest block). */
+#define XCHG_MPI_SHM_V_SLOT ((size_t)4096)
+
+/* The MPI call a plan of kind stands for. */
+static const char *v_name(xchg_op_kind kind)
+{
+    return kind == XCHG_MPI_OP_ALLTOALLW ? "MPI_Alltoallw" : "MPI_Alltoallv";
+}
+
+/* The direct program spec on t into pl->prog: 0; -1 after falling back
+ * (the program cannot run, or it is not direct); an MPI error code > 0. */
+static int take_direct(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
+{
+    const xchg_mpi_program *g = NULL;
+    int rc = xchg_mpi_program_get(pl->cs, t, XCHG_OP_ALLTOALL, spec, 0, 0, &g);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!g) {
+        xchg_mpi_fall_back(pl, "this communicator already holds %d programs",
+                           XCHG_MPI_MAX_PROGRAMS);
+        return -1;
+    }
+    if (!g->ok) {
+        xchg_mpi_fall_back(pl, "%s", g->why);
+        return -1;
+    }
+    if (!g->x.independent || g->x.msg_blocks > 1) {
+        pl->bad_value = 1;
+        xchg_mpi_fall_back(pl,
+                           "%.64s forwards blocks through other ranks; xchg runs variable "
+                           "blocks by direct schedules only (pairwise, hc-direct) or shm, so "
+                           "%s goes to the MPI library",
+                           spec, v_name(pl->key.kind));
+        return -1;
+    }
+    pl->prog = g;
+    snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
+    xchg_topo_spec(t, pl->info.topology, sizeof pl->info.topology);
+    return 0;
+}
+
+/* The largest block (bytes) below which auto predicts shm faster than
+ * the direct pairwise schedule, for blocks of one round (0: never). */
+static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size_t *limit,
+                         double *saving)
+{
+    const xchg_mpi_lines *l = NULL;
+    *limit = 0;
+    *saving = 0;
+    int rc = xchg_mpi_lines_get(t, XCHG_OP_ALLTOALL, 0, 0, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const xchg_line *pw = NULL;
+    for (size_t i = 0; l->ok && i < l->n; i++)
+        if (!strcmp(l->cand[i].spec, "pairwise"))
+            pw = &l->cand[i].line;
+    const xchg_machine *mach = &pl->key.set->in->mach;
+    double f = pl->cs->ranks_per_core;
+    int p = pl->cs->p;
+    for (size_t m = 8; pw && m <= cap; m *= 2) {
+        double direct = xchg_mpi_predict(pw, mach, (double)m);
+        double shm = xchg_mpi_predict_shm(f, mach, p, (double)m, (double)m);
+        if (shm >= direct)
+            break;
+        *limit = m;
+        if (m == 256) /* what a typical small call saves: the segment's credit */
+            *saving = direct - shm;
+    }
+    xchg_mpi_lines_put(l);
+    return MPI_SUCCESS;
+}
+
+/* Shm for pl: forced (limit SIZE_MAX, the segment made now) or auto's
+ * (made when its credit pays, as MPI_Alltoall's: call.c). *ok whether
+ * pl is shm now or later. An MPI error code. */
+static int take_shm(xchg_mpi_plan *pl, int forced, size_t limit, double saving, int *ok)
+{
+    xchg_mpi_comm *cs = pl->cs;
+    char no[256] = "";
+    *ok = 0;
+    if (!xchg_mpi_shm_usable(pl, no, sizeof no)) {
+        if (forced)
+            xchg_mpi_fall_back(pl, "%s", no);
+        return MPI_SUCCESS;
+    }
+    pl->shm_chunk = XCHG_MPI_SHM_V_SLOT;
+    pl->shm_v_limit = limit;
+    if (forced || pl->persistent || cs->store.shm) {
+        int rc = xchg_mpi_store_shm(cs, pl->store, XCHG_MPI_SHM_V_SLOT, pl->persistent, ok, no,
+                                    sizeof no);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!*ok && forced)
+            xchg_mpi_fall_back(pl, "%s", no);
+        else if (!*ok)
+            xchg_mpi_why_add(pl, "but %s", no);
+        pl->shm = *ok;
+        return MPI_SUCCESS;
+    }
+    if (cs->shm_failed)
+        return MPI_SUCCESS;
+    pl->shm_later = 1;
+    pl->shm_saving = saving;
+    pl->shm_price = xchg_mpi_shm_price(pl);
+    *ok = 1;
+    return MPI_SUCCESS;
+}
+
+int xchg_mpi_choose_v(xchg_mpi_plan *pl)
+{
+    const xchg_mpi_settings *s = pl->key.set;
+    const char *name = v_name(pl->key.kind);
+    char asked[XCHG_SPEC_MAX], inner[XCHG_SPEC_MAX];
+    xchg_mpi_alg_for(s->alg, XCHG_OP_ALLTOALL, asked, sizeof asked);
+    if (!strcmp(asked, "mpi")) {
+        xchg_mpi_fall_back(pl, "the MPI library's own %s was asked for (mpi)", name);
+        return MPI_SUCCESS;
+    }
+    if (!s->mapped) {
+        pl->bad_value = s->map_bad_value;
+        xchg_mpi_fall_back(pl, "%s", s->map_why);
+        return MPI_SUCCESS;
+    }
+    int leaders = 0, node_aware = xchg_mpi_hier_parse(asked, strlen(asked), &leaders, inner,
+                                                      sizeof inner);
+    xchg_topo complete;
+    char c[32];
+    snprintf(c, sizeof c, "complete:%d", pl->cs->p);
+    if (xchg_topo_parse(c, &complete, NULL) != XCHG_OK)
+        return MPI_ERR_INTERN;
+    int forced_shm = !strcmp(asked, "shm");
+    if (strcmp(asked, "auto") && !forced_shm && !node_aware) { /* a schedule asked for */
+        xchg_err err = {{0}};
+        if (!xchg_mpi_exchange_runs(asked, &s->topo, &err)) {
+            pl->bad_value = 1;
+            xchg_mpi_fall_back(pl, "algorithm %.400s", err.msg);
+            return MPI_SUCCESS;
+        }
+        snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+        int rc = take_direct(pl, &s->topo, asked);
+        return rc > 0 ? rc : MPI_SUCCESS;
+    }
+    /* auto, shm or a node-aware exchange (not built for variable blocks:
+     * auto's way, said): pairwise, and shm on one node */
+    int rc = take_direct(pl, &complete, "pairwise");
+    if (rc)
+        return rc > 0 ? rc : MPI_SUCCESS;
+    size_t limit = SIZE_MAX;
+    double saving = 0;
+    if (!forced_shm &&
+        (rc = shm_crossover(pl, &complete, XCHG_MPI_SHM_V_SLOT - 8, &limit, &saving)) !=
+            MPI_SUCCESS)
+        return rc;
+    int shm = 0;
+    if ((forced_shm || limit > 0) &&
+        (rc = take_shm(pl, forced_shm, limit, saving, &shm)) != MPI_SUCCESS)
+        return rc;
+    if (pl->fallback)
+        return MPI_SUCCESS;
+    if (forced_shm)
+        snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+    else if (shm)
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: all ranks on one node: shm while a call's largest block is at most "
+                 "%zu bytes (the model's crossover with pairwise), else pairwise; %s",
+                 limit, pl->shm ? "the segment is made" : "pairwise until the segment pays");
+    else
+        snprintf(pl->info.why, sizeof pl->info.why,
+                 "auto: the direct exchange, each rank posting its nonzero blocks");
+    if (pl->shm)
+        snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
+    if (node_aware)
+        xchg_mpi_why_add(pl, "%s: the node-aware exchanges of variable blocks are not built "
+                             "yet",
+                         asked);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,113 @@
+/*
+ * shm_v.c - the exchange of variable blocks (MPI_Alltoallv, _w) through
+ * one node's shared segment: shm.c's two grids of p x p slots, each slot
+ * now holding an 8-byte word and then up to c bytes of one block
+ * (c: the bytes of each slot every rank has backed, less the word).
+ *
+ * Round 0: each rank writes, into every slot of its column, the largest
+ * block it sends to another rank (the word) and the first c bytes of the
+ * block; then one barrier. Every rank now reads the words of its row: the
+ * largest block of the whole call, the same number on every rank, with no
+ * message. From it every rank takes the same way:
+ *   - at most the plan's shm_v_limit (auto's crossover with the direct
+ *     exchange: the cost model's at that block size): on through the
+ *     segment, copying its row home and moving c more bytes of every
+ *     block a round until the largest is home (one round for small
+ *     blocks);
+ *   - else the direct schedule (exec_v.c) for the whole call; round 0's
+ *     copies are left unread.
+ * A rank that failed before round 0 (staging could not be had) writes a
+ * word no block can have: every rank then returns MPI_ERR_OTHER, and no
+ * rank waits forever. In place needs no staging here: a round overwrites
+ * only pieces it has sent (shm.c says why the two grids and one barrier a
+ * round are enough).
+ */
+#include "mpi/call.h"
+
+/* The word of a rank that failed before round 0. */
+#define FAILED UINT64_MAX
+
+/* The next round's grid. */
+static unsigned char *next_grid(xchg_mpi_store *st, size_t P)
+{
+    return st->shm + XCHG_MPI_SHM_HEADER + (st->shm_round++ & 1) * P * P * st->shm_slot;
+}
+
+/* Write piece [off, off + c) of every block this rank sends (g NULL: a
+ * failed rank's words only) into its column of grid, each after word. */
+static void put_pieces(unsigned char *grid, size_t P, size_t me, size_t stride, size_t c,
+                       const xchg_mpi_vgeom *g, size_t off, uint64_t word, xchg_mpi_tally *t)
+{
+    for (size_t d = 0; d < P; d++) {
+        if (d == me)
+            continue;
+        unsigned char *slot = grid + (d * P + me) * stride;
+        if (off == 0)
+            memcpy(slot, &word, sizeof word);
+        if (g && g->slen[d] > off) {
+            size_t n = g->slen[d] - off < c ? g->slen[d] - off : c;
+            xchg_mpi_copy(slot + 8, g->sp[d] + off, n, t);
+        }
+    }
+}
+
+/* Copy piece [off, off + c) of every block this rank receives home from
+ * its row of grid. */
+static void get_pieces(const unsigned char *grid, size_t P, size_t me, size_t stride, size_t c,
+                       const xchg_mpi_vgeom *g, size_t off, xchg_mpi_tally *t)
+{
+    for (size_t o = 0; o < P; o++) {
+        if (o == me || g->rlen[o] <= off)
+            continue;
+        size_t n = g->rlen[o] - off < c ? g->rlen[o] - off : c;
+        xchg_mpi_copy(g->rp[o] + off, grid + (me * P + o) * stride + 8, n, t);
+    }
+}
+
+int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
+{
+#ifndef __linux__
+    (void)pl, (void)b;
+    return MPI_ERR_INTERN;
+#else
+    xchg_mpi_comm *cs = pl->cs;
+    xchg_mpi_store *st = pl->store;
+    size_t P = (size_t)cs->p, me = (size_t)cs->rank, stride = st->shm_slot;
+    size_t c = (st->shm_filled < stride ? st->shm_filled : stride) - 8;
+    xchg_mpi_vgeom g;
+    int rc = xchg_mpi_vgeom_begin(cs, b, 0, &g);
+    xchg_mpi_tally t = {0, 0};
+    /* round 0 */
+    unsigned char *grid = next_grid(st, P);
+    put_pieces(grid, P, me, stride, c, rc == MPI_SUCCESS ? &g : NULL, 0,
+               rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED, &t);
+    xchg_mpi_shm_barrier(st->shm, cs->p);
+    uint64_t largest = rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED;
+    for (size_t o = 0; o < P; o++) {
+        uint64_t w;
+        if (o == me)
+            continue;
+        memcpy(&w, grid + (me * P + o) * stride, sizeof w);
+        if (w > largest)
+            largest = w;
+    }
+    if (rc != MPI_SUCCESS || largest == FAILED)
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+    if (largest > pl->shm_v_limit) { /* every rank: the direct schedule */
+        if (b->v->sendbuf == MPI_IN_PLACE)
+            rc = xchg_mpi_vgeom_begin(cs, b, 1, &g); /* its sends staged */
+        if (rc == MPI_SUCCESS)
+            rc = xchg_mpi_exec_v_geom(pl, b, &g);
+        return rc == MPI_SUCCESS ? xchg_mpi_vgeom_end(cs, b, &g) : rc;
+    }
+    get_pieces(grid, P, me, stride, c, &g, 0, &t);
+    for (size_t off = c; off < largest; off += c) {
+        grid = next_grid(st, P);
+        put_pieces(grid, P, me, stride, c, &g, off, 0, &t);
+        xchg_mpi_shm_barrier(st->shm, cs->p);
+        get_pieces(grid, P, me, stride, c, &g, off, &t);
+    }
+    xchg_mpi_charge_tally(&t);
+    return xchg_mpi_vgeom_end(cs, b, &g);
+#endif
+}
