@@ -27,9 +27,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Bytes of each slot of the segment a variable-block plan backs: one
- * round moves this much of every block (less the 8-byte word that
- * carries the largest block). */
+/* Bytes of each slot of the segment a variable-block plan backs at
+ * first: one round moves this much of every block (less the 8-byte word
+ * that carries the largest block); a call of larger blocks backs more
+ * (shm_v.c), up to the slot's size. */
 #define XCHG_MPI_SHM_V_SLOT ((size_t)4096)
 
 /* The MPI call a plan of kind stands for. */
@@ -178,9 +179,8 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
         return rc > 0 ? rc : MPI_SUCCESS;
     size_t limit = SIZE_MAX;
     double saving = 0;
-    if (!forced_shm &&
-        (rc = shm_crossover(pl, &complete, XCHG_MPI_SHM_V_SLOT - 8, &limit, &saving)) !=
-            MPI_SUCCESS)
+    size_t slot = xchg_mpi_store_shm_slot(pl->cs, XCHG_MPI_SHM_V_SLOT, pl->persistent);
+    if (!forced_shm && (rc = shm_crossover(pl, &complete, slot - 8, &limit, &saving)) != MPI_SUCCESS)
         return rc;
     int shm = 0;
     if ((forced_shm || limit > 0) &&

@@ -2,11 +2,14 @@
  * shm_v.c - the exchange of variable blocks (MPI_Alltoallv, _w) through
  * one node's shared segment: shm.c's two grids of p x p slots, each slot
  * now holding an 8-byte word and then up to c bytes of one block
- * (c: the bytes of each slot every rank has backed, less the word).
+ * (c: the bytes of each slot every rank has backed, less the word; when a
+ * call's largest block needs more, every rank backs more of each slot at
+ * once, up to the slot's size, after round 0).
  *
  * Round 0: each rank writes, into every slot of its column, the largest
  * block it sends to another rank (the word) and the first c bytes of the
- * block; then one barrier. Every rank now reads the words of its row: the
+ * block (only the word when its own largest block already passes the
+ * limit below: the call goes direct); then one barrier. Every rank now reads the words of its row: the
  * largest block of the whole call, the same number on every rank, with no
  * message. From it every rank takes the same way:
  *   - at most the plan's shm_v_limit (auto's crossover with the direct
@@ -79,7 +82,10 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     xchg_mpi_tally t = {0, 0};
     /* round 0 */
     unsigned char *grid = next_grid(st, P);
-    put_pieces(grid, P, me, stride, c, rc == MPI_SUCCESS ? &g : NULL, 0,
+    /* a rank whose own largest block passes the limit knows the call
+     * goes direct: its words alone, no data */
+    int speculate = rc == MPI_SUCCESS && g.smax <= pl->shm_v_limit;
+    put_pieces(grid, P, me, stride, c, speculate ? &g : NULL, 0,
                rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED, &t);
     xchg_mpi_shm_barrier(st->shm, cs->p);
     uint64_t largest = rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED;
@@ -101,7 +107,19 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
         return rc == MPI_SUCCESS ? xchg_mpi_vgeom_end(cs, b, &g) : rc;
     }
     get_pieces(grid, P, me, stride, c, &g, 0, &t);
-    for (size_t off = c; off < largest; off += c) {
+    if (largest > c && st->shm_filled < stride) {
+        /* back more of each slot, so the rest goes in fewer rounds: every
+         * rank knows largest, so every rank asks at once */
+        char why[256];
+        int ok = 0;
+        size_t want = largest + 8 < stride ? (size_t)largest + 8 : stride;
+        rc = xchg_mpi_store_shm(cs, st, want, pl->persistent, &ok, why, sizeof why);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    size_t off = c;
+    c = (st->shm_filled < stride ? st->shm_filled : stride) - 8;
+    for (; off < largest; off += c) {
         grid = next_grid(st, P);
         put_pieces(grid, P, me, stride, c, &g, off, 0, &t);
         xchg_mpi_shm_barrier(st->shm, cs->p);
