@@ -9,7 +9,10 @@
  * MPI_IN_PLACE and MPI_BOTTOM sentinels (xchg_dropin_c_buffer), calls the
  * drop-in's C function (dropin_ops.c: xchg's executor, or the MPI
  * library's call when xchg is off), and writes the error code into ierr.
- * Every spelling gfortran and other compilers may use is defined: name,
+ * MPI_Alltoallv and MPI_Alltoallw too (their count arrays are the C
+ * calls', Fortran integers being C ints there; w's type handles are
+ * converted one a peer). Every spelling gfortran and other compilers may
+ * use is defined: name,
  * name_, name__ and NAME. Open MPI 4's `use mpi_f08` routines
  * (mpi_bcast_f08_, ...) take the same arguments, a handle type being one
  * integer passed by reference, with ierror optional (NULL when absent), as
@@ -17,6 +20,7 @@
  * 5's f08 layer has not been checked: there they go to the library unseen.
  */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "mpi/dropin_internal.h"
 
@@ -87,6 +91,45 @@ static void scatter_f(void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *
                                PMPI_Type_f2c(*rt), (int)*root, PMPI_Comm_f2c(*comm)));
 }
 
+/* MPI_Fint arrays are the C calls' int arrays where the two are one type
+ * (Open MPI's); elsewhere these routines are not defined. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran integers are C ints");
+
+static void alltoallv_f(void *sb, MPI_Fint *sc, MPI_Fint *sd, MPI_Fint *st, void *rb,
+                        MPI_Fint *rc, MPI_Fint *rd, MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Alltoallv(BUF_OR_IN_PLACE(sb), (const int *)sc, (const int *)sd,
+                                 PMPI_Type_f2c(*st), BUF(rb), (const int *)rc, (const int *)rd,
+                                 PMPI_Type_f2c(*rt), PMPI_Comm_f2c(*comm)));
+}
+
+/* w: each peer's type handle converted (the peers: the remote group's of
+ * an intercommunicator). */
+static void alltoallw_f(void *sb, MPI_Fint *sc, MPI_Fint *sd, MPI_Fint *st, void *rb,
+                        MPI_Fint *rc, MPI_Fint *rd, MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c = PMPI_Comm_f2c(*comm);
+    int inter = 0, n = 0;
+    int code = PMPI_Comm_test_inter(c, &inter);
+    if (code == MPI_SUCCESS)
+        code = inter ? PMPI_Comm_remote_size(c, &n) : PMPI_Comm_size(c, &n);
+    MPI_Datatype *types = code == MPI_SUCCESS ? malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *types)
+                                              : NULL;
+    void *send = BUF_OR_IN_PLACE(sb);
+    if (code == MPI_SUCCESS && !types)
+        code = MPI_ERR_NO_MEM;
+    if (code == MPI_SUCCESS) {
+        for (int j = 0; j < n; j++) {
+            types[j] = send == MPI_IN_PLACE ? MPI_DATATYPE_NULL : PMPI_Type_f2c(st[j]);
+            types[n + j] = PMPI_Type_f2c(rt[j]);
+        }
+        code = MPI_Alltoallw(send, (const int *)sc, (const int *)sd, types, BUF(rb),
+                             (const int *)rc, (const int *)rd, types + n, c);
+    }
+    free(types);
+    set_ierr(ierr, code);
+}
+
 /* Open MPI 4's `use mpi_f08` spelling of a routine (see the top). */
 #if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
 #define F08_NAME(lower, params, call)                                                              \
@@ -155,6 +198,14 @@ FORTRAN_NAMES(mpi_scatter, MPI_SCATTER,
               (void *sb, MPI_Fint *sc, MPI_Fint *st, void *rb, MPI_Fint *rc, MPI_Fint *rt,
                MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr),
               scatter_f(sb, sc, st, rb, rc, rt, root, comm, ierr))
+FORTRAN_NAMES(mpi_alltoallv, MPI_ALLTOALLV,
+              (void *sb, MPI_Fint *sc, MPI_Fint *sd, MPI_Fint *st, void *rb, MPI_Fint *rc,
+               MPI_Fint *rd, MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr),
+              alltoallv_f(sb, sc, sd, st, rb, rc, rd, rt, comm, ierr))
+FORTRAN_NAMES(mpi_alltoallw, MPI_ALLTOALLW,
+              (void *sb, MPI_Fint *sc, MPI_Fint *sd, MPI_Fint *st, void *rb, MPI_Fint *rc,
+               MPI_Fint *rd, MPI_Fint *rt, MPI_Fint *comm, MPI_Fint *ierr),
+              alltoallw_f(sb, sc, sd, st, rb, rc, rd, rt, comm, ierr))
 
 #else
 /* Other MPIs: their Fortran bindings are assumed to call the C functions of

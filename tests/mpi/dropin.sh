@@ -6,7 +6,7 @@
 # and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
 #
 # Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none
-#                            [LARGE_PROG [F08_OPS_PROG|none]]]]
+#                            [LARGE_PROG [F08_OPS_PROG|none [V_PROG [F_V_PROG|none]]]]]]
 #   LIB.so    libxchg_mpi.so
 #   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
 #   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
@@ -16,18 +16,22 @@
 #   F_OPS_PROG tests/mpi/dropin_ops_prog.F90 built (11 calls of the other
 #             operations per rank, checked), or none
 #   F08_OPS_PROG the same program built with `use mpi_f08`, or none
+#   V_PROG    tests/mpi/dropin_v_prog.c built (12 MPI_Alltoallv and
+#             MPI_Alltoallw calls per rank, checked)
+#   F_V_PROG  tests/mpi/dropin_v_prog.f90 built (MPI_ALLTOALLV and
+#             MPI_ALLTOALLW, one each per rank), or none
 #   LARGE_PROG tests/mpi/dropin_large_prog.c built (MPI 4's MPI_Alltoall_c,
 #             MPI_Bcast_c, ...; under an older MPI it says so and the check
 #             is skipped)
 # Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
 set -u
-if [ $# -lt 4 ] || [ $# -gt 8 ]; then
+if [ $# -lt 4 ] || [ $# -gt 10 ]; then
     echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none [LARGE_PROG" \
-        "[F08_OPS_PROG|none]]]]" >&2
+        "[F08_OPS_PROG|none [V_PROG [F_V_PROG|none]]]]]]" >&2
     exit 2
 fi
 lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-} fopsprog=${6:-none} largeprog=${7:-}
-f08opsprog=${8:-none}
+f08opsprog=${8:-none} vprog=${9:-} fvprog=${10:-none}
 # shellcheck source=lib_mpi.sh
 source "$(dirname "$0")/lib_mpi.sh" "$launcher"
 
@@ -301,6 +305,47 @@ fortran_ops() { # NAME PROG BINDING
 }
 fortran_ops fops "$fopsprog" "use mpi"
 fortran_ops f08ops "$f08opsprog" "use mpi_f08"
+
+# MPI_Alltoallv and MPI_Alltoallw: V_PROG's 12 calls a rank all carried
+# (at NP, and at 5 with Open MPI), all passed with XCHG_ALG=mpi and with
+# XCHG_DISABLE=1, from the third Finalize line; F_V_PROG's 2 a rank
+# carried (Open MPI: src/mpi/dropin_fortran_ops.c; MPICH: the C calls).
+v_totals() {
+    sed -n 's/^xchg: at MPI_Finalize, MPI_Alltoallv and MPI_Alltoallw: \([0-9][0-9]*\) calls carried by xchg, \([0-9][0-9]*\) passed to the MPI library$/\1 \2/p' \
+        "$tmp/$1.err" | head -1
+}
+v_expect() { # NAME WHAT OKLINE CARRIED PASSED RC
+    local n m
+    read -r n m <<<"$(v_totals "$1")"
+    if [ "$6" -eq 0 ] && grep -qx "$3" "$tmp/$1.out" && [ "${n:-}" = "$4" ] && [ "${m:-}" = "$5" ]; then
+        pass "$2 ($n carried, $m passed)"
+    else
+        fail "$2: exit $6, totals '${n:-?} ${m:-?}' (want $4 $5)"
+        sed 's/^/    | /' "$tmp/$1.out" "$tmp/$1.err" | head -20
+    fi
+}
+if [ -n "$vprog" ]; then
+    v_ps=$NP
+    [ "$(mpi_flavor)" = openmpi ] && v_ps="$NP 5"
+    for np in $v_ps; do
+        run "v$np" $np "$vprog" XCHG_VERBOSE=1
+        v_expect "v$np" "MPI_Alltoallv and _w, p=$np: every call carried" "dropin_v_prog: OK" \
+            $((12 * np)) 0 $?
+    done
+    run vmpi $NP "$vprog" XCHG_ALG=mpi XCHG_VERBOSE=1
+    v_expect vmpi "MPI_Alltoallv and _w, XCHG_ALG=mpi: every call passed" "dropin_v_prog: OK" \
+        0 $((12 * NP)) $?
+    run voff $NP "$vprog" XCHG_DISABLE=1 XCHG_VERBOSE=1
+    v_expect voff "MPI_Alltoallv and _w, XCHG_DISABLE=1: every call passed" "dropin_v_prog: OK" \
+        0 $((12 * NP)) $?
+fi
+if [ "$fvprog" != none ]; then
+    run fv $NP "$fvprog" XCHG_VERBOSE=1
+    v_expect fv "Fortran MPI_ALLTOALLV and _W, p=$NP: carried" "dropin_v_prog_f: OK" \
+        $((2 * NP)) 0 $?
+else
+    echo "SKIP: Fortran program of MPI_Alltoallv (no MPI Fortran compiler in this build)"
+fi
 
 if [ $failed -ne 0 ]; then
     echo "dropin.sh: $failed check(s) failed"
