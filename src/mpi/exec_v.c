@@ -43,7 +43,7 @@ static int window(const xchg_mpi_xprog *x, MPI_Comm comm, int comm_rank, const x
     }
     if (nreq == 0)
         return rc;
-    int wrc = MPI_Waitall((int)nreq, g->reqs, MPI_STATUSES_IGNORE);
+    int wrc = MPI_Waitall((int)nreq, g->reqs, g->statuses);
     return rc == MPI_SUCCESS ? wrc : rc;
 }
 

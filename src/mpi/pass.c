@@ -19,6 +19,7 @@ void xchg_mpi_count(xchg_op_kind kind, int carried_here)
     atomic_fetch_add(carried_here ? &carried[kind] : &passed[kind], 1);
 }
 
+#if MPI_VERSION < 4
 /* n entries of a wide count (MPI_Count) or displacement (MPI_Aint)
  * array as int into out (NULL stays NULL): 0, or -1 when one does not
  * fit an int. */
@@ -37,6 +38,7 @@ static int narrow(const void *arr, int count, int n, int *out, const int **res)
     *res = out;
     return 0;
 }
+#endif
 
 /* MPI_Alltoallv or MPI_Alltoallw by the MPI library, with a's arrays:
  * int arrays as they are; wide ones to MPI 4's large-count calls, or

@@ -86,6 +86,7 @@ typedef struct xchg_mpi_vgeom {
     size_t nsend, nrecv;    /* blocks of bytes to and from other ranks */
     size_t max_pieces;      /* the most pieces any of them is posted in */
     MPI_Request *reqs;      /* room for 2 XCHG_MPI_WINDOW + 2 max_pieces */
+    MPI_Status *statuses;   /* as many */
 } xchg_mpi_vgeom;
 
 /* Where a plan's buffers lie in its store's arena: byte offsets (the arena

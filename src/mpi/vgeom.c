@@ -148,15 +148,19 @@ int xchg_mpi_vgeom_begin(xchg_mpi_comm *cs, const xchg_mpi_bufs *b, int stage_se
         return rc;
     if (staged == SIZE_MAX)
         return MPI_ERR_COUNT;
-    /* the requests of a window (exec_v.c), after the tables */
+    /* the requests of a window (exec_v.c) and their statuses, after the
+     * tables */
     size_t nreqs = 2 * XCHG_MPI_WINDOW + 2 * g->max_pieces;
-    size_t need = xchg_mpi_add(reqs_at, xchg_mpi_mul(nreqs, sizeof(MPI_Request)));
+    size_t stat_at = xchg_mpi_add(reqs_at, xchg_mpi_mul(nreqs, sizeof(MPI_Request)));
+    stat_at = (stat_at + 63) / 64 * 64;
+    size_t need = xchg_mpi_add(stat_at, xchg_mpi_mul(nreqs, sizeof(MPI_Status)));
     if (need > reqs_at) { /* grown: the tables move with their bytes */
         if (!(tab = xchg_mpi_comm_vtables(cs, need)))
             return MPI_ERR_NO_MEM;
         tables_at(g, tab, P);
     }
     g->reqs = (MPI_Request *)(void *)(tab + reqs_at);
+    g->statuses = (MPI_Status *)(void *)(tab + stat_at);
     unsigned char *stage = staged ? xchg_mpi_comm_staging(cs, staged) : NULL;
     if (staged && !stage)
         return MPI_ERR_NO_MEM;
