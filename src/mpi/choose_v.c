@@ -16,9 +16,10 @@
  *     model's, as for MPI_Alltoall at that block size), else the direct
  *     schedule for the rest of the call.
  * Schedules that forward blocks through other ranks (Bruck, the
- * hypercube's standard exchange, the tori's) would need every rank to
- * know the sizes it forwards: not built yet, so asking for one sends the
- * call to the MPI library, and says so.
+ * hypercube's standard exchange, the tori's) run when asked for, with the
+ * sizes carried in their messages (exec_sf_v.c); auto does not take them
+ * yet, since the ranks could agree on them only from the counts, which
+ * no rank holds whole.
  */
 #include "mpi/auto.h"
 #include "mpi/candidates.h"
@@ -39,9 +40,9 @@ static const char *v_name(xchg_op_kind kind)
     return kind == XCHG_MPI_OP_ALLTOALLW ? "MPI_Alltoallw" : "MPI_Alltoallv";
 }
 
-/* The direct program spec on t into pl->prog: 0; -1 after falling back
- * (the program cannot run, or it is not direct); an MPI error code > 0. */
-static int take_direct(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
+/* The program spec on t into pl->prog: 0; -1 after falling back (the
+ * program cannot run); an MPI error code > 0. */
+static int take_program_v(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
 {
     const xchg_mpi_program *g = NULL;
     int rc = xchg_mpi_program_get(pl->cs, t, XCHG_OP_ALLTOALL, spec, 0, 0, &g);
@@ -56,13 +57,8 @@ static int take_direct(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
         xchg_mpi_fall_back(pl, "%s", g->why);
         return -1;
     }
-    if (!g->x.independent || g->x.msg_blocks > 1) {
-        pl->bad_value = 1;
-        xchg_mpi_fall_back(pl,
-                           "%.64s forwards blocks through other ranks; xchg runs variable "
-                           "blocks by direct schedules only (pairwise, hc-direct) or shm, so "
-                           "%s goes to the MPI library",
-                           spec, v_name(pl->key.kind));
+    if (g->x.independent && g->x.msg_blocks > 1) { /* exec_v.c sends one block a message */
+        xchg_mpi_fall_back(pl, "%.64s sends several blocks straight home in one message", spec);
         return -1;
     }
     pl->prog = g;
@@ -169,12 +165,12 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
             return MPI_SUCCESS;
         }
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
-        int rc = take_direct(pl, &s->topo, asked);
+        int rc = take_program_v(pl, &s->topo, asked);
         return rc > 0 ? rc : MPI_SUCCESS;
     }
     /* auto, shm or a node-aware exchange (not built for variable blocks:
      * auto's way, said): pairwise, and shm on one node */
-    int rc = take_direct(pl, &complete, "pairwise");
+    int rc = take_program_v(pl, &complete, "pairwise");
     if (rc)
         return rc > 0 ? rc : MPI_SUCCESS;
     size_t limit = SIZE_MAX;

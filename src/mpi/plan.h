@@ -77,7 +77,9 @@ typedef struct xchg_mpi_bufs {
  * pointer and a length. Blocks of a type that is not plain bytes are
  * packed into this rank's staging (sends) or received there and unpacked
  * at the end (receives); in place, the blocks to send are the receive
- * buffer's. Tables in the communicator's vtables, local. */
+ * buffer's. Tables in the communicator's vtables, local (with room for
+ * the requests and statuses of 2 XCHG_MPI_WINDOW messages a window and
+ * more: exec_v.c, exec_sf_v.c). */
 typedef struct xchg_mpi_vgeom {
     unsigned char **sp, **rp;
     size_t *slen, *rlen;
@@ -257,6 +259,9 @@ XCHG_MPI_INTERNAL int xchg_mpi_exec_v(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 XCHG_MPI_INTERNAL int xchg_mpi_exec_v_geom(xchg_mpi_plan *pl, const xchg_mpi_bufs *b,
                                            const xchg_mpi_vgeom *g);
 XCHG_MPI_INTERNAL int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+/* exec_sf_v.c: a store-and-forward program on variable blocks, the sizes
+ * carried in each message. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_exec_sf_v(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
 /* shm.c: wait until all p ranks have reached the barrier of the shared
  * segment (Linux). */
 XCHG_MPI_INTERNAL void xchg_mpi_shm_barrier(unsigned char *segment, int p);

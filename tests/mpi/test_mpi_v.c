@@ -8,10 +8,10 @@
  *
  * What runs, at the communicator's size p:
  *  - algorithms: opts NULL (the environment), auto, shm, pairwise,
- *    hc-direct (p = 2^d), mpi, and bruck (which forwards blocks from 4
- *    ranks on: the library must run it, and xchg_mpi_last_info must say
- *    so; on 3 ranks or fewer each of its messages is one block straight
- *    home, and xchg runs it);
+ *    hc-direct (p = 2^d), mpi (the library's, as xchg_mpi_last_info must
+ *    say), and the store-and-forward schedules bruck, bruck:3 and
+ *    hc-standard (p = 2^d), which carry the blocks' sizes in their
+ *    messages;
  *  - count patterns, the same matrix on every rank (a seeded generator):
  *    uniform, random +-50%, one hot rank (8x), sparse (a tenth of the pairs
  *    nonzero), all zero, one rank that sends and receives nothing, and
@@ -230,8 +230,7 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
      * the library; auto runs pairwise or shm */
     if (k->alg) {
         const char *a = k->alg;
-        /* Bruck on 3 ranks or fewer sends each block straight home */
-        int want_fallback = !strcmp(a, "mpi") || (!strcmp(a, "bruck") && p > 3);
+        int want_fallback = !strcmp(a, "mpi");
         int alg_ok = ok && (want_fallback ? info.fallback
                                           : !info.fallback && (!strcmp(a, "auto")
                                                                    ? !strcmp(info.alg, "pairwise") ||
@@ -255,12 +254,15 @@ static int algs_at(int p, const char **out)
         out[n++] = "hc-direct";
     out[n++] = "mpi";
     out[n++] = "bruck";
+    out[n++] = "bruck:3";
+    if ((p & (p - 1)) == 0)
+        out[n++] = "hc-standard";
     return n;
 }
 
 static void run_comm(MPI_Comm comm, const char *cname, int shm_ok)
 {
-    const char *algs[8];
+    const char *algs[12];
     int p;
     MPI_Comm_size(comm, &p);
     int nalg = algs_at(p, algs);
