@@ -46,6 +46,12 @@ typedef struct bench_args {
     /* --op, --root and --q as given (NULL: not given), read by bench_rules
      * once every option is known */
     const char *op_text, *root_text, *q_text;
+    /* --op alltoallv (1) or alltoallw (2): op is then the exchange; 0 for
+     * the others. --counts: the named distribution of the blocks (NULL
+     * given none: uniform), --seed its seed (as text until the rules) */
+    int vexchange;
+    const char *counts, *seed_text;
+    uint64_t seed;
 } bench_args;
 
 /* One row's figures. */
@@ -78,6 +84,39 @@ typedef struct bench_job {
     size_t rbytes; /* the size of rbuf */
     red_coef *coefs;
 } bench_job;
+
+/* One size's MPI_Alltoallv or MPI_Alltoallw call (bench_v.c): this
+ * rank's counts and displacements (bytes, int), every peer's type
+ * (MPI_BYTE), its buffers. */
+typedef struct bench_v {
+    int *sc, *sd, *rc, *rd;
+    MPI_Datatype *types;
+    unsigned char *s, *r;
+    size_t sbytes, rbytes;
+} bench_v;
+
+/* bench_v.c: the operation's names as --op, MPI and the header say them
+ * (alltoallv and alltoallw beside the registry's operations). */
+const char *bench_op_name(const bench_args *a);
+const char *bench_op_mpi_name(const bench_args *a);
+const char *bench_op_title(const bench_args *a);
+
+/* bench_v.c: the call of size m (the mean block) from --counts, into *v:
+ * BENCH_EXIT_OK, or an exit code after saying why (rank 0 for usage). */
+int bench_v_make(const bench_job *job, size_t m, bench_v *v);
+void bench_v_free(bench_v *v);
+/* One call: the MPI library's (is_mpi) or xchg's with opts. */
+int bench_v_call(const bench_job *job, const bench_v *v, int is_mpi, const xchg_mpi_opts *opts);
+/* -c: fill the send blocks of call `call` and spoil the receive buffer;
+ * check what arrived: the number of wrong blocks (the first on stderr). */
+void bench_v_fill(const bench_job *job, const bench_v *v, size_t m, long call);
+long bench_v_check(const bench_job *job, const bench_v *v, size_t m, long call);
+
+/* bench_data.c: one block's pattern (origin -> dest, size m, call), n
+ * bytes of it at b; the first byte of b that differs from it, or n. */
+void bench_block_fill(unsigned char *b, size_t n, int origin, int dest, size_t m, long call);
+size_t bench_block_check(const unsigned char *b, size_t n, int origin, int dest, size_t m,
+                         long call);
 
 /* bench_args.c: parse argv into *a (rank 0 prints help, version and
  * errors). 0; BENCH_EXIT_USAGE after saying what was wrong; -1 when

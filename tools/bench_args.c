@@ -55,7 +55,13 @@ static void print_help(FILE *f)
             "xchg's:\n"
             "  --op NAME                     the operation timed: alltoall (default), bcast,\n"
             "                                reduce, allreduce, reduce_scatter, scan, allgather,\n"
-            "                                gather, scatter, shift\n"
+            "                                gather, scatter, shift, alltoallv, alltoallw\n"
+            "  --counts DIST                 alltoallv, alltoallw: the blocks' sizes, the size\n"
+            "                                their mean: uniform (default), random:X (each\n"
+            "                                +-X%%), hot:R[:F] (rank R's blocks F times, default\n"
+            "                                8), sparse:F (a fraction F of the pairs, the rest\n"
+            "                                0); the same matrix on every rank\n"
+            "  --seed N                      the seed of --counts' random forms (default 1)\n"
             "  --root R                      the root of bcast, reduce, gather, scatter\n"
             "                                (0 to P-1, default 0)\n"
             "  --q Q                         shift: rank r sends to (r+Q) mod P (an integer, not\n"
@@ -91,6 +97,7 @@ static void print_help(FILE *f)
             "                                shows the counts run\n\n"
             "Size (bytes, one rank's block, as the OSU benchmark of the operation counts it):\n"
             "  alltoall        the block for each destination (sends and receives P of them)\n"
+            "  alltoallv, alltoallw   the mean block (--counts)\n"
             "  bcast, shift    the message\n"
             "  reduce, allreduce, scan   the vector each rank contributes\n"
             "  reduce_scatter  the block each rank receives (it sends P of them; OSU's\n"
@@ -321,6 +328,8 @@ static const bench_opt options[] = {
     {"tuning", 0, TEXT(tuning), 0},
     {"machine", 0, TEXT(machine), 0},
     {"op", 0, TEXT(op_text), 0},
+    {"counts", 0, TEXT(counts), 0},
+    {"seed", 0, TEXT(seed_text), 0},
     {"root", 0, TEXT(root_text), 0},
     {"q", 0, TEXT(q_text), 0},
     {"pair", 0, FLAG(pair), 0},

@@ -65,6 +65,17 @@ static size_t check_block(const unsigned char *b, size_t m, uint64_t seed)
     return m;
 }
 
+void bench_block_fill(unsigned char *b, size_t n, int origin, int dest, size_t m, long call)
+{
+    fill_block(b, n, block_seed(origin, dest, m, call));
+}
+
+size_t bench_block_check(const unsigned char *b, size_t n, int origin, int dest, size_t m,
+                         long call)
+{
+    return check_block(b, n, block_seed(origin, dest, m, call));
+}
+
 void bench_fill_blocks(unsigned char *buf, int me, int p, size_t m, long call)
 {
     for (int d = 0; d < p; d++)

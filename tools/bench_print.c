@@ -17,11 +17,16 @@
 
 void bench_print_json(const bench_args *a, int p, const bench_row *r)
 {
-    printf("{\"op\":\"%s\",", xchg_op_name(a->op));
+    printf("{\"op\":\"%s\",", bench_op_name(a));
     if (xchg_tool_op_has_root(a->op))
         printf("\"root\":%d,", a->root);
     if (a->op == XCHG_OP_SHIFT)
         printf("\"q\":%d,", a->q);
+    if (a->vexchange) {
+        fputs("\"counts\":", stdout);
+        xchg_tool_json_str(stdout, a->counts);
+        printf(",\"seed\":%llu,", (unsigned long long)a->seed);
+    }
     fputs("\"alg\":", stdout);
     xchg_tool_json_str(stdout, r->info.alg);
     fputs(",\"requested\":", stdout);
@@ -51,7 +56,7 @@ void bench_print_header(const bench_args *a, int p)
     char *nl = strpbrk(lib, "\r\n");
     if (nl)
         *nl = '\0';
-    printf("\n# " BENCH_NAME " MPI %s Latency Test v" XCHG_VERSION "\n", xchg_tool_op_title(a->op));
+    printf("\n# " BENCH_NAME " MPI %s Latency Test v" XCHG_VERSION "\n", bench_op_title(a));
     printf("# MPI library: %s\n", lib);
     printf("# Ranks: %d, algorithm: %s, topology: %s, in place: %s, datatype: %s", p, a->alg,
            a->topo ? a->topo : "auto", a->in_place ? "yes" : "no",
@@ -60,6 +65,9 @@ void bench_print_header(const bench_args *a, int p)
         printf(", root: %d", a->root);
     if (a->op == XCHG_OP_SHIFT)
         printf(", q: %d", a->q);
+    if (a->vexchange)
+        printf(", counts: %s (seed %llu), Size: the mean block", a->counts,
+               (unsigned long long)a->seed);
     putchar('\n');
     printf("%-*s%*s", 10, "# Size", FIELD_WIDTH, "Avg Latency(us)");
     if (a->full)
@@ -77,7 +85,7 @@ void bench_print_plan_line(const bench_args *a, const bench_row *r, const bench_
 {
     if (strcmp(a->alg, "mpi") == 0) {
         if (!prev)
-            printf("# plan: %s of the MPI library (--alg mpi)\n", xchg_tool_op_mpi_name(a->op));
+            printf("# plan: %s of the MPI library (--alg mpi)\n", bench_op_mpi_name(a));
         return;
     }
     if (prev && strcmp(prev->info.alg, r->info.alg) == 0 &&
@@ -86,7 +94,7 @@ void bench_print_plan_line(const bench_args *a, const bench_row *r, const bench_
         return;
     if (r->info.fallback)
         printf("# plan from %zu B: %s (xchg falls back to the MPI library); %s\n", r->bytes,
-               xchg_tool_op_mpi_name(a->op), r->info.why);
+               bench_op_mpi_name(a), r->info.why);
     else if (r->info.shared_bytes)
         printf("# plan from %zu B: %s, %zu round%s through a shared segment of %zu B; %s\n",
                r->bytes, r->info.alg, r->info.steps, r->info.steps == 1 ? "" : "s",

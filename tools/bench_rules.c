@@ -16,9 +16,25 @@
 static int rules_op(bench_args *a, int nprocs)
 {
     xchg_err err = {{0}};
-    if (a->op_text && xchg_op_parse(a->op_text, &a->op, &err) != 0)
-        return xchg_tool_usage_error("--op '%s': %s", a->op_text, err.msg);
-    const char *opname = xchg_op_name(a->op);
+    if (a->op_text && (!strcmp(a->op_text, "alltoallv") || !strcmp(a->op_text, "alltoallw")))
+        a->vexchange = a->op_text[8] == 'v' ? 1 : 2; /* the exchange of variable blocks */
+    else if (a->op_text && xchg_op_parse(a->op_text, &a->op, &err) != 0)
+        return xchg_tool_usage_error("--op '%s': %s; or alltoallv, alltoallw", a->op_text,
+                                     err.msg);
+    if ((a->counts || a->seed_text) && !a->vexchange)
+        return xchg_tool_usage_error("--counts and --seed apply to --op alltoallv and "
+                                     "alltoallw only");
+    if (!a->counts)
+        a->counts = "uniform";
+    long seed = 1;
+    if (a->seed_text && bench_parse_long(a->seed_text, 0, LONG_MAX, &seed) != 0)
+        return xchg_tool_usage_error("--seed '%s' is not a whole number; accepted: 0 or more",
+                                     a->seed_text);
+    a->seed = (uint64_t)seed;
+    if (a->vexchange && a->in_place)
+        return xchg_tool_usage_error("-l (in place) is for --op alltoall only, not --op %s",
+                                     a->op_text);
+    const char *opname = bench_op_name(a);
     if (a->root_text && !xchg_tool_op_has_root(a->op))
         return xchg_tool_usage_error("--root applies to bcast, reduce, gather and scatter; --op "
                                      "%s has no root", opname);
@@ -47,7 +63,7 @@ static int rules_op(bench_args *a, int nprocs)
 /* What runs: --pair, -l, --alg and --topo for the operation. */
 static int rules_alg(const bench_args *a, int nprocs)
 {
-    const char *opname = xchg_op_name(a->op);
+    const char *opname = bench_op_name(a);
     xchg_err err = {{0}};
     if (a->pair && a->in_place)
         return xchg_tool_usage_error("--pair times xchg's call against the MPI library's in one "
@@ -84,7 +100,7 @@ static int rules_alg(const bench_args *a, int nprocs)
  * largest buffer within -M (MAX lowered to fit it, with a warning). */
 static int rules_sizes(bench_args *a, int nprocs)
 {
-    const char *opname = xchg_op_name(a->op);
+    const char *opname = bench_op_name(a);
     if (nprocs < 2)
         return xchg_tool_usage_error("%s needs at least 2 ranks, the job has %d; start it with "
                                      "mpirun -np P (P >= 2)",

@@ -79,12 +79,16 @@ typedef struct bench_call {
     MPI_Comm comm, shift_comm;
     size_t count; /* elements: bytes, or ints for a reduction */
     unsigned char *sbuf, *rbuf;
+    const bench_job *job;
+    const bench_v *v; /* alltoallv, alltoallw: this size's call */
 } bench_call;
 
 /* One call of the operation: xchg's or the MPI library's. */
 static int op_call(const bench_call *c)
 {
     const bench_args *a = c->a;
+    if (a->vexchange)
+        return bench_v_call(c->job, c->v, c->is_mpi, c->opts);
     if (a->op == XCHG_OP_ALLTOALL) {
         const void *send = a->in_place ? MPI_IN_PLACE : (const void *)c->sbuf;
         if (c->is_mpi)
@@ -118,16 +122,17 @@ static void plan_size(const bench_job *job, bench_call *c, size_t m, bench_row *
     const bench_args *a = job->a;
     int rc;
     if (c->is_mpi) {
-        if (a->op == XCHG_OP_ALLTOALL && (rc = mpi_call_make(m, &c->mc)) != MPI_SUCCESS)
+        if (a->op == XCHG_OP_ALLTOALL && !a->vexchange &&
+            (rc = mpi_call_make(m, &c->mc)) != MPI_SUCCESS)
             mpi_fail(job, rc, "making the datatype", m);
         snprintf(row->info.alg, sizeof row->info.alg, "mpi");
         snprintf(row->info.topology, sizeof row->info.topology, "-");
         snprintf(row->info.why, sizeof row->info.why, "--alg mpi: %s",
-                 xchg_tool_op_mpi_name(a->op));
+                 bench_op_mpi_name(a));
         row->have_info = 1;
         return;
     }
-    if (a->op == XCHG_OP_ALLTOALL)
+    if (a->op == XCHG_OP_ALLTOALL && !a->vexchange)
         rc = xchg_mpi_plan_create((MPI_Count)m, MPI_BYTE, (MPI_Count)m, MPI_BYTE, a->in_place,
                                   c->comm, c->opts, &c->plan);
     else
@@ -137,11 +142,11 @@ static void plan_size(const bench_job *job, bench_call *c, size_t m, bench_row *
         int len = 0;
         MPI_Error_string(rc, msg, &len);
         xchg_tool_usage_error("--op %s --alg '%s'%s%s: no plan for size %zu on %d ranks: %s",
-                              xchg_op_name(a->op), a->alg, a->topo ? " --topo " : "",
+                              bench_op_name(a), a->alg, a->topo ? " --topo " : "",
                               a->topo ? a->topo : "", m, job->p, msg);
         bench_finish(BENCH_EXIT_USAGE);
     }
-    if (a->op == XCHG_OP_ALLTOALL)
+    if (a->op == XCHG_OP_ALLTOALL && !a->vexchange)
         xchg_mpi_plan_info_get(c->plan, &row->info);
     else
         xchg_mpi_last_info(&row->info);
@@ -184,9 +189,9 @@ static void time_calls(const bench_job *job, const bench_call *c, const bench_ca
                        size_t m, size_t count, long iters, long warmup, timings *t)
 {
     const bench_args *a = job->a;
-    const char *what = c->is_mpi                   ? xchg_tool_op_mpi_name(a->op)
-                       : a->op == XCHG_OP_ALLTOALL ? "xchg_mpi_plan_run"
-                                                   : "xchg's call";
+    const char *what = c->is_mpi                                    ? bench_op_mpi_name(a)
+                       : a->op == XCHG_OP_ALLTOALL && !a->vexchange ? "xchg_mpi_plan_run"
+                                                                    : "xchg's call";
     memset(t, 0, sizeof *t);
     MPI_Barrier(job->comm);
     double warm_start = MPI_Wtime();
@@ -205,7 +210,10 @@ static void time_calls(const bench_job *job, const bench_call *c, const bench_ca
          * library first on odd ones, so neither always follows the other */
         for (int turn = 0; turn < (a->pair ? 2 : 1); turn++) {
             int is_lib = a->pair && (turn + i) % 2 == 1;
-            if (a->validate && !is_lib) {
+            if (a->validate && !is_lib && a->vexchange) {
+                bench_v_fill(job, c->v, m, i);
+                MPI_Barrier(job->comm);
+            } else if (a->validate && !is_lib) {
                 bench_fill(job, m, count, i);
                 MPI_Barrier(job->comm);
             }
@@ -213,10 +221,11 @@ static void time_calls(const bench_job *job, const bench_call *c, const bench_ca
             int rc = op_call(is_lib ? lib : c);
             double t1 = MPI_Wtime();
             if (rc != MPI_SUCCESS)
-                mpi_fail(job, rc, is_lib ? xchg_tool_op_mpi_name(a->op) : what, m);
+                mpi_fail(job, rc, is_lib ? bench_op_mpi_name(a) : what, m);
             MPI_Barrier(job->comm);
             if (a->validate && !is_lib && t->bad == 0)
-                t->bad += bench_check(job, m, count, i);
+                t->bad += a->vexchange ? bench_v_check(job, c->v, m, i)
+                                       : bench_check(job, m, count, i);
             if (i >= warmup) {
                 *(is_lib ? &t->total_lib : &t->total) += t1 - t0;
                 if (a->pair)
@@ -288,9 +297,20 @@ void bench_run_size(const bench_job *job, size_t m, size_t count, bench_row *row
                     .shift_comm = job->shift_comm,
                     .count = count,
                     .sbuf = job->sbuf,
-                    .rbuf = job->rbuf};
+                    .rbuf = job->rbuf,
+                    .job = job};
     memset(row, 0, sizeof *row);
     row->bytes = m;
+    bench_v v = {0};
+    if (a->vexchange) {
+        int code = bench_v_make(job, m, &v);
+        if (code != BENCH_EXIT_OK) {
+            if (code == BENCH_EXIT_MPI)
+                mpi_fail(job, MPI_ERR_NO_MEM, "allocating the blocks", m);
+            bench_finish(code);
+        }
+        c.v = &v;
+    }
     plan_size(job, &c, m, row);
 
     /* --pair: the MPI library's call, timed in the same loop */
@@ -298,7 +318,8 @@ void bench_run_size(const bench_job *job, size_t m, size_t count, bench_row *row
     lib.is_mpi = 1;
     lib.plan = NULL;
     int rc;
-    if (a->pair && a->op == XCHG_OP_ALLTOALL && (rc = mpi_call_make(m, &lib.mc)) != MPI_SUCCESS)
+    if (a->pair && a->op == XCHG_OP_ALLTOALL && !a->vexchange &&
+        (rc = mpi_call_make(m, &lib.mc)) != MPI_SUCCESS)
         mpi_fail(job, rc, "making the datatype", m);
 
     timings t;
@@ -308,6 +329,7 @@ void bench_run_size(const bench_job *job, size_t m, size_t count, bench_row *row
     free(t.each_lib);
     free(t.pair_ratios);
     xchg_mpi_plan_free(c.plan);
+    bench_v_free(&v);
     mpi_call_free(&c.mc);
     mpi_call_free(&lib.mc);
 }

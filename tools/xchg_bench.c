@@ -99,6 +99,8 @@ static void alloc_buffers(bench_job *job)
     size_t sbytes =
         a->in_place ? 0 : xchg_tool_op_send_blocks(a->op, job->rank, a->root, p) * a->max_size;
     job->rbytes = xchg_tool_op_recv_blocks(a->op, job->rank, a->root, p) * a->max_size;
+    if (a->vexchange) /* each size's own buffers, sized by its counts (bench_v.c) */
+        sbytes = job->rbytes = 0;
     job->coefs = malloc((size_t)p * sizeof *job->coefs);
     int okmem = job->coefs != NULL;
     if (okmem && job->rbytes)
@@ -155,7 +157,7 @@ static int run_sizes(const bench_job *job)
             have_prev = 1;
             if (row.checked && !row.valid) {
                 xchg_tool_say("DATA VALIDATION ERROR at size %zu with --op %s --alg %s", m,
-                              xchg_op_name(a->op), a->alg);
+                              bench_op_name(a), a->alg);
                 return BENCH_EXIT_INVALID;
             }
         }

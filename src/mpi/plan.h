@@ -141,6 +141,11 @@ struct xchg_mpi_plan {
      * many bytes (auto's crossover with the direct exchange; SIZE_MAX
      * when asked for), else the direct schedule prog runs the call */
     size_t shm_v_limit;
+    /* ... and after a call whose largest block passed it, the next
+     * v_skip calls run the direct schedule without asking (v_backoff
+     * calls, doubling while calls keep passing it, up to 64): every rank
+     * saw the same largest block, so every rank skips alike */
+    unsigned v_skip, v_backoff;
 };
 
 /*

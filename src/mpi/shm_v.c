@@ -19,6 +19,10 @@
  *     blocks);
  *   - else the direct schedule (exec_v.c) for the whole call; round 0's
  *     copies are left unread.
+ * After a call that went direct, the next calls go direct without round 0
+ * (1, then 2, 4, ... up to 64 of them while calls keep going direct; then
+ * round 0 asks again): the ranks saw the same largest block, so they skip
+ * alike, and a program of large blocks pays the barrier once in 64 calls.
  * A rank that failed before round 0 (staging could not be had) writes a
  * word no block can have: every rank then returns MPI_ERR_OTHER, and no
  * rank waits forever. In place needs no staging here: a round overwrites
@@ -78,6 +82,11 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     size_t P = (size_t)cs->p, me = (size_t)cs->rank, stride = st->shm_slot;
     size_t c = (st->shm_filled < stride ? st->shm_filled : stride) - 8;
     xchg_mpi_vgeom g;
+    int in_place = b->v->sendbuf == MPI_IN_PLACE;
+    if (pl->v_skip > 0) { /* recent calls went direct: this one does, unasked */
+        pl->v_skip--;
+        return xchg_mpi_exec_v(pl, b);
+    }
     int rc = xchg_mpi_vgeom_begin(cs, b, 0, &g);
     xchg_mpi_tally t = {0, 0};
     /* round 0 */
@@ -100,12 +109,15 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     if (rc != MPI_SUCCESS || largest == FAILED)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
     if (largest > pl->shm_v_limit) { /* every rank: the direct schedule */
-        if (b->v->sendbuf == MPI_IN_PLACE)
+        pl->v_backoff = pl->v_backoff ? (pl->v_backoff < 32 ? 2 * pl->v_backoff : 64) : 1;
+        pl->v_skip = pl->v_backoff;
+        if (in_place)
             rc = xchg_mpi_vgeom_begin(cs, b, 1, &g); /* its sends staged */
         if (rc == MPI_SUCCESS)
             rc = xchg_mpi_exec_v_geom(pl, b, &g);
         return rc == MPI_SUCCESS ? xchg_mpi_vgeom_end(cs, b, &g) : rc;
     }
+    pl->v_backoff = 0;
     get_pieces(grid, P, me, stride, c, &g, 0, &t);
     if (largest > c && st->shm_filled < stride) {
         /* back more of each slot, so the rest goes in fewer rounds: every
