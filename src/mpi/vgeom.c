@@ -58,7 +58,9 @@ static int side_of(const xchg_mpi_opargs *a, int send, int j, const vtype *share
     if (bytes == SIZE_MAX)
         return MPI_ERR_COUNT;
     *len = bytes;
-    *at = base + (w ? d : d * t->extent);
+    /* by address: the base may be MPI_BOTTOM (NULL) with absolute
+     * displacements, or NULL where nothing is sent */
+    *at = bytes ? (unsigned char *)((uintptr_t)base + (uintptr_t)(w ? d : d * t->extent)) : base;
     return MPI_SUCCESS;
 }
 
@@ -208,9 +210,10 @@ int xchg_mpi_vgeom_end(xchg_mpi_comm *cs, const xchg_mpi_bufs *b, const xchg_mpi
             continue;
         if (a->kind == XCHG_MPI_OP_ALLTOALLW || rt.size == 0)
             rc = vtype_of(type_at(a, 0, j), &rt);
-        unsigned char *user = b->out + (a->kind == XCHG_MPI_OP_ALLTOALLW
-                                            ? xchg_mpi_vdispl(a->rdispls, a->wide, j)
-                                            : xchg_mpi_vdispl(a->rdispls, a->wide, j) * rt.extent);
+        MPI_Aint d = xchg_mpi_vdispl(a->rdispls, a->wide, j);
+        if (a->kind != XCHG_MPI_OP_ALLTOALLW)
+            d *= rt.extent;
+        unsigned char *user = (unsigned char *)((uintptr_t)b->out + (uintptr_t)d);
         if (rc == MPI_SUCCESS)
             rc = pack_one(cs->comm, type_at(a, 0, j), &rt, user, g->rp[j], g->rlen[j], 1);
     }

@@ -25,6 +25,8 @@
  *    forms (MPI_Count, MPI_Aint);
  *  - MPI_COMM_WORLD, its ranks reversed, and its halves (MPI_Comm_split);
  *    an intercommunicator between the halves goes to the MPI library;
+ *  - w from and into MPI_BOTTOM with absolute displacements (the _c
+ *    form), and NULL buffers where every count is 0;
  *  - bad arguments with MPI_ERRORS_RETURN: a negative count
  *    (MPI_ERR_COUNT), a null type with a nonzero count (MPI_ERR_TYPE), one
  *    buffer to send from and receive into (MPI_ERR_BUFFER);
@@ -288,6 +290,40 @@ static void run_comm(MPI_Comm comm, const char *cname, int shm_ok)
             }
 }
 
+/* Buffers given as MPI_BOTTOM with absolute displacements (w), and NULL
+ * buffers where every count is 0: the library's results. */
+static void odd_buffers(MPI_Comm comm)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int *cnt = malloc(sizeof(int) * 3 * (size_t)p), *sd = cnt + p, *rd = cnt + 2 * p;
+    /* int displacements for the NULL case: any, unused */
+    int *s = malloc(sizeof(int) * (size_t)p), *a = malloc(sizeof(int) * (size_t)p),
+        *b = malloc(sizeof(int) * (size_t)p);
+    MPI_Datatype *ty = malloc(sizeof(MPI_Datatype) * (size_t)p);
+    for (int j = 0; j < p; j++) {
+        cnt[j] = 1, sd[j] = 1000 * j, rd[j] = 7 * j, ty[j] = MPI_INT, s[j] = r * 100 + j;
+        a[j] = b[j] = -1;
+    }
+    MPI_Aint *wsd = malloc(sizeof(MPI_Aint) * 2 * (size_t)p), *wrd = wsd + p;
+    MPI_Count *cc = malloc(sizeof(MPI_Count) * (size_t)p);
+    for (int j = 0; j < p; j++) {
+        MPI_Get_address(&s[j], &wsd[j]);
+        MPI_Get_address(&a[j], &wrd[j]);
+        cc[j] = 1;
+    }
+    int e = xchg_mpi_alltoallw_c(MPI_BOTTOM, cc, wsd, ty, MPI_BOTTOM, cc, wrd, ty, comm, NULL);
+    int ok = e == MPI_SUCCESS;
+    for (int j = 0; j < p && ok; j++)
+        ok = a[j] == j * 100 + r;
+    check(comm, ok, "alltoallw_c from and into MPI_BOTTOM with absolute displacements");
+    int *zero = calloc((size_t)p, sizeof(int));
+    e = xchg_mpi_alltoallv(NULL, zero, sd, MPI_INT, NULL, zero, rd, MPI_INT, comm, NULL);
+    check(comm, e == MPI_SUCCESS, "NULL buffers with every count 0 (displacements not 0)");
+    free(cnt), free(s), free(a), free(b), free(ty), free(wsd), free(cc), free(zero);
+}
+
 /* Bad arguments: MPI's error classes, with MPI_ERRORS_RETURN. */
 static void bad_arguments(MPI_Comm comm)
 {
@@ -400,6 +436,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);
     intercommunicator(MPI_COMM_WORLD);
+    odd_buffers(MPI_COMM_WORLD);
     bad_arguments(MPI_COMM_WORLD);
     MPI_Type_free(&types[1]);
     MPI_Type_free(&types[2]);
