@@ -281,6 +281,61 @@ int xchg_mpi_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int xchg_mpi_shift(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype type,
                    int q, MPI_Comm comm, const xchg_mpi_opts *opts);
 
+/* ------------------------------------------------------------------ */
+/* Nonblocking and persistent exchanges (docs/nonblocking.md)          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * MPI_Ialltoall, MPI_Ialltoallv, MPI_Ialltoallw and MPI 4's persistent
+ * MPI_Alltoall_init, _v, _w (Open MPI 4.1: MPIX_Alltoall_init, ...)
+ * through xchg, with their arguments. The request they give back is
+ * completed by the ordinary MPI_Wait, MPI_Test and their kin, alone or
+ * mixed with the library's requests, and a persistent one is started by
+ * MPI_Start or MPI_Startall and freed by MPI_Request_free: libxchg_mpi
+ * defines those calls (the drop-in's), so a program linked with it, or run
+ * under LD_PRELOAD=libxchg_mpi.so, uses them as it would the library's.
+ *
+ * Every message is posted at start (the direct exchange), so the exchange
+ * moves as the library moves point-to-point messages, and computation
+ * between start and wait overlaps it as far as the library progresses
+ * messages in the background; a persistent MPI_Alltoall of small blocks
+ * on one node instead goes through a shared segment of its own: its start
+ * writes this rank's blocks and arrives at the segment's barrier, its wait
+ * copies this rank's blocks home once every rank has arrived. To the
+ * library go: intercommunicators, opts.alg "mpi", MPI_THREAD_MULTIPLE,
+ * SimGrid's SMPI, and counts above INT_MAX (a persistent call where the
+ * library has none: MPI_ERR_UNSUPPORTED_OPERATION). Errors as
+ * xchg_mpi_alltoall's.
+ */
+int xchg_mpi_ialltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       const xchg_mpi_opts *opts, MPI_Request *request);
+int xchg_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        const xchg_mpi_opts *opts, MPI_Request *request);
+int xchg_mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        const xchg_mpi_opts *opts, MPI_Request *request);
+int xchg_mpi_alltoall_init(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, const xchg_mpi_opts *opts,
+                           MPI_Request *request);
+int xchg_mpi_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, const xchg_mpi_opts *opts, MPI_Request *request);
+int xchg_mpi_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Info info, const xchg_mpi_opts *opts, MPI_Request *request);
+
+/* Nonblocking and persistent initiations in this process so far (each
+ * MPI_Ialltoall*, and each *_init, once), carried and passed, as
+ * xchg_mpi_call_counts. */
+void xchg_mpi_nb_call_counts(uint64_t *carried, uint64_t *passed);
+
 /* What the last call of the other operations ran (info->alg "mpi" and
  * fallback set when the MPI library's call did, with the reason in why;
  * "none" when there was nothing to move: no bytes, or a shift by a

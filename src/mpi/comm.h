@@ -158,6 +158,9 @@ typedef struct xchg_mpi_comm {
      * each block is and its bytes, grown on demand */
     void *vtables;
     size_t vtables_bytes;
+    /* nonblocking and persistent exchanges started so far (request.c):
+     * each one's tag, the same on every rank */
+    unsigned nb_seq;
     xchg_mpi_settings *settings[XCHG_MPI_MAX_SETTINGS];
     unsigned settings_clock;
     xchg_mpi_inputs *inputs[XCHG_MPI_MAX_INPUTS];

@@ -30,6 +30,9 @@
  *   xchg: at MPI_Finalize, the other operations: N calls carried by xchg, M passed to ...
  * and a third for MPI_Alltoallv and MPI_Alltoallw (all their forms):
  *   xchg: at MPI_Finalize, MPI_Alltoallv and MPI_Alltoallw: N calls carried by xchg, M ...
+ * and a fourth for the nonblocking and persistent exchanges (each
+ * MPI_Ialltoall* and each *_init once: dropin_req.c):
+ *   xchg: at MPI_Finalize, nonblocking and persistent exchanges: N made by xchg, M ...
  *
  * Fortran: MPICH's bindings (mpif.h, use mpi, use mpi_f08) call the C
  * MPI_Alltoall and MPI_Finalize, so this file carries them; Open MPI's call
@@ -52,7 +55,7 @@ static int use_xchg;          /* 0: every call goes to PMPI_Alltoall */
 static int report_totals;     /* XCHG_VERBOSE=1: the line at MPI_Finalize */
 static xchg_mpi_opts env_opts;
 /* Calls this file passed to the MPI library itself (the executor counts its own). */
-static atomic_uint_fast64_t passed_here, ops_passed_here, v_passed_here;
+static atomic_uint_fast64_t passed_here, ops_passed_here, v_passed_here, nb_passed_here;
 /* Set while this thread is inside xchg_mpi_alltoall: an MPI_Alltoall made
  * from there (the executor should only call PMPI_Alltoall) goes straight to
  * the MPI library instead of recursing. */
@@ -164,6 +167,11 @@ const xchg_mpi_opts *xchg_dropin_enter_v(void)
     return enter(&v_passed_here);
 }
 
+const xchg_mpi_opts *xchg_dropin_enter_nb(void)
+{
+    return enter(&nb_passed_here);
+}
+
 void xchg_dropin_leave(void)
 {
     inside_xchg = 0;
@@ -176,7 +184,7 @@ void xchg_dropin_leave(void)
  */
 int xchg_dropin_finalize(void)
 {
-    uint64_t mine[6] = {0, 0, 0, 0, 0, 0}, sum[6] = {0, 0, 0, 0, 0, 0};
+    uint64_t mine[8] = {0}, sum[8] = {0};
     int init = 0, fin = 0, rank = 0;
 
     pthread_once(&env_once, read_env);
@@ -189,8 +197,10 @@ int xchg_dropin_finalize(void)
         mine[3] += (uint64_t)atomic_load(&ops_passed_here);
         xchg_mpi_v_call_counts(&mine[4], &mine[5]);
         mine[5] += (uint64_t)atomic_load(&v_passed_here);
+        xchg_mpi_nb_call_counts(&mine[6], &mine[7]);
+        mine[7] += (uint64_t)atomic_load(&nb_passed_here);
         if (PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS &&
-            PMPI_Reduce(mine, sum, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
+            PMPI_Reduce(mine, sum, 8, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
             rank == 0) {
             fprintf(stderr,
                     "xchg: at MPI_Finalize: %" PRIu64 " MPI_Alltoall calls carried by xchg, "
@@ -206,6 +216,11 @@ int xchg_dropin_finalize(void)
                         "xchg: at MPI_Finalize, MPI_Alltoallv and MPI_Alltoallw: %" PRIu64
                         " calls carried by xchg, %" PRIu64 " passed to the MPI library\n",
                         sum[4], sum[5]);
+            if (sum[6] + sum[7] > 0)
+                fprintf(stderr,
+                        "xchg: at MPI_Finalize, nonblocking and persistent exchanges: %" PRIu64
+                        " made by xchg, %" PRIu64 " passed to the MPI library\n",
+                        sum[6], sum[7]);
             fflush(stderr);
         }
     }

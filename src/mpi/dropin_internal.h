@@ -27,6 +27,8 @@ XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter(void);
 XCHG_DROPIN_API void xchg_dropin_leave(void);
 /* dropin.c: the same for MPI_Alltoallv and MPI_Alltoallw, counted apart. */
 XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter_v(void);
+/* dropin.c: the same for the nonblocking and persistent initiations. */
+XCHG_DROPIN_API const xchg_mpi_opts *xchg_dropin_enter_nb(void);
 
 /* dropin_fortran.c (Open MPI): a Fortran buffer argument as the C binding
  * wants it, Fortran's MPI_IN_PLACE (where allowed) and MPI_BOTTOM mapped. */

@@ -267,6 +267,16 @@ XCHG_MPI_INTERNAL int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs 
 /* exec_sf_v.c: a store-and-forward program on variable blocks, the sizes
  * carried in each message. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_exec_sf_v(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+/* shm.c: a one-round shm plan's round in halves (persistent requests,
+ * request.c): post this rank's p blocks from S into the next grid and
+ * arrive at the barrier (*gen: the generation it arrived in), returning
+ * the grid; ready: whether the barrier has opened since (wait: sleep
+ * until it has); collect this rank's row into R. Linux. */
+XCHG_MPI_INTERNAL unsigned char *xchg_mpi_shm_post(xchg_mpi_plan *pl, const unsigned char *S,
+                                                   uint32_t *gen);
+XCHG_MPI_INTERNAL int xchg_mpi_shm_ready(const xchg_mpi_plan *pl, uint32_t gen, int wait);
+XCHG_MPI_INTERNAL void xchg_mpi_shm_collect(const xchg_mpi_plan *pl, const unsigned char *grid,
+                                            unsigned char *R);
 /* shm.c: wait until all p ranks have reached the barrier of the shared
  * segment (Linux). */
 XCHG_MPI_INTERNAL void xchg_mpi_shm_barrier(unsigned char *segment, int p);

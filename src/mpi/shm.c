@@ -132,6 +132,45 @@ void xchg_mpi_shm_barrier(unsigned char *segment, int p)
     barrier((shm_header *)(void *)segment, p);
 }
 
+/* ---- the same round in two halves, for persistent requests ------------
+ * (request.c): post writes this rank's column and arrives at the barrier
+ * without waiting; the round is over for this rank once the generation
+ * has moved past the one it arrived in; then collect copies its row. */
+
+unsigned char *xchg_mpi_shm_post(xchg_mpi_plan *pl, const unsigned char *S, uint32_t *gen)
+{
+    xchg_mpi_store *st = pl->store;
+    size_t B = pl->block_bytes, P = (size_t)pl->cs->p, me = (size_t)pl->cs->rank;
+    size_t c = st->shm_slot;
+    shm_header *h = (shm_header *)(void *)st->shm;
+    unsigned char *grid = st->shm + XCHG_MPI_SHM_HEADER + (st->shm_round++ & 1) * P * P * c;
+    for (size_t d = 0; d < P; d++)
+        memcpy(grid + (d * P + me) * c, S + d * B, B);
+    *gen = atomic_load_explicit(&h->generation, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&h->arrived, 1, memory_order_acq_rel) + 1 == (uint32_t)P) {
+        atomic_store_explicit(&h->arrived, 0, memory_order_relaxed);
+        atomic_store_explicit(&h->generation, *gen + 1, memory_order_release);
+        syscall(SYS_futex, &h->generation, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    }
+    return grid;
+}
+
+int xchg_mpi_shm_ready(const xchg_mpi_plan *pl, uint32_t gen, int wait)
+{
+    shm_header *h = (shm_header *)(void *)pl->store->shm;
+    while (wait && atomic_load_explicit(&h->generation, memory_order_acquire) == gen)
+        syscall(SYS_futex, &h->generation, FUTEX_WAIT, gen, NULL, NULL, 0);
+    return atomic_load_explicit(&h->generation, memory_order_acquire) != gen;
+}
+
+void xchg_mpi_shm_collect(const xchg_mpi_plan *pl, const unsigned char *grid, unsigned char *R)
+{
+    size_t B = pl->block_bytes, P = (size_t)pl->cs->p, me = (size_t)pl->cs->rank;
+    size_t c = pl->store->shm_slot;
+    for (size_t o = 0; o < P; o++)
+        memcpy(R + o * B, grid + (me * P + o) * c, B);
+}
+
 /* One round: piece [off, off + n) of every block, through the next grid;
  * with S NULL (this rank failed before the rounds) only its barrier, so
  * the other ranks do not wait forever. */
