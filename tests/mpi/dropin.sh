@@ -6,7 +6,7 @@
 # and that XCHG_VERBOSE=1 prints the totals line at MPI_Finalize.
 #
 # Usage: tests/mpi/dropin.sh LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none
-#                            [LARGE_PROG [F08_OPS_PROG|none [V_PROG [F_V_PROG|none]]]]]]
+#                            [LARGE_PROG [F08_OPS_PROG|none [V_PROG [F_V_PROG|none [NB_PROG]]]]]]]
 #   LIB.so    libxchg_mpi.so
 #   C_PROG    tests/mpi/dropin_prog.c built (30 MPI_Alltoall calls per rank)
 #   F_PROG    tests/mpi/dropin_prog.f90 built (2 MPI_ALLTOALL per rank), or none
@@ -20,18 +20,20 @@
 #             MPI_Alltoallw calls per rank, checked)
 #   F_V_PROG  tests/mpi/dropin_v_prog.f90 built (MPI_ALLTOALLV and
 #             MPI_ALLTOALLW, one each per rank), or none
+#   NB_PROG   tests/mpi/dropin_nb_prog.c built (MPI_Ialltoall, MPI_Ialltoallv
+#             and a persistent MPI_Alltoall_init or MPIX_Alltoall_init)
 #   LARGE_PROG tests/mpi/dropin_large_prog.c built (MPI 4's MPI_Alltoall_c,
 #             MPI_Bcast_c, ...; under an older MPI it says so and the check
 #             is skipped)
 # Prints PASS/FAIL per check; exits 1 on any failure, 2 on bad usage.
 set -u
-if [ $# -lt 4 ] || [ $# -gt 10 ]; then
+if [ $# -lt 4 ] || [ $# -gt 11 ]; then
     echo "usage: $0 LIB.so C_PROG F_PROG|none LAUNCHER [OPS_PROG [F_OPS_PROG|none [LARGE_PROG" \
-        "[F08_OPS_PROG|none [V_PROG [F_V_PROG|none]]]]]]" >&2
+        "[F08_OPS_PROG|none [V_PROG [F_V_PROG|none [NB_PROG]]]]]]]" >&2
     exit 2
 fi
 lib=$1 cprog=$2 fprog=$3 launcher=$4 opsprog=${5:-} fopsprog=${6:-none} largeprog=${7:-}
-f08opsprog=${8:-none} vprog=${9:-} fvprog=${10:-none}
+f08opsprog=${8:-none} vprog=${9:-} fvprog=${10:-none} nbprog=${11:-}
 # shellcheck source=lib_mpi.sh
 source "$(dirname "$0")/lib_mpi.sh" "$launcher"
 
@@ -345,6 +347,30 @@ if [ "$fvprog" != none ]; then
         $((2 * NP)) 0 $?
 else
     echo "SKIP: Fortran program of MPI_Alltoallv (no MPI Fortran compiler in this build)"
+fi
+
+# Nonblocking and persistent: NB_PROG's initiations all made by xchg (the
+# fourth Finalize line), all passed with XCHG_DISABLE=1 and XCHG_ALG=mpi.
+nb_expect() { # NAME WHAT CARRIED(all|none) RC
+    local n m k
+    k=$(sed -n 's/^dropin_nb_prog: OK, \([0-9][0-9]*\) initiations$/\1/p' "$tmp/$1.out")
+    read -r n m <<<"$(sed -n 's/^xchg: at MPI_Finalize, nonblocking and persistent exchanges: \([0-9][0-9]*\) made by xchg, \([0-9][0-9]*\) passed to the MPI library$/\1 \2/p' "$tmp/$1.err")"
+    local want_n=$((${k:-0} * NP)) want_m=0
+    [ "$3" = none ] && want_m=$want_n && want_n=0
+    if [ "$4" -eq 0 ] && [ -n "$k" ] && [ "${n:-}" = "$want_n" ] && [ "${m:-}" = "$want_m" ]; then
+        pass "$2 ($n made by xchg, $m passed)"
+    else
+        fail "$2: exit $4, program '${k:-no OK line}', totals '${n:-?} ${m:-?}' (want $want_n $want_m)"
+        sed 's/^/    | /' "$tmp/$1.out" "$tmp/$1.err" | head -20
+    fi
+}
+if [ -n "$nbprog" ]; then
+    run nb $NP "$nbprog" XCHG_VERBOSE=1
+    nb_expect nb "MPI_Ialltoall, _Ialltoallv and a persistent alltoall, p=$NP: made by xchg" all $?
+    run nboff $NP "$nbprog" XCHG_DISABLE=1 XCHG_VERBOSE=1
+    nb_expect nboff "nonblocking and persistent, XCHG_DISABLE=1: passed" none $?
+    run nbmpi $NP "$nbprog" XCHG_ALG=mpi XCHG_VERBOSE=1
+    nb_expect nbmpi "nonblocking and persistent, XCHG_ALG=mpi: passed" none $?
 fi
 
 if [ $failed -ne 0 ]; then
