@@ -40,12 +40,13 @@ int main(int argc, char **argv)
     for (int j = 0; j < p; j++)
         cnt[j] = n, dsp[j] = j * n;
     int token = me, got = -1, flag = 0;
+    MPI_Status sts[2];
     MPI_Ialltoallv(s, cnt, dsp, MPI_INT, r, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &two[0]);
     inits++;
     MPI_Irecv(&got, 1, MPI_INT, (me + p - 1) % p, 5, MPI_COMM_WORLD, &two[1]);
     MPI_Send(&token, 1, MPI_INT, (me + 1) % p, 5, MPI_COMM_WORLD);
     while (!flag)
-        MPI_Testall(2, two, &flag, MPI_STATUSES_IGNORE);
+        MPI_Testall(2, two, &flag, sts);
     expect(r, w, n * p, "MPI_Ialltoallv", me);
     int want_token = (me + p - 1) % p;
     expect(&got, &want_token, 1, "MPI_Irecv beside MPI_Ialltoallv", me);
