@@ -64,6 +64,13 @@ typedef struct xchg_sim_opts {
     void (*trace)(void *ctx, size_t step, uint32_t from, uint32_t to, uint64_t blocks,
                   double ready, double start, double end);
     void *trace_ctx;
+    /* Blocks of uneven sizes (docs/alltoallv.md), indexed by the schedule's
+     * nodes; NULL: every block m bytes. A message then takes the bytes of
+     * its blocks (xchg_vcounts_messages) times tw instead of blocks*m*tw,
+     * one of 0 bytes is not sent, and copies are charged at the counts'
+     * copy_block (xchg_vcounts_summary) instead of m; m is not read. The
+     * complete exchange only, as many nodes as the schedule. */
+    const xchg_vcounts *counts;
 } xchg_sim_opts;
 
 /* One directed link of the simulated network and its load. */
@@ -81,7 +88,8 @@ typedef struct xchg_sim_report {
     double time;           /* when the last message ended (or the last
                               step's copies and barrier) */
     double predicted;      /* the cost model's contention-free time
-                              (xchg_cost_compute, with the same barrier) */
+                              (xchg_cost_compute, with the same barrier;
+                              with counts, xchg_cost_vcounts's time) */
     uint64_t messages;     /* messages simulated (non-empty ones) */
     uint64_t link_hops;    /* links crossed, summed over messages */
     double wait;           /* time messages spent waiting for a link or a
@@ -104,10 +112,12 @@ typedef struct xchg_sim_report {
  * message that finds a link or port taken waits, first come first served
  * at the resource it waits for. Local copies take copy_blocks*m*tr before
  * a node's step. In barrier mode with th = 0 and no contention the time is
- * the cost model's. Memory: the network, and the messages in flight.
+ * the cost model's. Memory: the network, and the messages in flight (with
+ * opts->counts, also every message's bytes: steps*p numbers).
  * Returns 0; EINVAL on NULL arguments, a negative or non-finite m or
  * machine parameter or th, an unknown mode, a network of another size, a
- * map that is not a permutation; ENOMEM. report is untouched on failure.
+ * map that is not a permutation, counts that do not fit the schedule;
+ * ENOMEM. report is untouched on failure.
  */
 int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
                  const xchg_sim_opts *opts, xchg_sim_report *report, xchg_err *err);

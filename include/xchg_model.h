@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/* A matrix of block sizes, one per (origin, destination): MPI_Alltoallv's
+ * counts (section "Uneven block sizes" below; docs/alltoallv.md). */
+typedef struct xchg_vcounts xchg_vcounts;
+
 /* ------------------------------------------------------------------ */
 /* Verifier                                                            */
 /* ------------------------------------------------------------------ */
@@ -45,6 +49,13 @@ typedef struct xchg_verify_opts {
     xchg_progress_fn progress; /* called now and then from the calling
                               thread with the fraction done; NULL: none */
     void *progress_ctx;
+    const xchg_vcounts *counts; /* blocks of uneven sizes (NULL: none): also
+                              weigh each message by the bytes of the blocks
+                              it carries (the report's *_bytes fields). A
+                              message whose blocks are all 0 bytes counts as
+                              not sent. The complete exchange only, with
+                              blocks followed (not messages_only), and as
+                              many nodes as the schedule */
 } xchg_verify_opts;
 
 /* The verifier's default limits: work (block-steps, or link hops in
@@ -87,6 +98,12 @@ typedef struct xchg_verify_report {
                                       volume; equals volume when contention-free
                                       on a network with links) */
     uint64_t max_hops;             /* longest route */
+    /* With opts->counts only (0 otherwise), from the blocks followed: */
+    int counted_bytes;             /* the four fields below are filled */
+    uint64_t max_message_bytes;    /* the largest message, in bytes */
+    uint64_t volume_bytes;         /* sum over steps of the largest message */
+    uint64_t startups_bytes;       /* steps with a message of > 0 bytes */
+    uint64_t messages_bytes;       /* messages of > 0 bytes, all steps */
     int reported;                  /* how many of msgs are filled */
     char msgs[XCHG_VERIFY_MAX_REPORTED][160]; /* first failures, precise */
 } xchg_verify_report;
@@ -97,8 +114,12 @@ typedef struct xchg_verify_report {
  * holds), one-port receive, routes reach their partner, and no directed link
  * carries two messages in a step. Contention is a failure only when the
  * schedule claims to be contention-free; otherwise it is counted.
+ * With opts->counts, each block also weighs its bytes: the report's
+ * *_bytes fields say what the messages carry (delivery is checked as
+ * always; a block of 0 bytes must still arrive exactly once).
  * Returns 0 when the run completed (look at report->ok), XCHG_ETOOBIG when
- * the work exceeds the limit, XCHG_ENOMEM.
+ * the work exceeds the limit, XCHG_EINVAL when opts->counts does not fit
+ * (another node count, another operation, messages_only), XCHG_ENOMEM.
  */
 int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts,
                 xchg_verify_report *report, xchg_err *err);
@@ -362,6 +383,166 @@ int xchg_cost_line(const xchg_sched *s, const xchg_machine *mach, const xchg_lin
 double xchg_line_time(const xchg_line *l, double m);
 
 /* ------------------------------------------------------------------ */
+/* Uneven block sizes: count matrices (MPI_Alltoallv; docs/alltoallv.md) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An xchg_vcounts (declared above) holds, for p nodes, the size in bytes of
+ * every block of the complete exchange: bytes(origin, dest), row = origin,
+ * column = destination, 0 allowed (the pair has nothing to say). The
+ * schedule is the same whatever the sizes: what changes is what each of its
+ * messages weighs (the sum of the sizes of the blocks it carries) and which
+ * messages are sent at all (one carrying only 0-byte blocks is not). The
+ * name is MPI_Alltoallv's "v"; xchg_counts (xchg_core.h) is another thing,
+ * the closed-form counts of a schedule.
+ */
+
+/* The largest block a count matrix holds, bytes (as XCHG_CLI_MAX_M). */
+#define XCHG_VCOUNTS_MAX_BLOCK 1000000000000000ull
+
+/* A new matrix of p nodes, every block 0 bytes, into *out (free it with
+ * xchg_vcounts_free). EINVAL when p is 0 or over XCHG_MAX_NODES; ENOMEM
+ * (p*p*8 bytes). */
+int xchg_vcounts_new(uint32_t p, xchg_vcounts **out, xchg_err *err);
+void xchg_vcounts_free(xchg_vcounts *c);
+
+/*
+ * Read a counts file (docs/alltoallv.md) from text (len bytes, not
+ * NUL-terminated) into a new *out: an optional first line "# xchg counts
+ * p=P", then P lines of P whole numbers >= 0 (bytes, at most
+ * XCHG_VCOUNTS_MAX_BLOCK) separated by spaces or tabs, line i holding the
+ * blocks origin i sends to 0, 1, ... P-1. Other '#' comments (whole lines,
+ * or the end of a line) and blank lines are skipped; CR LF line ends are
+ * read. p is the node count wanted (0: the header's P, else the first
+ * row's length). Returns 0; XCHG_EINVAL with a message naming the line and
+ * what is accepted (a header of another p, a row of another length, too few
+ * or too many rows, a negative, fractional, non-numeric or too large
+ * number, a NUL byte); XCHG_ENOMEM. *out untouched on failure.
+ */
+int xchg_vcounts_parse(const char *text, size_t len, uint32_t p, xchg_vcounts **out,
+                       xchg_err *err);
+
+/*
+ * A named distribution of p nodes with mean-ish block m bytes (every size
+ * rounded to a whole byte), deterministic for a given seed (a splitmix64
+ * stream of the library's own, drawn in row-major order):
+ *   uniform     every block m (the plain model's exchange);
+ *   random:X    block (i,j) = m*(1 + u*X/100), u uniform in [-1, 1], X a
+ *               number in [0, 100];
+ *   hot:R[:F]   the blocks of rank R's row and column are F*m (F a number
+ *               > 0 and at most 1e6, default 8), the others m; 0 <= R < p;
+ *   sparse:F    each off-diagonal block (i,j), i != j, is m with
+ *               probability F in (0, 1], else 0; the diagonal keeps m.
+ * Returns 0 and a new *out; XCHG_EINVAL (a message listing the accepted
+ * forms) on a bad spec, p 0 or too large, m negative, not finite or over
+ * XCHG_VCOUNTS_MAX_BLOCK; XCHG_ENOMEM. *out untouched on failure.
+ */
+int xchg_vcounts_named(const char *spec, uint32_t p, double m, uint64_t seed,
+                       xchg_vcounts **out, xchg_err *err);
+
+/* Nodes of c (0 for NULL). */
+uint32_t xchg_vcounts_nodes(const xchg_vcounts *c);
+/* Bytes of block (origin, dest); 0 when c is NULL or a node is out of range. */
+uint64_t xchg_vcounts_get(const xchg_vcounts *c, uint32_t origin, uint32_t dest);
+/* Set block (origin, dest) to bytes: 0, or EINVAL (c unchanged) when c is
+ * NULL, a node is out of range or bytes is over XCHG_VCOUNTS_MAX_BLOCK. */
+int xchg_vcounts_set(xchg_vcounts *c, uint32_t origin, uint32_t dest, uint64_t bytes);
+/* Origin's row: p sizes, dest by dest (NULL when out of range). The
+ * pointer belongs to c and stays valid until it is freed. */
+const uint64_t *xchg_vcounts_row(const xchg_vcounts *c, uint32_t origin);
+
+/* What a count matrix holds, in one pass (sums saturate at UINT64_MAX).
+ * "Off the diagonal": the blocks that travel (a node's block to itself
+ * never leaves it). */
+typedef struct xchg_vcounts_summary {
+    uint32_t nodes;
+    uint64_t total;           /* bytes of every block, the diagonal included */
+    uint64_t max_block;       /* the largest block */
+    uint64_t nonzero;         /* blocks of > 0 bytes off the diagonal */
+    double mean;              /* total / p^2: the mean block */
+    uint64_t max_send;        /* most bytes one node sends off the diagonal
+                                 (largest row sum) */
+    uint64_t max_recv;        /* most bytes one node receives (column sum) */
+    uint64_t max_send_blocks; /* most nonzero blocks off the diagonal in a row */
+    uint64_t max_recv_blocks; /* ... in a column */
+    double copy_block;        /* what the model charges per block copied
+                                 locally: the heaviest node's mean block,
+                                 max over nodes of its larger of row and
+                                 column sum (diagonal included) over p; m
+                                 when every block is m */
+} xchg_vcounts_summary;
+
+/* Fill *out from c (p entries of scratch): 0, EINVAL when an argument is
+ * NULL, ENOMEM. */
+int xchg_vcounts_summarize(const xchg_vcounts *c, xchg_vcounts_summary *out);
+
+/*
+ * The bytes of every message of s on the counts c: bytes[k*p + n] = the sum
+ * of the sizes of the blocks node n sends at step k (0 when idle, or when
+ * every block it sends is 0 bytes), following every block with the block
+ * follower (a block is counted where it leaves its holder). len is the
+ * number of entries of bytes, at least nsteps*p. O(p*p*steps) time, p
+ * entries of scratch. Returns 0; EINVAL when an argument is NULL, len is
+ * too small, c is not of s's node count, or s is not a complete exchange
+ * of one phase; the follower's EINVAL on a malformed step; ENOMEM. bytes
+ * is untouched on failure.
+ */
+int xchg_vcounts_messages(const xchg_sched *s, const xchg_vcounts *c, uint64_t *bytes,
+                          size_t len, xchg_err *err);
+
+/* The cost of a schedule on a count matrix (xchg_cost_vcounts). */
+typedef struct xchg_vcost {
+    uint64_t steps;
+    uint64_t startups;          /* steps with a message of > 0 bytes */
+    uint64_t volume_bytes;      /* sum over steps of the step's largest message */
+    uint64_t link_volume_bytes; /* sum over steps of the busiest directed
+                                   link's bytes: volume_bytes when link_source
+                                   is XCHG_LINK_CLAIMED, else measured */
+    int link_source;            /* XCHG_LINK_CLAIMED (contention-free claim,
+                                   or no links) or XCHG_LINK_MEASURED */
+    uint64_t copy_blocks;       /* blocks each node copies locally (declared) */
+    double copy_bytes;          /* copy_blocks * the summary's copy_block */
+    uint64_t messages;          /* messages of > 0 bytes, all steps */
+    uint64_t max_message_bytes; /* the largest message */
+    uint64_t max_node_messages; /* most messages of > 0 bytes one node sends */
+    double time;                /* startups*ts + volume_bytes*tw +
+                                   copy_bytes*tr (+ startups*barrier) */
+    double link_time;           /* the same with link_volume_bytes: what the
+                                   planner ranks by */
+    /* Lower bounds on any schedule with these counts (one-port): */
+    uint64_t lb_startups;       /* max over nodes of ceil(log2(k+1)), k the
+                                   nonzero blocks off the diagonal it sends
+                                   or receives (the larger): with
+                                   forwarding, the nodes holding a node's
+                                   data at most double a step */
+    uint64_t lb_direct_startups;/* the largest such k: a direct schedule (a
+                                   block goes straight from origin to
+                                   destination) sends one message per
+                                   nonzero block */
+    uint64_t lb_injection_bytes;/* the larger of max_send and max_recv: one
+                                   port must carry them */
+    double lb_time;             /* lb_startups*ts + lb_injection_bytes*tw */
+} xchg_vcost;
+
+/*
+ * Cost of schedule s on machine mach with the blocks of c
+ * (docs/alltoallv.md): per step, each node's message weighs the bytes of
+ * the blocks it sends (xchg_vcounts_messages); a message of 0 bytes is not
+ * sent and pays no start-up; a step costs one start-up when some message
+ * has bytes, plus its largest message's bytes times tw. Copies are the
+ * declared ones, each charged at the summary's copy_block. with_barrier
+ * adds mach->barrier per start-up. With every block m bytes this is
+ * xchg_cost_compute's time (volume_bytes = volume_blocks*m). The link
+ * volume is measured from the routes (xchg_topo_route) when s does not
+ * claim to be contention-free on a network with links, as xchg_cost_line
+ * measures it in blocks. Returns 0; EINVAL when an argument is NULL, a
+ * machine figure is negative or not finite, or c does not fit s (see
+ * xchg_vcounts_messages); ENOMEM. out is untouched on failure.
+ */
+int xchg_cost_vcounts(const xchg_sched *s, const xchg_machine *mach, const xchg_vcounts *c,
+                      int with_barrier, xchg_vcost *out, xchg_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Planner                                                             */
 /* ------------------------------------------------------------------ */
 
@@ -388,6 +569,8 @@ typedef struct xchg_plan_entry {
     int eligible;             /* may win: generated, not failed, and its link
                                  volume is claimed or measured */
     char why[200];            /* why not eligible, or the first failure; "" */
+    int has_vcost;            /* vcost is filled (xchg_plan_opts.counts) */
+    xchg_vcost vcost;         /* its cost on the counts; zero otherwise */
 } xchg_plan_entry;
 
 /* How the planner gathers and checks its candidates; zeroed (or NULL)
@@ -425,6 +608,14 @@ typedef struct xchg_plan_opts {
                               every candidate X on t (xchg_hier_line) and
                               aggregate (xchg_aggregate_line);
                               docs/hierarchical.md. Complete exchange only */
+    const xchg_vcounts *counts; /* blocks of uneven sizes (NULL: every block
+                              m bytes): each candidate is also priced on
+                              them (xchg_cost_vcounts, into its vcost) and
+                              the candidates are ranked by vcost.link_time
+                              instead of their lines. One block size only
+                              (lo == hi; no crossovers), the complete
+                              exchange, ppn <= 1, t->nodes nodes
+                              (docs/alltoallv.md) */
 } xchg_plan_opts;
 
 /* The memory a command or a planner candidate may take unless told

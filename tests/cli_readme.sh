@@ -7,6 +7,10 @@
 # previous command's exit status. Times ("time taken ... s") vary from run
 # to run, so their digits are not compared.
 #
+# The commands run in a folder of their own holding a copy of
+# docs/examples/, so a page may name the example files it ships by their
+# path in the repository (docs/alltoallv.md's counts file).
+#
 # Usage: tests/cli_readme.sh PATH/TO/xchg [FILE.md ...]
 #        (default: the repository's README.md and docs/*.md)
 set -u
@@ -23,6 +27,9 @@ for f in "$@"; do # each file made absolute, in order
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ -d "$repo/docs/examples" ]; then
+    mkdir -p "$work/docs" && cp -R "$repo/docs/examples" "$work/docs/" || exit 1
+fi
 cd "$work" || exit 1
 passed=0
 failed=0

@@ -143,6 +143,45 @@ FILE *xchg_cli_tmp_beside(const char *path, const char *opt, char **tmp);
  * after printing. */
 int xchg_cli_block_size(xchg_cli_opt *opts, double *m);
 
+/* --- uneven block sizes (--counts; docs/alltoallv.md) ------------- */
+
+/*
+ * The count matrix of --counts FILE|uniform|random:X|hot:R[:F]|sparse:F
+ * (and --seed N, default 1, for random and sparse) for t's nodes: *out a
+ * new matrix (the caller frees it), or NULL when --counts is not given. A
+ * named distribution takes m as its block size; a FILE must have t->nodes
+ * lines of as many numbers, and refuses --m (it gives every size). desc
+ * (len bytes) names them for printing: "sparse:0.25 (m = 1024, seed 1)",
+ * "file 'x.txt'". Refused when the matrix (p*p*8 bytes) is over
+ * --max-memory. opts must hold "counts", "seed", "m", "max-memory" and
+ * "max-work". 0, or exit status 2 after printing what is wrong and what is
+ * accepted.
+ */
+int xchg_cli_counts(xchg_cli_opt *opts, const xchg_topo *t, double m, xchg_vcounts **out,
+                    char *desc, size_t len);
+
+/* 0 when weighing the blocks of a schedule of `steps` steps on t with
+ * counts (p*p*steps block-steps) is within --max-work; else exit status 2
+ * after saying so (opts must hold "max-work" and "max-memory"). */
+int xchg_cli_counts_work(xchg_cli_opt *opts, const xchg_topo *t, uint64_t steps);
+
+/* cli_counts.c: the one-line description of counts c named desc, after
+ * lead ("counts        " or "# counts "), in unit ("B" or "flits"). */
+void xchg_cli_counts_describe(const char *lead, const char *desc, const xchg_vcounts *c,
+                              const char *unit);
+
+/* What plan and compare print with --counts (cli_counts.c): every
+ * candidate of sw priced on the counts (xchg_plan_entry.vcost), fastest
+ * first, the lower bounds and the best; as text, or with json one JSON
+ * line per candidate (type `type`: "candidate" or "algorithm") and a
+ * "best" line. note, when not NULL, writes a last column per candidate
+ * (compare's verification) into buf. cmd names the command in the title. */
+void xchg_cli_counts_ranking(const char *cmd, const xchg_topo *t, const xchg_machine *mach,
+                             const char *desc, const xchg_vcounts *c, const xchg_sweep *sw,
+                             int json, const char *type,
+                             const char *(*note)(const xchg_plan_entry *e, char *buf,
+                                                 size_t len));
+
 /*
  * cli_schedule.c: what a command runs on. xchg_cli_input reads --topo T and
  * --alg A, or --schedule FILE (with an optional --topo that must be the

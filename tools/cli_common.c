@@ -1,8 +1,9 @@
 /*
  * cli_common.c - the xchg tool's shared pieces: long-option parsing against
  * a per-command table, the common options (--topo, --alg, machine
- * parameters), strict number parsing, the one block-size range parser
- * (compare's --m, plan's --sweep), error printing and JSON writers.
+ * parameters, --counts for blocks of uneven sizes), strict number parsing,
+ * the one block-size range parser (compare's --m, plan's --sweep), error
+ * printing and JSON writers.
  */
 #include "cli.h"
 
@@ -506,4 +507,119 @@ FILE *xchg_cli_tmp_beside(const char *path, const char *opt, char **tmp)
         xchg_cli_error("cannot write %s '%s': %s", opt, path, strerror(e));
     }
     return f;
+}
+
+/* The named distributions' names: a --counts value whose word before ':'
+ * (or whole value) is one of them is a distribution, anything else a file. */
+static int counts_named(const char *v)
+{
+    static const char *const names[] = {"uniform", "random", "hot", "sparse"};
+    size_t n = strcspn(v, ":");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && strncmp(v, names[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The largest counts file read: 1 GiB (p = 4096 nodes of 16-digit sizes). */
+#define XCHG_CLI_COUNTS_FILE_MAX (1u << 30)
+
+/*
+ * --counts: a named distribution when its first word is one (the library
+ * makes it at block size m with --seed, default 1), else a file read whole
+ * and parsed for t's nodes. --seed only goes with the random kinds and --m
+ * not with a file, so nothing given is silently ignored.
+ */
+int xchg_cli_counts(xchg_cli_opt *opts, const xchg_topo *t, double m, xchg_vcounts **out,
+                    char *desc, size_t len)
+{
+    *out = NULL;
+    desc[0] = '\0';
+    const char *v = xchg_cli_val(opts, "counts");
+    if (!v) {
+        if (xchg_cli_has(opts, "seed"))
+            return xchg_cli_error("--seed seeds --counts random:X or sparse:F; accepted: "
+                                  "--seed N with one of them");
+        return 0;
+    }
+    xchg_err err = {{0}};
+    char sz[40];
+    xchg_cli_limits lim;
+    int lrc = xchg_cli_limits_get(opts, &lim);
+    if (lrc)
+        return lrc;
+    uint64_t need = (uint64_t)t->nodes * t->nodes * sizeof(uint64_t);
+    if (need > lim.max_bytes) {
+        char a[32], b[32];
+        return xchg_cli_error("--counts on %u nodes takes %s (p*p sizes of 8 bytes), over the "
+                              "memory limit of %s; accepted: fewer nodes, or --max-memory "
+                              "BYTES to raise it",
+                              (unsigned)t->nodes, xchg_bytes_text(need, a, sizeof a),
+                              xchg_bytes_text(lim.max_bytes, b, sizeof b));
+    }
+    if (counts_named(v)) {
+        uint64_t seed = 1;
+        int random = strncmp(v, "random", 6) == 0 || strncmp(v, "sparse", 6) == 0;
+        if (xchg_cli_has(opts, "seed") && !random)
+            return xchg_cli_error("--seed seeds --counts random:X or sparse:F, and '%s' draws "
+                                  "nothing; accepted: --seed N with random:X or sparse:F",
+                                  v);
+        if (xchg_cli_has(opts, "seed") &&
+            xchg_cli_uint("seed", xchg_cli_val(opts, "seed"), 0, UINT64_MAX, &seed))
+            return XCHG_CLI_USAGE;
+        int rc = xchg_vcounts_named(v, t->nodes, m, seed, out, &err);
+        if (rc)
+            return xchg_cli_lib_error(rc, "bad --counts", &err);
+        if (random)
+            snprintf(desc, len, "%s (m = %s, seed %llu)", v, xchg_cli_size(m, sz, sizeof sz),
+                     (unsigned long long)seed);
+        else
+            snprintf(desc, len, "%s (m = %s)", v, xchg_cli_size(m, sz, sizeof sz));
+        return 0;
+    }
+    if (xchg_cli_has(opts, "seed"))
+        return xchg_cli_error("--seed seeds --counts random:X or sparse:F, not a file ('%s'); "
+                              "accepted: --seed N with random:X or sparse:F",
+                              v);
+    if (xchg_cli_has(opts, "m"))
+        return xchg_cli_error("--m with a counts file ('%s'): the file gives every block's "
+                              "size; accepted: --m with a named --counts (uniform, random:X, "
+                              "hot:R[:F], sparse:F)",
+                              v);
+    FILE *probe = fopen(v, "rb");
+    if (!probe)
+        return xchg_cli_error("cannot read --counts '%s': %s; accepted: a counts file "
+                              "(docs/alltoallv.md) or uniform, random:X, hot:R[:F], sparse:F",
+                              v, strerror(errno));
+    fclose(probe);
+    char *text = NULL;
+    size_t n = 0;
+    int rc = xchg_cli_read_file("--counts", v, XCHG_CLI_COUNTS_FILE_MAX, &text, &n);
+    if (rc)
+        return rc;
+    rc = xchg_vcounts_parse(text, n, t->nodes, out, &err);
+    free(text);
+    if (rc == XCHG_ENOMEM)
+        return xchg_cli_lib_error(rc, "--counts", &err);
+    if (rc)
+        return xchg_cli_error("bad --counts file '%s' for %u nodes: %s", v,
+                              (unsigned)t->nodes, err.msg);
+    snprintf(desc, len, "file '%s'", v);
+    return 0;
+}
+
+int xchg_cli_counts_work(xchg_cli_opt *opts, const xchg_topo *t, uint64_t steps)
+{
+    xchg_cli_limits lim;
+    int rc = xchg_cli_limits_get(opts, &lim);
+    if (rc)
+        return rc;
+    uint64_t pp = (uint64_t)t->nodes * t->nodes;
+    if (steps && pp > lim.max_work / steps)
+        return xchg_cli_error("--counts follows every block: %llu blocks over %llu steps is "
+                              "more than the limit of %.3g block-steps; accepted: --max-work W "
+                              "to raise it, or fewer nodes",
+                              (unsigned long long)pp, (unsigned long long)steps,
+                              (double)lim.max_work);
+    return 0;
 }

@@ -7,7 +7,10 @@
  * Thin: the planner (xchg_plan_sweep with verify on) generates, verifies
  * and costs the candidates and picks the winners and crossovers, with the
  * same time line and tie rule as `xchg plan`; this file parses the options
- * and prints. Everything is computed before anything is printed.
+ * and prints. Everything is computed before anything is printed. With
+ * --counts (docs/alltoallv.md) the blocks differ in size: the planner
+ * prices every verified candidate on the counts and ranks them, at one
+ * size (cli_counts.c prints it).
  */
 #include "cli.h"
 
@@ -19,7 +22,8 @@ const char xchg_cli_compare_help[] =
     "usage: xchg compare --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                    [--m MIN:MAX] [--only NAMES] [--threads N] [--max-work W]\n"
     "                    [--max-memory BYTES] [--sim] [--wide] [--json] [--ppn K]\n"
-    "                    [--plot FILE [--format svg|png]]\n\n"
+    "                    [--plot FILE [--format svg|png]]\n"
+    "                    [--counts FILE|uniform|random:X|hot:R[:F]|sparse:F [--seed N]]\n\n"
     "Generate every registry algorithm that applies to T, with each of its\n"
     "variants, verify each block by block (a schedule with too many blocks to\n"
     "follow gets the message-level checks only: routes, ports, link contention,\n"
@@ -88,7 +92,15 @@ const char xchg_cli_compare_help[] =
     "                    unchanged\n"
     "  --format F        the plot's format: svg (default) or png (made by\n"
     "                    rsvg-convert, package librsvg2-bin); without it, a FILE\n"
-    "                    ending in .png is PNG\n\n"
+    "                    ending in .png is PNG\n"
+    "  --counts C        blocks of uneven sizes, MPI_Alltoallv's counts\n"
+    "                    (docs/alltoallv.md): a FILE of p lines of p byte counts, or\n"
+    "                    uniform, random:X, hot:R[:F], sparse:F of mean block --m\n"
+    "                    (one size, default 1024; see 'xchg cost --help'). Every\n"
+    "                    candidate is verified and priced on them (a message weighs\n"
+    "                    its blocks' bytes, one of 0 bytes is not sent) and ranked by\n"
+    "                    that time. Not with --sim, --plot, --ppn or another --op\n"
+    "  --seed N          the seed of random:X and sparse:F (default 1)\n\n"
     "exit status: 0 ok, 1 an algorithm failed verification, 2 bad input.\n";
 
 /* Everything compare prints, gathered first. */
@@ -107,6 +119,8 @@ typedef struct report {
     int png;              /* write the plot as PNG */
     xchg_op op;           /* --op, --root, --q: the operation compared */
     uint32_t ppn;         /* --ppn: ranks a node (1: every rank a node) */
+    xchg_vcounts *counts; /* --counts, or NULL */
+    char counts_desc[160];
 } report;
 
 /* Text lines fit this many columns unless --wide. */
@@ -685,6 +699,40 @@ static int compare_plot(const report *R)
     return rc;
 }
 
+/* compare --counts: one size (--m N, default 1024: the mean block of a
+ * named distribution; not with a file), no --sim, --plot, --ppn or --op;
+ * the counts into R (R->lo = R->hi = their mean block). 0 or an exit
+ * status after printing. */
+static int parse_counts(xchg_cli_opt *opts, report *R)
+{
+    static const char *const refused[] = {"sim", "plot", "format", "ppn", "op", "root", "q"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (xchg_cli_has(opts, refused[i]))
+            return xchg_cli_error("--counts does not go with --%s: compare prices the "
+                                  "counts' one complete exchange; accepted: --counts C [--m N] "
+                                  "without --sim, --plot, --ppn, --op",
+                                  refused[i]);
+    double m = 1024, hi;
+    int rc;
+    if (xchg_cli_has(opts, "m")) {
+        if ((rc = xchg_cli_range("m", xchg_cli_val(opts, "m"), &m, &hi)))
+            return rc;
+        if (hi != m)
+            return xchg_cli_error("--m %s with --counts: the counts are one exchange; "
+                                  "accepted: --m N, one block size (the mean of a named "
+                                  "distribution)",
+                                  xchg_cli_val(opts, "m"));
+    }
+    if ((rc = xchg_cli_counts(opts, &R->topo, m, &R->counts, R->counts_desc,
+                              sizeof R->counts_desc)))
+        return rc;
+    xchg_vcounts_summary sm;
+    if (xchg_vcounts_summarize(R->counts, &sm) != XCHG_OK)
+        return xchg_cli_error("out of memory");
+    R->lo = R->hi = sm.mean; /* the lines' size: only the counts rank */
+    return 0;
+}
+
 /*
  * Parse compare's options into R and the planner's options; returns 0 or
  * an exit status after printing.
@@ -703,6 +751,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
                            {"format", "F", NULL, 0},
                            {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
                            {"q", "Q", NULL, 0},          {"ppn", "K", NULL, 0},
+                           {"counts", "C", NULL, 0},     {"seed", "N", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("compare", argc, argv, opts);
     if (rc)
@@ -712,8 +761,11 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     uint64_t v;
     if ((rc = xchg_cli_topo(opts, "compare", &R->topo)))
         return rc;
-    if (xchg_cli_has(opts, "m") && (rc = xchg_cli_range("m", xchg_cli_val(opts, "m"), &R->lo,
-                                                         &R->hi)))
+    if ((xchg_cli_has(opts, "counts") || xchg_cli_has(opts, "seed")) &&
+        (rc = parse_counts(opts, R)))
+        return rc;
+    if (!R->counts && xchg_cli_has(opts, "m") &&
+        (rc = xchg_cli_range("m", xchg_cli_val(opts, "m"), &R->lo, &R->hi)))
         return rc;
     if (xchg_cli_has(opts, "threads")) {
         if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
@@ -745,6 +797,7 @@ static int parse_options(int argc, char **argv, report *R, xchg_plan_opts *po, i
     if (xchg_alg_check_list(po->only, &lerr) != XCHG_OK)
         return xchg_cli_error("bad --only: %s", lerr.msg);
     po->verify = 1;
+    po->counts = R->counts;
     *json = xchg_cli_has(opts, "json");
     R->wide = xchg_cli_has(opts, "wide");
     *sim = xchg_cli_has(opts, "sim");
@@ -780,6 +833,15 @@ int xchg_cli_compare(int argc, char **argv)
         rc = xchg_cli_lib_error(prc, "compare", &err);
         goto out;
     }
+    if (R->counts) {
+        xchg_cli_counts_ranking("compare", &R->topo, &R->mach, R->counts_desc, R->counts, R->sw,
+                                json, "algorithm", verified_text);
+        rc = XCHG_CLI_OK;
+        for (size_t i = 0; i < xchg_sweep_ncandidates(R->sw); i++)
+            if (cand(R, i)->check == XCHG_CHECK_FAILED)
+                rc = XCHG_CLI_FAILED;
+        goto out;
+    }
     if (sim) {
         if ((rc = xchg_cli_progress_start(&bar, "simulating")))
             goto out;
@@ -810,6 +872,7 @@ int xchg_cli_compare(int argc, char **argv)
 out:
     free(R->sim);
     xchg_sweep_free(R->sw);
+    xchg_vcounts_free(R->counts);
     free(R);
     return rc;
 }

@@ -4,7 +4,9 @@
  * Reads only the declared message sizes (xchg_cost_compute), so it answers
  * fast on any network size; it does not verify, and it does not measure the
  * link volume the planner charges a schedule that is not contention-free
- * (xchg_cost_line; `xchg plan` and `xchg compare` show it).
+ * (xchg_cost_line; `xchg plan` and `xchg compare` show it). With --counts
+ * the blocks differ in size (docs/alltoallv.md): xchg_cost_vcounts, in
+ * bytes.
  */
 #include "cli.h"
 
@@ -15,7 +17,8 @@ const char xchg_cli_cost_help[] =
     "usage: xchg cost (--topo T --alg A | --schedule FILE)\n"
     "                 [--machine NAME|FILE | --ts S --tw W [--tr R] | --a A]\n"
     "                 [--m BYTES] [--barrier] [--json] [--max-memory BYTES] [--max-work W]\n"
-    "                 [--ppn K]\n\n"
+    "                 [--ppn K] [--counts FILE|uniform|random:X|hot:R[:F]|sparse:F\n"
+    "                 [--seed N]]\n\n"
     "Predict the cost of algorithm A on topology T from its declared message\n"
     "sizes (no block is followed; see 'xchg verify' for the proof):\n"
     "  time = start-ups*ts + volume*m*tw + copies*m*tr (+ one barrier per start-up)\n"
@@ -53,7 +56,17 @@ const char xchg_cli_cost_help[] =
     "                    A is a flat algorithm on complete:K*nodes hosted K a node,\n"
     "                    or leader[:X], leaders:L[:X], pairs[:X] with X on T (default\n"
     "                    auto: the planner's), or aggregate; intra-node figures\n"
-    "                    ts_node, tw_node from the machine (docs/hierarchical.md)\n\n"
+    "                    ts_node, tw_node from the machine (docs/hierarchical.md)\n"
+    "  --counts C        blocks of uneven sizes, MPI_Alltoallv's counts\n"
+    "                    (docs/alltoallv.md): a FILE of p lines of p byte counts\n"
+    "                    (line i: what node i sends to 0 .. p-1), or a distribution\n"
+    "                    of mean block --m: uniform, random:X (each block m*(1+u*X/100),\n"
+    "                    u in [-1,1]), hot:R[:F] (rank R's row and column F*m, F\n"
+    "                    default 8), sparse:F (each block off the diagonal m with\n"
+    "                    probability F, else 0). A message weighs its blocks' bytes;\n"
+    "                    one of 0 bytes is not sent and pays no start-up. Not with\n"
+    "                    --ppn; the complete exchange only\n"
+    "  --seed N          the seed of random:X and sparse:F (default 1)\n\n"
     "exit status: 0 ok, 2 bad input, 3 internal error (a bug in xchg).\n";
 
 /* Larger of the volume bounds, and its name. */
@@ -215,6 +228,153 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     putchar('\n');
 }
 
+/* Print the cost on counts as one JSON object. */
+static void print_counts_json(const xchg_topo *t, const xchg_sched *s,
+                              const xchg_machine *mach, int barrier, const char *desc,
+                              const xchg_vcounts *c, const xchg_vcost *v)
+{
+    char spec[128];
+    xchg_vcounts_summary sm;
+    memset(&sm, 0, sizeof sm);
+    xchg_vcounts_summarize(c, &sm);
+    fputs("{\"topology\":", stdout);
+    xchg_tool_json_str(stdout, xchg_topo_spec(t, spec, sizeof spec));
+    fputs(",\"algorithm\":", stdout);
+    xchg_tool_json_str(stdout, xchg_sched_algorithm(s));
+    fputs(",\"machine\":", stdout);
+    xchg_tool_json_str(stdout, mach->name);
+    fputs(",\"units\":", stdout);
+    xchg_tool_json_str(stdout, mach->units);
+    fputs(",\"ts\":", stdout);
+    xchg_cli_json_num(stdout, mach->ts);
+    fputs(",\"tw\":", stdout);
+    xchg_cli_json_num(stdout, mach->tw);
+    fputs(",\"tr\":", stdout);
+    xchg_cli_json_num(stdout, mach->tr);
+    printf(",\"barrier\":%s", barrier ? "true" : "false");
+    printf(",\"contention_free\":%s", xchg_sched_contention_free(s) ? "true" : "false");
+    fputs(",\"counts\":", stdout);
+    xchg_tool_json_str(stdout, desc);
+    fputs(",\"total_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, sm.total);
+    fputs(",\"nonzero\":", stdout);
+    xchg_cli_json_u64(stdout, sm.nonzero);
+    fputs(",\"mean\":", stdout);
+    xchg_cli_json_num(stdout, sm.mean);
+    fputs(",\"max_block\":", stdout);
+    xchg_cli_json_u64(stdout, sm.max_block);
+    fputs(",\"steps\":", stdout);
+    xchg_cli_json_u64(stdout, v->steps);
+    fputs(",\"startups\":", stdout);
+    xchg_cli_json_u64(stdout, v->startups);
+    fputs(",\"messages\":", stdout);
+    xchg_cli_json_u64(stdout, v->messages);
+    fputs(",\"max_node_messages\":", stdout);
+    xchg_cli_json_u64(stdout, v->max_node_messages);
+    fputs(",\"max_message_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, v->max_message_bytes);
+    fputs(",\"volume_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, v->volume_bytes);
+    fputs(",\"link_volume_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, v->link_volume_bytes);
+    fputs(",\"link_volume_source\":", stdout);
+    xchg_tool_json_str(stdout, xchg_cli_link_source(v->link_source));
+    fputs(",\"copy_blocks\":", stdout);
+    xchg_cli_json_u64(stdout, v->copy_blocks);
+    fputs(",\"copy_bytes\":", stdout);
+    xchg_cli_json_num(stdout, v->copy_bytes);
+    fputs(",\"time\":", stdout);
+    xchg_cli_json_num(stdout, v->time);
+    fputs(",\"link_time\":", stdout);
+    xchg_cli_json_num(stdout, v->link_time);
+    fputs(",\"lower_bound\":{\"startups\":", stdout);
+    xchg_cli_json_u64(stdout, v->lb_startups);
+    fputs(",\"direct_startups\":", stdout);
+    xchg_cli_json_u64(stdout, v->lb_direct_startups);
+    fputs(",\"injection_bytes\":", stdout);
+    xchg_cli_json_u64(stdout, v->lb_injection_bytes);
+    fputs(",\"time\":", stdout);
+    xchg_cli_json_num(stdout, v->lb_time);
+    fputs("}}\n", stdout);
+}
+
+/* Print the cost on counts as aligned text. */
+static void print_counts_text(const xchg_topo *t, const xchg_sched *s,
+                              const xchg_machine *mach, int barrier, const char *desc,
+                              const xchg_vcounts *c, const xchg_vcost *v)
+{
+    char spec[128];
+    int flits = strcmp(mach->units, "t_c") == 0;
+    const char *mu = flits ? "flits" : "B";
+    const char *tu = mach->units;
+    printf("topology      %s (%u node%s)\n", xchg_topo_spec(t, spec, sizeof spec),
+           (unsigned)t->nodes, t->nodes == 1 ? "" : "s");
+    printf("algorithm     %s\n", xchg_sched_algorithm(s));
+    if (flits)
+        printf("machine       %s: ts = %g t_c, tw = 1 t_c per flit, no copy cost\n",
+               mach->name, mach->ts);
+    else
+        printf("machine       %s: ts = %g us, tw = %g us/B, tr = %g us/B, barrier %g us%s\n",
+               mach->name, mach->ts, mach->tw, mach->tr, mach->barrier,
+               barrier ? "" : " (not used; --barrier adds it)");
+    xchg_cli_counts_describe("counts        ", desc, c, mu);
+    printf("steps         %llu\n", (unsigned long long)v->steps);
+    printf("start-ups     %llu (steps with a message of > 0 %s)\n",
+           (unsigned long long)v->startups, mu);
+    printf("messages      %llu of > 0 %s, at most %llu from one node; the largest %llu %s\n",
+           (unsigned long long)v->messages, mu, (unsigned long long)v->max_node_messages,
+           (unsigned long long)v->max_message_bytes, mu);
+    printf("volume        %llu %s (sum over steps of the largest message)\n",
+           (unsigned long long)v->volume_bytes, mu);
+    xchg_vcounts_summary sm;
+    memset(&sm, 0, sizeof sm);
+    xchg_vcounts_summarize(c, &sm);
+    printf("copies        %llu blocks per node at %.6g %s each (the heaviest node's mean "
+           "block)\n",
+           (unsigned long long)v->copy_blocks, sm.copy_block, mu);
+    printf("time          %.6g %s = %llu*ts + %llu %s*tw + %.6g %s*tr%s\n", v->time, tu,
+           (unsigned long long)v->startups, (unsigned long long)v->volume_bytes, mu,
+           v->copy_bytes, mu, barrier ? " + start-ups*barrier" : "");
+    if (v->link_source == XCHG_LINK_MEASURED)
+        printf("link volume   %llu %s (the busiest link each step, from the routes): time on "
+               "the links %.6g %s\n",
+               (unsigned long long)v->link_volume_bytes, mu, v->link_time, tu);
+    printf("lower bounds (one-port, full-duplex links; these counts):\n");
+    printf("  start-ups   %llu (ceil(log2(k+1)), k = %llu: the most nonzero blocks one node\n"
+           "              sends or receives); a direct schedule needs k; schedule has %llu\n",
+           (unsigned long long)v->lb_startups, (unsigned long long)v->lb_direct_startups,
+           (unsigned long long)v->startups);
+    printf("  injection   %llu %s (the most one node sends or receives)\n",
+           (unsigned long long)v->lb_injection_bytes, mu);
+    printf("  time        %.6g %s (start-ups and injection)", v->lb_time, tu);
+    if (v->lb_time > 0)
+        printf("; schedule / bound = %.4g", v->time / v->lb_time);
+    putchar('\n');
+}
+
+/* cost --counts: the counts for t (named ones at block size m), then the
+ * cost of s on them, printed; an exit status. */
+static int cost_counts(xchg_cli_opt *opts, const xchg_topo *t, const xchg_sched *s,
+                       const xchg_machine *mach, double m, int barrier)
+{
+    xchg_vcounts *c = NULL;
+    char desc[160];
+    int rc = xchg_cli_counts_work(opts, t, xchg_sched_nsteps(s));
+    if (rc || (rc = xchg_cli_counts(opts, t, m, &c, desc, sizeof desc)))
+        return rc;
+    xchg_vcost v;
+    xchg_err err = {{0}};
+    int crc = xchg_cost_vcounts(s, mach, c, barrier, &v, &err);
+    if (crc)
+        rc = xchg_cli_lib_error(crc, "cost --counts", &err);
+    else if (xchg_cli_has(opts, "json"))
+        print_counts_json(t, s, mach, barrier, desc, c, &v);
+    else
+        print_counts_text(t, s, mach, barrier, desc, c, &v);
+    xchg_vcounts_free(c);
+    return rc;
+}
+
 /* cost --ppn K: the node-aware model (cli_ppn.c); an exit status. */
 static int cost_ppn(xchg_cli_opt *opts)
 {
@@ -247,10 +407,14 @@ int xchg_cli_cost(int argc, char **argv)
                            {"barrier", NULL, NULL, 0},   {"json", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {"schedule", "FILE", NULL, 0}, {"ppn", "K", NULL, 0},
+                           {"counts", "C", NULL, 0},     {"seed", "N", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("cost", argc, argv, opts);
     if (rc)
         return rc;
+    if (xchg_cli_has(opts, "ppn") && (xchg_cli_has(opts, "counts") || xchg_cli_has(opts, "seed")))
+        return xchg_cli_error("--counts does not go with --ppn (the node-aware model prices "
+                              "equal blocks); accepted: --counts C without --ppn");
     if (xchg_cli_has(opts, "ppn"))
         return cost_ppn(opts);
     xchg_topo t;
@@ -275,6 +439,11 @@ int xchg_cli_cost(int argc, char **argv)
     xchg_sched *s = NULL;
     if (rc || (rc = xchg_cli_schedule(opts, "cost", &t, file_s, &est, &s))) {
         xchg_sched_free(file_s);
+        return rc;
+    }
+    if (xchg_cli_has(opts, "counts") || xchg_cli_has(opts, "seed")) {
+        rc = cost_counts(opts, &t, s, &mach, m, barrier);
+        xchg_sched_free(s);
         return rc;
     }
     xchg_cost c;

@@ -9,6 +9,9 @@
  * Thin: the candidates, their time lines (the cost model's one line, which
  * charges the link volume), the winners and the crossovers are the
  * library's, the same as `xchg compare` names; this file parses and prints.
+ * With --counts (docs/alltoallv.md) the blocks differ in size: the planner
+ * prices every candidate on the counts and ranks them by that cost, at one
+ * size (cli_counts.c prints it).
  */
 #include "cli.h"
 
@@ -18,7 +21,8 @@
 const char xchg_cli_plan_help[] =
     "usage: xchg plan --topo T [--machine NAME | --ts S --tw W [--tr R] | --a A]\n"
     "                 (--m M | --sweep MIN:MAX) [--only LIST] [--threads N]\n"
-    "                 [--max-work W] [--max-memory BYTES] [--ppn K] [--json]\n\n"
+    "                 [--max-work W] [--max-memory BYTES] [--ppn K] [--json]\n"
+    "                 [--counts FILE|uniform|random:X|hot:R[:F]|sparse:F [--seed N]]\n\n"
     "Cost every registry algorithm (each of its variants, e.g. every t1.x) that\n"
     "applies to T with the cost model's one time line (the same as 'xchg\n"
     "compare'):\n"
@@ -61,6 +65,15 @@ const char xchg_cli_plan_help[] =
     "                    and leader:X, leaders:L:X, pairs:X for every X on T, and\n"
     "                    aggregate, on one time line (docs/hierarchical.md);\n"
     "                    alltoall only\n"
+    "  --counts C        blocks of uneven sizes, MPI_Alltoallv's counts\n"
+    "                    (docs/alltoallv.md): a FILE of p lines of p byte counts, or\n"
+    "                    uniform, random:X, hot:R[:F], sparse:F of mean block --m\n"
+    "                    (default 1024; see 'xchg cost --help'). Every candidate is\n"
+    "                    priced on them (a message weighs its blocks' bytes, one of\n"
+    "                    0 bytes is not sent) and ranked by that time, which charges\n"
+    "                    the busiest link as the line does. Not with --sweep, --ppn\n"
+    "                    or another --op\n"
+    "  --seed N          the seed of random:X and sparse:F (default 1)\n"
     "  --json            one JSON object per line: one \"candidate\" line each, then\n"
     "                    one \"best\" line (--m) or \"size\" and \"crossover\" lines\n\n"
     "exit status: 0 ok, 2 bad input or no candidate applies or may win.\n";
@@ -73,7 +86,39 @@ typedef struct plan_args {
     double lo, hi;          /* the sizes: [m, m] with --m */
     xchg_plan_opts po;
     int json;
+    xchg_vcounts *counts;   /* --counts, or NULL */
+    char counts_desc[160];  /* how to name them */
 } plan_args;
+
+static int parse_rest(xchg_cli_opt *opts, plan_args *A);
+
+/* plan --counts: one size (--m, default 1024, the mean block of a named
+ * distribution; not with a file), the complete exchange, no --ppn; the
+ * counts into A and the planner's options. 0 or an exit status. */
+static int parse_counts(xchg_cli_opt *opts, plan_args *A)
+{
+    static const char *const refused[] = {"sweep", "ppn", "op", "root", "q"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (xchg_cli_has(opts, refused[i]))
+            return xchg_cli_error("--counts does not go with --%s: the counts price one "
+                                  "complete exchange at their own sizes; accepted: --counts C "
+                                  "[--m M] without --sweep, --ppn, --op",
+                                  refused[i]);
+    int rc;
+    double m;
+    if ((rc = xchg_cli_block_size(opts, &m)) ||
+        (rc = xchg_cli_counts(opts, &A->topo, m, &A->counts, A->counts_desc,
+                              sizeof A->counts_desc)))
+        return rc;
+    if ((rc = parse_rest(opts, A)))
+        return rc;
+    xchg_vcounts_summary sm;
+    if (xchg_vcounts_summarize(A->counts, &sm) != XCHG_OK)
+        return xchg_cli_error("out of memory");
+    A->lo = A->hi = sm.mean; /* the lines' size: only the counts rank */
+    A->po.counts = A->counts;
+    return 0;
+}
 
 /* Parse plan's options into A; 0 or an exit status after printing. */
 static int parse_options(int argc, char **argv, plan_args *A)
@@ -87,12 +132,15 @@ static int parse_options(int argc, char **argv, plan_args *A)
                            {"max-memory", "BYTES", NULL, 0},
                            {"op", "NAME", NULL, 0},      {"root", "R", NULL, 0},
                            {"q", "Q", NULL, 0},          {"ppn", "K", NULL, 0},
+                           {"counts", "C", NULL, 0},     {"seed", "N", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("plan", argc, argv, opts);
     if (rc)
         return rc;
     if ((rc = xchg_cli_topo(opts, "plan", &A->topo)))
         return rc;
+    if (xchg_cli_has(opts, "counts") || xchg_cli_has(opts, "seed"))
+        return parse_counts(opts, A);
     A->sweep = xchg_cli_has(opts, "sweep");
     if (A->sweep == xchg_cli_has(opts, "m"))
         return xchg_cli_error("plan needs exactly one of --m M and --sweep MIN:MAX; e.g. "
@@ -104,6 +152,14 @@ static int parse_options(int argc, char **argv, plan_args *A)
             return rc;
         A->hi = A->lo;
     }
+    return parse_rest(opts, A);
+}
+
+/* The options every plan takes (threads, limits, machine, --only, --op,
+ * --ppn, --json) into A; 0 or an exit status after printing. */
+static int parse_rest(xchg_cli_opt *opts, plan_args *A)
+{
+    int rc;
     uint64_t v;
     if (xchg_cli_has(opts, "threads")) {
         if ((rc = xchg_cli_uint("threads", xchg_cli_val(opts, "threads"), 0, 1024, &v)))
@@ -325,8 +381,10 @@ int xchg_cli_plan(int argc, char **argv)
     plan_args A;
     memset(&A, 0, sizeof A);
     int rc = parse_options(argc, argv, &A);
-    if (rc)
+    if (rc) {
+        xchg_vcounts_free(A.counts);
         return rc;
+    }
     xchg_sweep *sw = NULL;
     xchg_err err = {{0}};
     xchg_cli_progress bar;
@@ -336,8 +394,10 @@ int xchg_cli_plan(int argc, char **argv)
     A.po.progress_ctx = &bar;
     int prc = xchg_plan_sweep(&A.topo, &A.mach, A.lo, A.hi, &A.po, &sw, &err);
     xchg_cli_progress_end(&bar);
-    if (prc)
+    if (prc) {
+        xchg_vcounts_free(A.counts);
         return xchg_cli_lib_error(prc, "plan", &err);
+    }
     if (xchg_sweep_winner(sw, 0) == XCHG_NO_WINNER) {
         /* nothing may win: say why, from the first candidate */
         const xchg_plan_entry *e = xchg_sweep_candidate(sw, 0);
@@ -348,9 +408,13 @@ int xchg_cli_plan(int argc, char **argv)
                             xchg_sweep_ncandidates(sw),
                             xchg_topo_spec(&A.topo, spec, sizeof spec), e->alg, e->why);
         xchg_sweep_free(sw);
+        xchg_vcounts_free(A.counts);
         return rc;
     }
-    if (A.sweep) {
+    if (A.counts) {
+        xchg_cli_counts_ranking("plan", &A.topo, &A.mach, A.counts_desc, A.counts, sw, A.json,
+                                "candidate", NULL);
+    } else if (A.sweep) {
         print_sweep(&A, sw);
     } else {
         size_t *ord = order_at(sw, A.lo);
@@ -362,5 +426,6 @@ int xchg_cli_plan(int argc, char **argv)
         free(ord);
     }
     xchg_sweep_free(sw);
+    xchg_vcounts_free(A.counts);
     return XCHG_CLI_OK;
 }

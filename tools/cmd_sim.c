@@ -3,7 +3,8 @@
  * event-driven simulator (xchg_sim_run, docs/simulator.md) and print when
  * it finishes, the cost model's contention-free prediction, the slowdown,
  * the waiting and the busiest links; --trace writes every message as a
- * JSON line.
+ * JSON line. With --counts (docs/alltoallv.md) a message takes its blocks'
+ * bytes and one of 0 bytes is not sent.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ const char xchg_cli_sim_help[] =
     "                [--map row-major|snake|FILE]\n"
     "                [--machine NAME | --ts S --tw W [--tr R] | --a A] [--barrier]\n"
     "                [--trace FILE] [--json]\n"
-    "                [--max-memory BYTES] [--max-work W] [--ppn K]\n\n"
+    "                [--max-memory BYTES] [--max-work W] [--ppn K]\n"
+    "                [--counts FILE|uniform|random:X|hot:R[:F]|sparse:F [--seed N]]\n\n"
     "Run algorithm A's schedule on topology T event by event, with contention:\n"
     "a message takes ts at its sender, then holds every link of its route (and,\n"
     "with one-port nodes, its sender's injection and its receiver's ejection\n"
@@ -63,6 +65,13 @@ const char xchg_cli_sim_help[] =
     "                    (docs/hierarchical.md); not with --schedule, --network,\n"
     "                    --map, --trace; aggregate is costed (xchg cost --ppn),\n"
     "                    not simulated\n"
+    "  --counts C        blocks of uneven sizes, MPI_Alltoallv's counts\n"
+    "                    (docs/alltoallv.md): a FILE of p lines of p byte counts, or\n"
+    "                    uniform, random:X, hot:R[:F], sparse:F of mean block --m\n"
+    "                    (see 'xchg cost --help'): a message takes its blocks' bytes\n"
+    "                    times tw, one of 0 bytes is not sent, and the prediction is\n"
+    "                    'xchg cost --counts'. Not with --ppn\n"
+    "  --seed N          the seed of random:X and sparse:F (default 1)\n"
     "  --trace FILE      write every message as a JSON line (step, from, to,\n"
     "                    blocks, ready, start, end) to FILE\n"
     "  --json            one JSON object on one line\n"
@@ -98,7 +107,8 @@ static uint32_t far_end(const xchg_topo *t, const xchg_sim_link *l)
 }
 
 static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
-                       double m, const xchg_sim_opts *o, const xchg_sim_report *r)
+                       double m, const char *counts, const xchg_sim_opts *o,
+                       const xchg_sim_report *r)
 {
     char spec[128];
     fputs("{\"topology\":", stdout);
@@ -114,6 +124,10 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     xchg_tool_json_str(stdout, mach->units);
     fputs(",\"m\":", stdout);
     xchg_cli_json_num(stdout, m);
+    if (o->counts) {
+        fputs(",\"counts\":", stdout);
+        xchg_tool_json_str(stdout, counts);
+    }
     printf(",\"mode\":\"%s\",\"ports\":\"%s\"", o->mode == XCHG_SIM_ASYNC ? "async" : "barrier",
            o->all_port ? "all" : "one");
     printf(",\"routing\":\"%s\"", o->routing == XCHG_SIM_VCT ? "vct" : "wormhole");
@@ -151,7 +165,8 @@ static void print_json(const xchg_topo *t, const xchg_sched *s, const xchg_machi
 }
 
 static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machine *mach,
-                       double m, const xchg_sim_opts *o, const xchg_sim_report *r)
+                       double m, const char *counts, const xchg_sim_opts *o,
+                       const xchg_sim_report *r)
 {
     char spec[128];
     const char *tu = mach->units;
@@ -163,14 +178,19 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_machi
     putchar('\n');
     printf("machine       %s: ts = %g, tw = %g, tr = %g, th = %g (%s)\n", mach->name, mach->ts,
            mach->tw, mach->tr, o->th, tu);
-    printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
+    if (o->counts)
+        xchg_cli_counts_describe("counts        ", counts, o->counts,
+                                 strcmp(tu, "t_c") == 0 ? "flits" : "B");
+    else
+        printf("block size    m = %g %s\n", m, strcmp(tu, "t_c") == 0 ? "flits" : "B");
     printf("mode          %s steps, %s-port nodes, %s%s\n",
            o->mode == XCHG_SIM_ASYNC ? "async" : "barrier", o->all_port ? "all" : "one",
            o->routing == XCHG_SIM_VCT ? "virtual cut-through (links taken one by one)"
                                       : "wormhole routing (the whole path held)",
            o->map ? ", nodes placed by --map" : "");
     printf("simulated     %.6g %s\n", r->time, tu);
-    printf("predicted     %.6g %s (cost model, no contention)\n", r->predicted, tu);
+    printf("predicted     %.6g %s (cost model%s, no contention)\n", r->predicted, tu,
+           o->counts ? " on the counts" : "");
     printf("slowdown      %.4g\n", r->predicted > 0 ? r->time / r->predicted : 1.0);
     printf("messages      %llu (%llu link hops)\n", (unsigned long long)r->messages,
            (unsigned long long)r->link_hops);
@@ -267,6 +287,8 @@ static int parse_sim_options(xchg_cli_opt *opts, xchg_sim_opts *o)
 }
 
 static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s);
+static int run_on(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s,
+                  const xchg_machine *mp, xchg_sim_opts *op, const char *cdesc);
 
 /* Print sim --ppn's answer: the inner part simulated (r), the parts within
  * the node from the model (fixed + per_unit*m), the model's whole line hl. */
@@ -409,11 +431,15 @@ int xchg_cli_sim(int argc, char **argv)
                            {"max-memory", "BYTES", NULL, 0}, {"max-work", "W", NULL, 0},
                            {"map", "M", NULL, 0},         {"network", "T2", NULL, 0},
                            {"routing", "R", NULL, 0},     {"schedule", "FILE", NULL, 0},
-                           {"ppn", "K", NULL, 0},
+                           {"ppn", "K", NULL, 0},         {"counts", "C", NULL, 0},
+                           {"seed", "N", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("sim", argc, argv, opts);
     if (rc)
         return rc;
+    if (xchg_cli_has(opts, "ppn") && (xchg_cli_has(opts, "counts") || xchg_cli_has(opts, "seed")))
+        return xchg_cli_error("--counts does not go with --ppn (the node-aware model prices "
+                              "equal blocks); accepted: --counts C without --ppn");
     if (xchg_cli_has(opts, "ppn"))
         return sim_ppn(opts);
     xchg_topo t;
@@ -446,6 +472,28 @@ static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *fi
     xchg_estimate est;
     if (!file_s && (rc = xchg_cli_check_build(opts, "sim", &t, &est)))
         return rc;
+    xchg_vcounts *counts = NULL;
+    char cdesc[160];
+    uint64_t steps = file_s ? xchg_sched_nsteps(file_s) : est.steps;
+    if (xchg_cli_has(opts, "counts") && (rc = xchg_cli_counts_work(opts, &t, steps)))
+        return rc;
+    if ((rc = xchg_cli_counts(opts, &t, m, &counts, cdesc, sizeof cdesc)))
+        return rc;
+    o.counts = counts;
+    rc = run_on(opts, &t, m, file_s, &mach, &o, cdesc);
+    xchg_vcounts_free(counts);
+    return rc;
+}
+
+/* The rest of run: the network, the map, the trace, the run and what it
+ * prints, with o filled so far (counts named cdesc). */
+static int run_on(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *file_s,
+                  const xchg_machine *mp, xchg_sim_opts *op, const char *cdesc)
+{
+    int rc = 0;
+    xchg_topo t = *tp;
+    xchg_machine mach = *mp;
+    xchg_sim_opts o = *op;
     xchg_topo net = t;
     if (xchg_cli_has(opts, "network")) {
         xchg_err nerr = {{0}};
@@ -492,9 +540,9 @@ static int run(xchg_cli_opt *opts, const xchg_topo *tp, double m, xchg_sched *fi
         if (src) {
             rc = xchg_cli_lib_error(src, "sim", &err);
         } else if (xchg_cli_has(opts, "json")) {
-            print_json(&net, s, &mach, m, &o, &r);
+            print_json(&net, s, &mach, m, cdesc, &o, &r);
         } else {
-            print_text(&net, s, &mach, m, &o, &r);
+            print_text(&net, s, &mach, m, cdesc, &o, &r);
         }
     }
     if (tr.f && fclose(tr.f) != 0 && rc == 0)

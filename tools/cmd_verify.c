@@ -1,14 +1,17 @@
 /*
  * cmd_verify.c - "xchg verify": generate a schedule (or read one, --schedule)
  * and follow every block through it with xchg_verify; print the summary and
- * each reported failure.
+ * each reported failure. With --counts (docs/alltoallv.md) the blocks also
+ * weigh their bytes, and the messages' bytes are reported.
  * Exit 0 when every check passed, 1 when one failed.
  */
 #include "cli.h"
 
 const char xchg_cli_verify_help[] =
     "usage: xchg verify (--topo T --alg A | --schedule FILE) [--threads N] [--max-work W]\n"
-    "                   [--max-memory BYTES] [--messages-only] [--json]\n\n"
+    "                   [--max-memory BYTES] [--messages-only] [--json]\n"
+    "                   [--counts FILE|uniform|random:X|hot:R[:F]|sparse:F [--m BYTES]\n"
+    "                   [--seed N]]\n\n"
     "Generate algorithm A on topology T and follow every block through the\n"
     "schedule: each block delivered, declared message sizes equal to what a node\n"
     "holds and selects, one-port receive, routes reaching their partner, and no\n"
@@ -31,6 +34,13 @@ const char xchg_cli_verify_help[] =
     "                  contention and load; sizes taken as declared), following no\n"
     "                  block: for networks too large to follow every block; W then\n"
     "                  limits the link hops, p*steps*(the longest route)\n"
+    "  --counts C      blocks of uneven sizes (docs/alltoallv.md; see 'xchg cost\n"
+    "                  --help'): also weigh every block's bytes and report the\n"
+    "                  largest message, the volume and the messages in bytes (a\n"
+    "                  message of only 0-byte blocks is not sent); every block must\n"
+    "                  still arrive once. Not with --messages-only\n"
+    "  --m BYTES       with a named --counts: its block size (default 1024)\n"
+    "  --seed N        the seed of random:X and sparse:F (default 1)\n"
     "  --json          one JSON object on one line\n\n"
     "exit status: 0 every check passed, 1 a check failed, 2 bad input or a\n"
     "schedule too big to verify.\n";
@@ -58,6 +68,16 @@ static void print_json(const xchg_topo *t, const xchg_sched *s,
     xchg_cli_json_u64(stdout, r->link_volume_blocks);
     fputs(",\"link_conflicts\":", stdout);
     xchg_cli_json_u64(stdout, r->link_conflicts);
+    if (r->counted_bytes) {
+        fputs(",\"startups_bytes\":", stdout);
+        xchg_cli_json_u64(stdout, r->startups_bytes);
+        fputs(",\"volume_bytes\":", stdout);
+        xchg_cli_json_u64(stdout, r->volume_bytes);
+        fputs(",\"max_message_bytes\":", stdout);
+        xchg_cli_json_u64(stdout, r->max_message_bytes);
+        fputs(",\"messages_bytes\":", stdout);
+        xchg_cli_json_u64(stdout, r->messages_bytes);
+    }
     printf(",\"max_link_messages\":%u", (unsigned)r->max_link_messages);
     fputs(",\"max_hops\":", stdout);
     xchg_cli_json_u64(stdout, r->max_hops);
@@ -119,6 +139,11 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_verif
            xchg_sched_contention_free(s) ? "claimed contention-free"
                                          : "contention allowed");
     printf("max hops        %llu\n", (unsigned long long)r->max_hops);
+    if (r->counted_bytes)
+        printf("bytes           %llu messages of > 0 B in %llu steps; volume %llu B; the "
+               "largest message %llu B\n",
+               (unsigned long long)r->messages_bytes, (unsigned long long)r->startups_bytes,
+               (unsigned long long)r->volume_bytes, (unsigned long long)r->max_message_bytes);
     if (threads > 0)
         printf("time taken      %.3f s (%d threads)\n", secs, threads);
     else
@@ -140,6 +165,8 @@ static void print_text(const xchg_topo *t, const xchg_sched *s, const xchg_verif
 }
 
 static int run(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s);
+static int run_checked(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s,
+                       xchg_verify_opts *vop, const xchg_cli_limits *limp);
 
 int xchg_cli_verify(int argc, char **argv)
 {
@@ -147,6 +174,8 @@ int xchg_cli_verify(int argc, char **argv)
                            {"threads", "N", NULL, 0},  {"max-work", "W", NULL, 0},
                            {"json", NULL, NULL, 0},    {"messages-only", NULL, NULL, 0},
                            {"max-memory", "BYTES", NULL, 0}, {"schedule", "FILE", NULL, 0},
+                           {"counts", "C", NULL, 0},   {"seed", "N", NULL, 0},
+                           {"m", "BYTES", NULL, 0},
                            {NULL, NULL, NULL, 0}};
     int rc = xchg_cli_parse("verify", argc, argv, opts);
     if (rc)
@@ -177,6 +206,33 @@ static int run(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s)
         return rc;
     vo.max_work = lim.max_work;
     vo.messages_only = xchg_cli_has(opts, "messages-only");
+    if (xchg_cli_has(opts, "m") && !xchg_cli_has(opts, "counts"))
+        return xchg_cli_error("--m is the block size of a named --counts; verify follows "
+                              "blocks whatever their size; accepted: --m with --counts NAME");
+    if (vo.messages_only && xchg_cli_has(opts, "counts"))
+        return xchg_cli_error("--counts does not go with --messages-only: bytes are weighed "
+                              "on the blocks followed; accepted: --counts C alone");
+    double m;
+    xchg_vcounts *counts = NULL;
+    char cdesc[160];
+    if ((rc = xchg_cli_block_size(opts, &m)) ||
+        (rc = xchg_cli_counts(opts, &t, m, &counts, cdesc, sizeof cdesc)))
+        return rc;
+    vo.counts = counts;
+    rc = run_checked(opts, &t, file_s, &vo, &lim);
+    xchg_vcounts_free(counts);
+    return rc;
+}
+
+/* The rest of verify's run with vo and lim read: limits, build, verify,
+ * print. An exit status. */
+static int run_checked(xchg_cli_opt *opts, const xchg_topo *tp, xchg_sched *file_s,
+                       xchg_verify_opts *vop, const xchg_cli_limits *limp)
+{
+    int rc;
+    xchg_topo t = *tp;
+    xchg_verify_opts vo = *vop;
+    xchg_cli_limits lim = *limp;
     /* everything checked before anything is built */
     const char *alg = xchg_cli_val(opts, "alg");
     xchg_estimate est = {.steps = file_s ? xchg_sched_nsteps(file_s) : 0};

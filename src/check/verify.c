@@ -26,6 +26,14 @@
  * It also counts start-ups and volume from what is actually selected, the
  * busiest-link volume from declared sizes, and the longest route.
  *
+ * With a count matrix (xchg_verify_opts.counts, docs/alltoallv.md) every
+ * block also weighs its bytes: after each step of an origin the blocks that
+ * left their holder add their sizes to the holder's message (per thread,
+ * nsteps*p uint64, merged like the counts), and the report gets each
+ * step's largest message in bytes and the messages that carry any; a
+ * message of only 0-byte blocks counts as not sent. Delivery is checked as
+ * always: a block of 0 bytes must arrive too.
+ *
  * How it goes fast: the work is p*p*nsteps block-steps (3.8e9 for a standard
  * exchange on a 14-cube), so each worker thread takes origins one at a time,
  * keeps cur[d] = where block (o, d) is (p entries per thread, never p*p), and
@@ -73,7 +81,9 @@ struct shared;
 typedef struct wstate {
     struct shared *v;
     uint32_t *cnt;          /* nsteps*p selected-block counts */
+    uint64_t *byt;          /* with counts: nsteps*p bytes sent, else NULL */
     uint32_t *cur;          /* p: where block (o, d) is */
+    uint32_t *prev;         /* with counts: p, where they were before the step */
     uint64_t since;         /* origins counted since the last flush */
     uint32_t *recv_n, *recv_a, *recv_b; /* p: messages received, first senders */
     uint32_t *tnodes;       /* p: receivers touched this step */
@@ -98,6 +108,8 @@ typedef struct shared {
     xchg_follower *f;       /* the compiled steps (read-only in the threads) */
     stepres *res;
     uint64_t *total;        /* nsteps*p merged counts */
+    const xchg_vcounts *counts; /* block sizes (xchg_verify_opts), or NULL */
+    uint64_t *total_bytes;  /* with counts: nsteps*p merged bytes */
     uint64_t flush_every;   /* origins per thread between flushes */
     uint32_t chunk;         /* origins taken at a time */
     atomic_size_t next_step;
@@ -136,8 +148,22 @@ static void follow_origin(wstate *w, uint32_t o)
     uint32_t *restrict cur = w->cur;
     for (uint32_t d = 0; d < p; d++)
         cur[d] = o;
-    for (size_t s = 0; s < v->nsteps; s++)
-        xchg_follow_origin_run(f, s, o, cur, w->cnt + s * (size_t)p);
+    if (v->counts) {
+        /* weigh every block that leaves its holder: a second loop over the
+         * origin's p blocks a step, only in this mode */
+        const uint64_t *row = xchg_vcounts_row(v->counts, o);
+        for (size_t s = 0; s < v->nsteps; s++) {
+            memcpy(w->prev, cur, (size_t)p * sizeof *cur);
+            xchg_follow_origin_run(f, s, o, cur, w->cnt + s * (size_t)p);
+            uint64_t *b = w->byt + s * (size_t)p;
+            for (uint32_t d = 0; d < p; d++)
+                if (cur[d] != w->prev[d])
+                    b[w->prev[d]] += row[d];
+        }
+    } else {
+        for (size_t s = 0; s < v->nsteps; s++)
+            xchg_follow_origin_run(f, s, o, cur, w->cnt + s * (size_t)p);
+    }
     for (uint32_t d = 0; d < p; d++) {
         if (cur[d] == d)
             continue;
@@ -157,8 +183,13 @@ static void flush_counts(wstate *w)
     pthread_mutex_lock(&v->lock);
     for (size_t i = 0; i < n; i++)
         v->total[i] += w->cnt[i];
+    if (v->counts)
+        for (size_t i = 0; i < n; i++)
+            v->total_bytes[i] += w->byt[i];
     pthread_mutex_unlock(&v->lock);
     memset(w->cnt, 0, n * sizeof *w->cnt);
+    if (v->counts)
+        memset(w->byt, 0, n * sizeof *w->byt);
     w->since = 0;
 }
 
@@ -384,7 +415,9 @@ static void *worker(void *arg)
 static void wstate_free(wstate *w)
 {
     free(w->cnt);
+    free(w->byt);
     free(w->cur);
+    free(w->prev);
     free(w->recv_n);
     free(w->recv_a);
     free(w->recv_b);
@@ -404,6 +437,12 @@ static int wstate_init(wstate *w, shared *v)
     size_t p = v->p, nl = v->nlinks ? v->nlinks : 1;
     w->cnt = calloc(v->messages_only ? 1 : v->nsteps * p + 1, sizeof *w->cnt);
     w->cur = malloc(p * sizeof *w->cur);
+    if (v->counts) {
+        w->byt = calloc(v->nsteps * p + 1, sizeof *w->byt);
+        w->prev = malloc(p * sizeof *w->prev);
+        if (!w->byt || !w->prev)
+            return XCHG_ENOMEM;
+    }
     w->recv_n = calloc(p, sizeof *w->recv_n);
     w->recv_a = malloc(p * sizeof *w->recv_a);
     w->recv_b = malloc(p * sizeof *w->recv_b);
@@ -440,8 +479,10 @@ static uint64_t bytes_needed(const shared *v, uint64_t threads)
 {
     uint64_t sp = (uint64_t)v->nsteps * v->p;
     uint64_t counts = v->messages_only ? 0 : sp; /* per-(step,node) counts */
-    uint64_t per = counts * 4 + (uint64_t)v->p * 20 + (uint64_t)v->nlinks * 24;
-    return threads * per + counts * 8 + xchg_follower_bytes(v->s);
+    uint64_t bytes = v->counts ? sp : 0;         /* and their bytes */
+    uint64_t per = counts * 4 + bytes * 8 + (uint64_t)v->p * (v->counts ? 24 : 20) +
+                   (uint64_t)v->nlinks * 24;
+    return threads * per + counts * 8 + bytes * 8 + xchg_follower_bytes(v->s);
 }
 
 /* Most links a route on t crosses: every dimension's full length (a route
@@ -545,9 +586,11 @@ static int verify_start(shared *v, xchg_err *err)
     int threads = v->threads;
     v->res = calloc(v->nsteps + 1, sizeof *v->res);
     v->total = calloc(v->messages_only ? 1 : v->nsteps * (size_t)v->p + 1, sizeof *v->total);
+    if (v->counts)
+        v->total_bytes = calloc(v->nsteps * (size_t)v->p + 1, sizeof *v->total_bytes);
     v->ws = calloc((size_t)threads, sizeof *v->ws);
     v->tids = calloc((size_t)threads, sizeof *v->tids);
-    if (!v->res || !v->total || !v->ws || !v->tids)
+    if (!v->res || !v->total || !v->ws || !v->tids || (v->counts && !v->total_bytes))
         return xchg_fail(err, XCHG_ENOMEM, "out of memory starting the verifier");
     int rc = xchg_follower_new(v->s, &v->f, err);
     if (rc)
@@ -608,6 +651,25 @@ static uint64_t report_sizes(const shared *v, size_t st, xchg_verify_report *rep
     return big;
 }
 
+/* The bytes of step st's messages (counts mode): the largest, and the
+ * messages that carry any (a message of only 0-byte blocks is not sent). */
+static void report_bytes(const shared *v, size_t st, xchg_verify_report *report)
+{
+    const uint64_t *b = v->total_bytes + st * (size_t)v->p;
+    uint64_t big = 0;
+    for (uint32_t n = 0; n < v->p; n++) {
+        if (!b[n])
+            continue;
+        report->messages_bytes++;
+        if (b[n] > big)
+            big = b[n];
+    }
+    report->startups_bytes += big > 0;
+    report->volume_bytes += big;
+    if (big > report->max_message_bytes)
+        report->max_message_bytes = big;
+}
+
 /* Fill the report step by step: the message checks' counts (re-running a
  * failing step serially for its messages), then sizes, start-ups and
  * volume (declared ones in messages-only mode). */
@@ -634,7 +696,10 @@ static void report_steps(shared *v, xchg_verify_report *report)
         if (big > 0)
             report->startups++;
         report->volume_blocks += big;
+        if (v->counts)
+            report_bytes(v, st, report);
     }
+    report->counted_bytes = v->counts != NULL;
 }
 
 /* The undelivered blocks of every thread, in (origin, dest) order. */
@@ -665,6 +730,7 @@ static void verify_free(shared *v)
     xchg_follower_free(v->f);
     free(v->res);
     free(v->total);
+    free(v->total_bytes);
 }
 
 int xchg_verify_exchange(const xchg_sched *s, const xchg_verify_opts *opts,
@@ -679,6 +745,7 @@ int xchg_verify_exchange(const xchg_sched *s, const xchg_verify_opts *opts,
     v.has_links = xchg_topo_has_links(v.t);
     v.nlinks = xchg_topo_link_count(v.t);
     v.messages_only = opts && opts->messages_only;
+    v.counts = opts ? opts->counts : NULL;
     v.progress = opts ? opts->progress : NULL;
     v.progress_ctx = opts ? opts->progress_ctx : NULL;
     int rc = xchg_verify_check_work(v.t, v.nsteps, opts, err);

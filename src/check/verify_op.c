@@ -300,6 +300,16 @@ int xchg_verify(const xchg_sched *s, const xchg_verify_opts *opts, xchg_verify_r
         return xchg_fail(err, XCHG_EINVAL, "xchg_verify needs a schedule and a report");
     if (s->topo.nodes == 0)
         return xchg_fail(err, XCHG_EINVAL, "schedule's topology has no nodes");
+    const xchg_vcounts *c = opts ? opts->counts : NULL;
+    if (c && (opts->messages_only || xchg_vcounts_nodes(c) != s->topo.nodes ||
+              s->op.kind != XCHG_OP_ALLTOALL || xchg_sched_nphases(s) != 1))
+        return xchg_fail(err, XCHG_EINVAL,
+                         "xchg_verify: counts of %u nodes do not fit %s (%u nodes, %s%s); "
+                         "accepted: counts of the schedule's node count, on a complete "
+                         "exchange with blocks followed (not messages_only)",
+                         (unsigned)xchg_vcounts_nodes(c), xchg_sched_algorithm(s),
+                         (unsigned)s->topo.nodes, xchg_op_name(s->op.kind),
+                         opts->messages_only ? ", messages only" : "");
     if (s->op.kind != XCHG_OP_ALLTOALL && !(opts && opts->messages_only))
         return verify_op(s, opts, report, err);
     return xchg_verify_exchange(s, opts, report, err);

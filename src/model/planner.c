@@ -18,6 +18,12 @@
  * smaller per_unit (the line that stays ahead for larger blocks), then to
  * the earlier candidate. The envelope walk uses the same rule, so a
  * crossover's `to` is the winner just above its m.
+ *
+ * With a count matrix (opts->counts; docs/alltoallv.md) the blocks differ
+ * in size and a time is no longer a line in m: each candidate is also
+ * priced on the counts (xchg_cost_vcounts, its link time, which charges
+ * the busiest link as the line does), one size only, and the winner is the
+ * eligible candidate of least such time (ties: the earlier one).
  */
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +60,11 @@ void xchg_sweep_free(xchg_sweep *sw)
 /* Nonzero when candidate i beats candidate j at m (the tie rule above). */
 static int beats(const xchg_plan_entry *c, size_t i, size_t j, double m)
 {
+    if (c[i].has_vcost && c[j].has_vcost) { /* priced on counts: m is not read */
+        if (c[i].vcost.link_time != c[j].vcost.link_time)
+            return c[i].vcost.link_time < c[j].vcost.link_time;
+        return i < j;
+    }
     double ti = xchg_line_time(&c[i].line, m), tj = xchg_line_time(&c[j].line, m);
     if (ti != tj)
         return ti < tj;
@@ -298,6 +309,29 @@ static int cost_candidate(const xchg_topo *t, const xchg_machine *mach, const ch
             snprintf(e->why, sizeof e->why, "cost failed: %.180s", cerr.msg);
         }
     }
+    uint64_t pp = (uint64_t)t->nodes * t->nodes, nsteps = xchg_sched_nsteps(s);
+    uint64_t limit = opts->max_work ? opts->max_work : XCHG_VERIFY_DEFAULT_MAX_WORK;
+    if (opts->counts && e->check != XCHG_CHECK_ERROR && nsteps && pp > limit / nsteps) {
+        /* pricing the counts follows every block, as the verifier does */
+        e->check = XCHG_CHECK_ERROR;
+        snprintf(e->why, sizeof e->why,
+                 "too large to price on the counts: %llu blocks over %llu steps is over the "
+                 "work limit of %.3g block-steps",
+                 (unsigned long long)pp, (unsigned long long)nsteps, (double)limit);
+    } else if (opts->counts && e->check != XCHG_CHECK_ERROR) {
+        xchg_err cerr = {{0}};
+        rc = xchg_cost_vcounts(s, mach, opts->counts, opts->with_barrier, &e->vcost, &cerr);
+        if (rc == XCHG_ENOMEM) {
+            xchg_sched_free(s);
+            return xchg_fail(err, rc, "planner: out of memory costing %s on the counts", spec);
+        }
+        if (rc) {
+            e->check = XCHG_CHECK_ERROR;
+            snprintf(e->why, sizeof e->why, "cost on the counts failed: %.160s", cerr.msg);
+        } else {
+            e->has_vcost = 1;
+        }
+    }
     xchg_sched_free(s);
     if (!opts->verify && e->check != XCHG_CHECK_ERROR) {
         /* What xchg_cost_line checked is all that was checked. */
@@ -471,6 +505,17 @@ int xchg_plan_sweep(const xchg_topo *t, const xchg_machine *mach, double lo, dou
     xchg_sweep *sw = calloc(1, sizeof *sw);
     if (!sw)
         return xchg_fail(err, XCHG_ENOMEM, "planner: out of memory");
+    if (o.counts && (o.ppn > 1 || o.op != XCHG_OP_ALLTOALL || lo != hi ||
+                     xchg_vcounts_nodes(o.counts) != t->nodes)) {
+        xchg_sweep_free(sw);
+        return xchg_fail(err, XCHG_EINVAL,
+                         "planner: counts of %u nodes price the complete exchange on as many "
+                         "nodes at one size; accepted: counts of %u nodes with %s, ppn 1 and "
+                         "lo = hi (here %s, ppn %u, [%g, %g])",
+                         (unsigned)xchg_vcounts_nodes(o.counts), (unsigned)t->nodes,
+                         op_words(XCHG_OP_ALLTOALL), xchg_op_name(o.op), (unsigned)o.ppn, lo,
+                         hi);
+    }
     if (o.ppn > 1 && o.op != XCHG_OP_ALLTOALL) {
         xchg_sweep_free(sw);
         return xchg_fail(err, XCHG_EINVAL,

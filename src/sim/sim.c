@@ -25,6 +25,10 @@
  *     first come first served; when the resource is freed the queue's
  *     messages try again in order (wormhole: one blocked elsewhere moves to
  *     the queue of what blocks it).
+ * With a count matrix (opts->counts) a message's bytes are its blocks'
+ * sizes, computed once for every (step, node) before the run
+ * (xchg_vcounts_messages): it takes bytes*tw, and one of 0 bytes is not
+ * sent; copies are charged at the counts' copy_block a block.
  * Steps: in barrier mode one step at a time, every node starting it when
  * the last message of the previous one has arrived (plus the barrier time);
  * in async mode each node starts its next step once its own send and
@@ -82,6 +86,9 @@ typedef struct sim {
     const xchg_machine *mach;
     xchg_sim_opts o;
     double m;
+    double copy_m;           /* bytes charged per block copied: m, or the
+                                counts' copy_block */
+    const uint64_t *bytes;   /* with counts: steps*p message bytes, else NULL */
     uint32_t p;
     size_t nsteps;
     size_t nlinks, nres;     /* directed links; links + ports */
@@ -345,6 +352,11 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
     xchg_sched_message(sm->s, k, node, &msg);
     if (msg.to == XCHG_NONE || msg.to >= sm->p || msg.blocks == 0)
         return 0;
+    uint64_t b = sm->bytes ? sm->bytes[k * sm->p + node] : 0;
+    if (sm->bytes && b == 0)
+        return 0; /* only 0-byte blocks: not sent */
+    double body = sm->bytes ? (double)b * sm->mach->tw
+                            : (double)msg.blocks * sm->m * sm->mach->tw;
     uint32_t src = sm->o.map ? sm->o.map[node] : node;
     uint32_t dst = sm->o.map ? sm->o.map[msg.to] : msg.to;
     xchg_seg segs[XCHG_MAX_DIMS];
@@ -375,8 +387,8 @@ static int make_message(sim *sm, size_t k, uint32_t node, double ready)
     g->to = msg.to;
     g->blocks = msg.blocks;
     g->ready = ready;
-    g->dur = (double)hops * sm->o.th + (double)msg.blocks * sm->m * sm->mach->tw;
-    g->tail = (double)msg.blocks * sm->m * sm->mach->tw;
+    g->dur = (double)hops * sm->o.th + body;
+    g->tail = body;
     g->stage = 0;
     g->asked = ready;
     g->waited = 0;
@@ -433,7 +445,7 @@ static void run_barrier(sim *sm)
 {
     double T = 0;
     for (size_t k = 0; k < sm->nsteps && !sm->oom; k++) {
-        double go = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->m * sm->mach->tr;
+        double go = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->copy_m * sm->mach->tr;
         int sent = 0;
         for (uint32_t n = 0; n < sm->p && !sm->oom; n++)
             sent |= make_message(sm, k, n, go + sm->mach->ts);
@@ -472,7 +484,8 @@ static uint8_t *step_flags(sim *sm, size_t k)
     for (uint32_t n = 0; n < sm->p; n++) {
         xchg_msg msg;
         xchg_sched_message(sm->s, k, n, &msg);
-        if (msg.to != XCHG_NONE && msg.to < sm->p && msg.blocks > 0)
+        if (msg.to != XCHG_NONE && msg.to < sm->p && msg.blocks > 0 &&
+            (!sm->bytes || sm->bytes[k * sm->p + n] > 0))
             f[msg.to] |= 1;
     }
     sm->seen[k] = f;
@@ -499,7 +512,7 @@ static void enter(sim *sm, uint32_t n, size_t k, double T)
         if (!f)
             return;
         nd->step = k;
-        nd->copy_end = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->m * sm->mach->tr;
+        nd->copy_end = T + (double)xchg_sched_copy_blocks(sm->s, k) * sm->copy_m * sm->mach->tr;
         nd->send_pending = make_message(sm, k, n, nd->copy_end + sm->mach->ts);
         nd->recv_pending = (f[n] & 1) && !(f[n] & 2);
         if (nd->send_pending || nd->recv_pending)
@@ -602,6 +615,7 @@ static void sim_free(sim *sm)
     free(sm->crossed);
     free(sm->msgs);
     free(sm->heap);
+    free((uint64_t *)sm->bytes);
 }
 
 /* 0 when map (p entries, or NULL) is a permutation of 0..p-1; else EINVAL
@@ -647,6 +661,30 @@ int xchg_sim_map(const xchg_topo *t, const char *name, uint32_t *map, xchg_err *
     return XCHG_OK;
 }
 
+/* With counts: every message's bytes into a new *bytes (steps*p; the
+ * caller frees it) and the counts' summary into *cs. 0, or EINVAL when the
+ * counts do not fit s (xchg_vcounts_messages says why), ENOMEM. */
+static int counts_bytes(const xchg_sched *s, const xchg_vcounts *c, const uint64_t **bytes,
+                        xchg_vcounts_summary *cs, xchg_err *err)
+{
+    size_t n = xchg_sched_nsteps(s), p = xchg_sched_topo(s)->nodes;
+    if (n && p > SIZE_MAX / sizeof(uint64_t) / n)
+        return xchg_fail(err, XCHG_ENOMEM, "xchg_sim_run: %zu steps of %zu messages do not "
+                                           "fit in memory", n, p);
+    uint64_t *b = malloc((n ? n : 1) * p * sizeof *b);
+    if (!b)
+        return xchg_fail(err, XCHG_ENOMEM, "out of memory for the messages' bytes");
+    int rc = xchg_vcounts_messages(s, c, b, n * p, err);
+    if (rc == XCHG_OK && xchg_vcounts_summarize(c, cs) != XCHG_OK)
+        rc = xchg_fail(err, XCHG_ENOMEM, "out of memory summing the counts");
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    *bytes = b;
+    return XCHG_OK;
+}
+
 /* Nonzero when x is finite and >= 0. */
 static int good(double x)
 {
@@ -688,6 +726,10 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
         return rc;
     sim sm;
     memset(&sm, 0, sizeof sm);
+    xchg_vcounts_summary cs;
+    memset(&cs, 0, sizeof cs);
+    if (o.counts && (rc = counts_bytes(s, o.counts, &sm.bytes, &cs, err)))
+        return rc;
     sm.s = s;
     sm.t = o.network ? o.network : xchg_sched_topo(s);
     sm.mach = mach;
@@ -695,6 +737,7 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     xchg_op op;
     xchg_sched_op(s, &op);
     sm.m = xchg_op_block_bytes(&op, m); /* m is the operation's; a block may be m/p */
+    sm.copy_m = o.counts ? cs.copy_block : sm.m;
     sm.p = sm.t->nodes;
     sm.nsteps = xchg_sched_nsteps(s);
     sm.nlinks = xchg_topo_link_count(sm.t);
@@ -732,8 +775,13 @@ int xchg_sim_run(const xchg_sched *s, const xchg_machine *mach, double m,
     }
     top_links(&sm);
     xchg_cost c;
-    if (xchg_cost_compute(s, mach, m, o.with_barrier, &c, NULL) == XCHG_OK)
+    xchg_vcost vc;
+    if (o.counts) {
+        if (xchg_cost_vcounts(s, mach, o.counts, o.with_barrier, &vc, NULL) == XCHG_OK)
+            sm.r.predicted = vc.time;
+    } else if (xchg_cost_compute(s, mach, m, o.with_barrier, &c, NULL) == XCHG_OK) {
         sm.r.predicted = c.time;
+    }
     sim_free(&sm);
     *report = sm.r;
     return XCHG_OK;

@@ -1,9 +1,10 @@
 /*
  * fuzz_files.c - libFuzzer harness for the files xchg reads: schedules in
- * the export format (xchg_import), machine files (xchg_machine_parse) and
- * tuning files (xchg_tuning_parse). The first byte picks the reader, the
- * rest is the file's bytes (any bytes, NULs included: files are not C
- * strings). It asserts (abort() on violation):
+ * the export format (xchg_import), machine files (xchg_machine_parse),
+ * tuning files (xchg_tuning_parse) and counts files (xchg_vcounts_parse).
+ * The first byte picks the reader (250 and above: counts; the others by
+ * their value mod 3), the rest is the file's bytes (any bytes, NULs
+ * included: files are not C strings). It asserts (abort() on violation):
  *   - a refusal always carries a message;
  *   - an imported schedule has the file's node count, at most 2^10 nodes
  *     here (the replay is limited to 4 MiB), and the verifier runs on it
@@ -11,7 +12,9 @@
  *     export (the format is a fixed point);
  *   - a machine read has finite values from 0 to 1e9, and writing it and
  *     reading that back gives the same figures;
- *   - a tuning file read answers lookups with one of its rows' algorithms.
+ *   - a tuning file read answers lookups with one of its rows' algorithms;
+ *   - a counts file read has nodes, blocks of at most 1e15 bytes, and a
+ *     summary whose figures agree with its blocks.
  */
 #include "fuzz_util.h"
 #include "xchg.h"
@@ -111,11 +114,40 @@ static void fuzz_tuning(const char *data, size_t size)
     xchg_tuning_free(t);
 }
 
+static void fuzz_counts(const char *data, size_t size)
+{
+    xchg_vcounts *c = NULL;
+    xchg_err err = {{0}};
+    if (xchg_vcounts_parse(data, size, 0, &c, &err) != XCHG_OK) {
+        FZ_CHECK(err.msg[0] != '\0', "counts refused without a message");
+        return;
+    }
+    uint32_t p = xchg_vcounts_nodes(c);
+    FZ_CHECK(p >= 1, "counts without nodes");
+    uint64_t big = 0;
+    for (uint32_t i = 0; i < p; i++)
+        for (uint32_t j = 0; j < p; j++) {
+            uint64_t x = xchg_vcounts_get(c, i, j);
+            FZ_CHECK(x <= XCHG_VCOUNTS_MAX_BLOCK, "block over 1e15 bytes");
+            if (x > big)
+                big = x;
+        }
+    xchg_vcounts_summary sm;
+    FZ_CHECK(xchg_vcounts_summarize(c, &sm) == XCHG_OK && sm.nodes == p && sm.max_block == big &&
+                 sm.nonzero <= (uint64_t)p * (p - 1),
+             "counts summary");
+    xchg_vcounts_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
     const char *text = (const char *)data + 1;
+    if (data[0] >= 250) {
+        fuzz_counts(text, size - 1);
+        return 0;
+    }
     switch (data[0] % 3) {
     case 0:
         fuzz_schedule(text, size - 1);
