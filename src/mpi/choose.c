@@ -50,12 +50,11 @@ static void add_auto_note(xchg_mpi_plan *pl)
     snprintf(pl->info.why + n, sizeof pl->info.why - n, "%s%s", n ? "; " : "", note);
 }
 
-/* The program of spec on t for pl's key into pl->prog; 0, or -1 after
- * falling back with the reason; or an MPI error code > 0. */
-static int take_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
+int xchg_mpi_take_program(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
 {
     const xchg_mpi_program *g = NULL;
-    int rc = xchg_mpi_program_get(pl->cs, t, pl->key.kind, spec, pl->key.root, pl->key.shift, &g);
+    int rc = xchg_mpi_program_get(pl->cs, t, xchg_mpi_registry_kind(pl->key.kind), spec,
+                                  pl->key.root, pl->key.shift, &g);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!g) {
@@ -341,7 +340,7 @@ static int choose_exchange(xchg_mpi_plan *pl)
         return rc;
     xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
     snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
-    rc = take_program(pl, &t, spec);
+    rc = xchg_mpi_take_program(pl, &t, spec);
     return rc > 0 ? rc : MPI_SUCCESS;
 }
 

@@ -40,28 +40,19 @@ static const char *v_name(xchg_op_kind kind)
     return kind == XCHG_MPI_OP_ALLTOALLW ? "MPI_Alltoallw" : "MPI_Alltoallv";
 }
 
-/* The program spec on t into pl->prog: 0; -1 after falling back (the
- * program cannot run); an MPI error code > 0. */
+/* The program spec on t into pl->prog, with its name and topology: 0;
+ * -1 after falling back (the program cannot run); an MPI error code > 0. */
 static int take_program_v(xchg_mpi_plan *pl, const xchg_topo *t, const char *spec)
 {
-    const xchg_mpi_program *g = NULL;
-    int rc = xchg_mpi_program_get(pl->cs, t, XCHG_OP_ALLTOALL, spec, 0, 0, &g);
-    if (rc != MPI_SUCCESS)
+    int rc = xchg_mpi_take_program(pl, t, spec);
+    if (rc)
         return rc;
-    if (!g) {
-        xchg_mpi_fall_back(pl, "this communicator already holds %d programs",
-                           XCHG_MPI_MAX_PROGRAMS);
-        return -1;
-    }
-    if (!g->ok) {
-        xchg_mpi_fall_back(pl, "%s", g->why);
-        return -1;
-    }
+    const xchg_mpi_program *g = pl->prog;
     if (g->x.independent && g->x.msg_blocks > 1) { /* exec_v.c sends one block a message */
+        pl->prog = NULL;
         xchg_mpi_fall_back(pl, "%.64s sends several blocks straight home in one message", spec);
         return -1;
     }
-    pl->prog = g;
     snprintf(pl->info.alg, sizeof pl->info.alg, "%s", spec);
     xchg_topo_spec(t, pl->info.topology, sizeof pl->info.topology);
     return 0;

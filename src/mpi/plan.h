@@ -178,6 +178,12 @@ XCHG_MPI_INTERNAL void xchg_mpi_why_add(xchg_mpi_plan *pl, const char *fmt, ...)
  * is built. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_choose(xchg_mpi_plan *pl);
 
+/* choose.c: the program of spec on t for pl's key (the exchange's for
+ * the variable-block kinds) into pl->prog: 0, or -1 after falling back
+ * with the reason; or an MPI error code > 0. */
+XCHG_MPI_INTERNAL int xchg_mpi_take_program(xchg_mpi_plan *pl, const xchg_topo *t,
+                                            const char *spec);
+
 /* choose.c: what making (or growing) the communicator's shared segment
  * for pl's blocks would cost, predicted (us). */
 XCHG_MPI_INTERNAL double xchg_mpi_shm_price(const xchg_mpi_plan *pl);
