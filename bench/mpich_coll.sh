@@ -15,11 +15,10 @@
 # test written as run() (MPICH's multi-test form), the one-test main() its
 # build generates.
 #
-# Until the drop-in carries MPI_Alltoallv/w and the nonblocking and
-# persistent calls, it passes them to the MPI library uncounted and prints no
-# line for them: the table says so. The Finalize lines' wording for those
-# calls is not fixed yet: a line naming MPI_Alltoallv is recognised whatever
-# its wording, its carried count read as the number before "carried".
+# The drop-in's third Finalize line counts MPI_Alltoallv and MPI_Alltoallw
+# (the table's last column: the number before "carried" and before
+# "passed"); the fourth, "nonblocking and persistent exchanges", counts the
+# I-calls and the *_init calls, and is shown in the lines below the table.
 #
 # Exit status: 0; 1 when a test says "No Errors" without the drop-in but not
 # with it (or, with --expect-carried, when MPI_Alltoallv is not carried);
