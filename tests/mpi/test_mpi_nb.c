@@ -322,16 +322,26 @@ int main(int argc, char **argv)
     int p, r;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    /* self-check: a wrong result is caught */
+    /* self-check: a result corrupted on purpose fails the comparison the
+     * cases use */
     {
-        int a = r, b = r + 1;
-        int same = a == b, all = 0;
+        int n = 2, all = 0;
+        int *s = malloc(sizeof(int) * 2 * (size_t)p), *a = malloc(sizeof(int) * 2 * (size_t)p),
+            *b = malloc(sizeof(int) * 2 * (size_t)p);
+        fill(s, 2 * (size_t)p, r, 1);
+        MPI_Request q;
+        xchg_mpi_ialltoall(s, n, MPI_INT, a, n, MPI_INT, MPI_COMM_WORLD, NULL, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        PMPI_Alltoall(s, n, MPI_INT, b, n, MPI_INT, MPI_COMM_WORLD);
+        a[0] ^= 1; /* on purpose */
+        int same = !memcmp(a, b, sizeof(int) * 2 * (size_t)p);
         PMPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         checks++;
         if (all) {
-            fprintf(stderr, "test_mpi_nb: the self-check's wrong result was not caught\n");
+            fprintf(stderr, "test_mpi_nb: the self-check's corrupted result was not caught\n");
             failures++;
         }
+        free(s), free(a), free(b);
     }
     uint64_t c0 = 0, p0 = 0, c1 = 0, p1 = 0;
     xchg_mpi_nb_call_counts(&c0, &p0);
