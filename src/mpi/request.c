@@ -244,7 +244,7 @@ int xchg_mpi_req_make(const xchg_mpi_opargs *a, int persistent, MPI_Info info, M
     if (rc == MPI_SUCCESS && table_add(r) != 0)
         rc = MPI_ERR_NO_MEM;
     else if (rc == MPI_SUCCESS)
-        rc = persistent ? PMPI_Send_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, tag, cs->comm, &r->handle)
+        rc = persistent ? PMPI_Send_init(NULL, 0, MPI_BYTE, cs->rank, tag, cs->comm, &r->handle)
                         : PMPI_Grequest_start(gr_query, gr_free, gr_cancel, r, &r->handle);
     if (rc != MPI_SUCCESS) {
         req_destroy(r); /* not in the table, or in it: either way */

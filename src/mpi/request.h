@@ -14,8 +14,12 @@
  * A nonblocking request's handle is a generalized request
  * (MPI_Grequest_start), completed (MPI_Grequest_complete) when its
  * exchange is; a persistent request's is an inert persistent request of the
- * library's (a send to MPI_PROC_NULL, never started), so a handle of
- * xchg's is always a valid handle of the library's too.
+ * library's (a send of nothing to this rank on the communicator's private
+ * duplicate, never started), so a handle of xchg's is always a valid
+ * handle of the library's too. Not a send to MPI_PROC_NULL: under MPICH
+ * 4.0.2, once a persistent request to MPI_PROC_NULL has been freed, the
+ * wait of the next persistent collective (MPI_Bcast_init's, say) never
+ * returns, MPICH alone, no xchg in the program (docs/nonblocking.md).
  */
 #ifndef XCHG_MPI_REQUEST_H
 #define XCHG_MPI_REQUEST_H

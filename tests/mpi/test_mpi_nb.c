@@ -16,7 +16,8 @@
  * MPI_Testany and MPI_Testsome loops; persistent requests started ten
  * times with new data each time, waited for and tested while inactive,
  * two started in opposite orders on even and odd ranks (MPICH's p_order)
- * and completed by MPI_Waitall, freed inactive and freed active; a
+ * and completed by MPI_Waitall, freed inactive and freed active; the
+ * library's own persistent collective after one of xchg's was freed; a
  * nonblocking request freed before it completes; computation between
  * start and wait; the counters (xchg_mpi_nb_call_counts) and, first, a
  * self-check: a result corrupted on purpose must be caught.
@@ -28,6 +29,9 @@
 #include <string.h>
 
 #include "xchg_mpi.h"
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
 
 static int failures, checks;
 
@@ -245,6 +249,43 @@ static void persistent_case(MPI_Comm comm, int n, int in_place, int v)
     free(s), free(a), free(b), free(cnt);
 }
 
+/* The library's own persistent collective after one of xchg's persistent
+ * requests was freed, twice: it must complete (MPICH 4.0.2 never completes
+ * it when the freed request was a persistent send to MPI_PROC_NULL, which
+ * xchg's handles once were; request.h). Tested by MPI_Test for at most
+ * 20 s, so a hang fails the case instead of the test's time limit. */
+static void library_persistent_after(MPI_Comm comm)
+{
+#if MPI_VERSION >= 4 || (defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    int p, ok = 1;
+    MPI_Comm_size(comm, &p);
+    int *s = calloc((size_t)p, sizeof(int)), *a = calloc((size_t)p, sizeof(int)), v = 0;
+    for (int round = 0; round < 2 && ok; round++) {
+        MPI_Request mine, lib;
+        ok &= xchg_mpi_alltoall_init(s, 1, MPI_INT, a, 1, MPI_INT, comm, MPI_INFO_NULL, NULL,
+                                     &mine) == MPI_SUCCESS;
+#if MPI_VERSION >= 4
+        ok &= PMPI_Bcast_init(&v, 1, MPI_INT, 0, comm, MPI_INFO_NULL, &lib) == MPI_SUCCESS;
+#else
+        ok &= MPIX_Bcast_init(&v, 1, MPI_INT, 0, comm, MPI_INFO_NULL, &lib) == MPI_SUCCESS;
+#endif
+        ok &= MPI_Request_free(&mine) == MPI_SUCCESS;
+        ok &= MPI_Start(&lib) == MPI_SUCCESS;
+        int flag = 0;
+        for (double t0 = MPI_Wtime(); ok && !flag && MPI_Wtime() - t0 < 20;)
+            ok &= MPI_Test(&lib, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+        ok &= flag;
+        if (flag)
+            MPI_Request_free(&lib);
+    }
+    check(comm, ok, "the library's persistent MPI_Bcast_init completes after xchg's persistent "
+                    "request was freed");
+    free(s), free(a);
+#else
+    (void)comm;
+#endif
+}
+
 /* Two persistent requests started in opposite orders on even and odd
  * ranks, completed by one MPI_Waitall, three times; then one freed while
  * active. */
@@ -375,6 +416,7 @@ int main(int argc, char **argv)
         persistent_case(rev, 7, ip, 1);
     }
     order_case(MPI_COMM_WORLD);
+    library_persistent_after(MPI_COMM_WORLD);
     free_and_overlap(MPI_COMM_WORLD);
     MPI_Comm_free(&rev);
     MPI_Type_free(&gap), MPI_Type_free(&t4), MPI_Type_free(&t2);
