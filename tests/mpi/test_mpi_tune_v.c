@@ -12,7 +12,7 @@
  *           one that went another way than shm that way without asking
  *           (1, 2, 4, ... of them), a call whose one large block is another
  *           rank's takes the large block's row on every rank, and
- *           MPI_Alltoallw follows the same rows.
+ *           MPI_Alltoallw and in-place calls follow the same rows.
  *   model   no segment (run with XCHG_NODE_SIZE=2), FILE's rows as in
  *           rows: the ranks cannot agree per call, so the model's auto
  *           (pairwise), the reason said.
@@ -45,12 +45,15 @@ static unsigned char pat(int o, int d, size_t k, int n)
     return (unsigned char)((o * 37 + d * 11 + n * 5 + (int)(k % 253)) ^ 0x3C);
 }
 
-/* One call (w: MPI_Alltoallw) where block (o -> d) is m bytes, or big
- * bytes for the one block (big_o -> big_d) when big; every byte checked;
- * then xchg_mpi_last_info's alg against want (and fallback for "mpi"). */
+/* One call (w: MPI_Alltoallw; w 2: MPI_Alltoallv in place) where block
+ * (o -> d) is m bytes, or big bytes for the one block (big_o -> big_d)
+ * when big; every byte checked; then xchg_mpi_last_info's alg against
+ * want (and fallback for "mpi"). */
 static void call(const xchg_mpi_opts *o, int n, int w, size_t m, int big_o, int big_d, size_t big,
                  const char *want)
 {
+    int in_place = w == 2;
+    w = w == 1;
     int sc[P], sd[P], rc[P], rd[P];
     MPI_Datatype ty[P];
     size_t s = 0, r = 0;
@@ -68,9 +71,11 @@ static void call(const xchg_mpi_opts *o, int n, int w, size_t m, int big_o, int 
         for (size_t k = 0; k < (size_t)sc[d]; k++)
             sb[(size_t)sd[d] + k] = pat(rank, d, k, n);
     memset(rb, 0xEE, r);
+    if (in_place) /* the blocks to send are the receive buffer's (counts symmetric) */
+        memcpy(rb, sb, r);
     int err = w ? xchg_mpi_alltoallw(sb, sc, sd, ty, rb, rc, rd, ty, MPI_COMM_WORLD, o)
-                : xchg_mpi_alltoallv(sb, sc, sd, MPI_BYTE, rb, rc, rd, MPI_BYTE, MPI_COMM_WORLD,
-                                     o);
+                : xchg_mpi_alltoallv(in_place ? MPI_IN_PLACE : sb, sc, sd, MPI_BYTE, rb, rc, rd,
+                                     MPI_BYTE, MPI_COMM_WORLD, o);
     char what[600];
     snprintf(what, sizeof what, "call %d (%zu B%s): returned %d", n, m, big ? ", one large" : "",
              err);
@@ -141,7 +146,14 @@ int main(int argc, char **argv)
         /* MPI_Alltoallw: its own plan, the same rows */
         call(&o, n++, 1, 128, 0, 0, 0, "shm");
         call(&o, n++, 1, 100000, 0, 0, 0, "mpi");
-        counted(c0, p0, 9, 8);
+        /* in place: its own plan, the same rows */
+        call(&o, n++, 2, 65536, 0, 0, 0, "mpi");
+        call(&o, n++, 2, 300, 0, 0, 0, "mpi"); /* unasked */
+        call(&o, n++, 2, 8192, 0, 0, 0, "bruck:2");
+        call(&o, n++, 2, 8, 0, 0, 0, "bruck:2"); /* unasked */
+        call(&o, n++, 2, 8, 0, 0, 0, "bruck:2"); /* unasked */
+        call(&o, n++, 2, 100, 0, 0, 0, "shm");
+        counted(c0, p0, 13, 10);
     } else if (!strcmp(mode, "model")) {
         call(&o, n++, 0, 64, 0, 0, 0, "pairwise");
         call(&o, n++, 0, 65536, 0, 0, 0, "pairwise");
