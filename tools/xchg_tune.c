@@ -1004,9 +1004,10 @@ int main(int argc, char **argv)
             row[k] = n - 1;
             if (g_rank == 0 && a.json)
                 printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
-                       "\"best\":\"\",\"row\":\"mpi\",\"margin\":%g,\"times\":{},\"skipped\":{},"
-                       "\"predicted\":{},\"model_best\":\"\",\"paired\":null,\"agree\":\"mpi\"}\n",
-                       rowsize[k], xchg_tuning_op_name(a.op), p, topo, a.margin);
+                       "\"m\":%zu,\"best\":\"\",\"row\":\"mpi\",\"margin\":%g,\"times\":{},"
+                       "\"skipped\":{},\"predicted\":{},\"model_best\":\"\",\"paired\":null,"
+                       "\"agree\":\"mpi\"}\n",
+                       rowsize[k], xchg_tuning_op_name(a.op), p, topo, sizes[k], a.margin);
             else if (g_rank == 0)
                 printf("%-12zu  %-24s %10s %12s %9s   mpi (--agree file: mpi)\n", rowsize[k],
                        "(not timed)", "-", "-", "-");
