@@ -13,7 +13,14 @@
  * where they fit, the shared-memory exchange ("shm", one node only) and the
  * MPI library's own call ("mpi"). For another operation (--op): each of
  * its registry algorithms that applies (with root 0, and q = 1 for a
- * shift), and the MPI library's own call. A candidate the executor cannot
+ * shift), and the MPI library's own call. For --op alltoallv
+ * (MPI_Alltoallv, whose rows serve MPI_Alltoallw too): pairwise, the
+ * schedules that forward blocks, shm and MPI_Alltoallv, called through
+ * xchg_mpi_alltoallv on the --counts matrix (xchg_vcounts_named at each
+ * mean block), each candidate's first call of a size checked byte by
+ * byte (one that moves wrong data is left out); a row's size is the
+ * call's largest block, what the executor's ranks agree on at run time
+ * (src/mpi/tuned_v.c). A candidate the executor cannot
  * run here (its plan falls back) is left out at that size, with the reason.
  *
  * Timing: per block size, ROUNDS rounds taken in turn over the candidates
