@@ -93,7 +93,8 @@ typedef struct tune_args {
     double margin; /* --margin: percent an algorithm must beat the library by */
     const char *agree; /* --agree FILE: an earlier run's tuning file */
     int json;
-    int seed_given;
+    int seed_given, m_given;
+    xchg_vcounts *file; /* --counts FILE: its matrix, one size */
 } tune_args;
 
 /* The registry's operation whose algorithms are tuned: alltoall's for
@@ -129,7 +130,9 @@ static const char usage_text[] =
     "                      --counts matrix of mean block MIN..MAX, each row sized\n"
     "                      by the call's largest block\n"
     "  --counts DIST       alltoallv: the blocks' sizes, as xchg-bench takes them:\n"
-    "                      uniform (default), random:X, hot:R[:F], sparse:F\n"
+    "                      uniform (default), random:X, hot:R[:F], sparse:F; or a\n"
+    "                      counts file (as xchg cost takes it: one size, its blocks\n"
+    "                      as they are; no -m)\n"
     "  --seed N            the seed of --counts' random forms (default 1)\n"
     "  -o, --out FILE      write (or update) the tuning file: rows for other\n"
     "                      process counts or topologies are kept\n"
@@ -176,6 +179,49 @@ static int number_in(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* --counts names no distribution: a counts file (docs/alltoallv.md)
+ * into a->file, read by every rank, its blocks as they are, timed at one
+ * size (MIN = MAX = its largest block); named: why the name was refused.
+ * 0, or EXIT_USAGE said. */
+static int read_counts_file(tune_args *a, int p, const char *named)
+{
+    FILE *f = fopen(a->counts, "rb");
+    if (!f)
+        return xchg_tool_usage_error("--counts '%s': %s; nor is it a counts file that can be "
+                                     "read (%s)", a->counts, named, strerror(errno));
+    size_t cap = (size_t)64 << 20, len;
+    char *text = malloc(cap);
+    len = text ? fread(text, 1, cap, f) : 0;
+    int bad = !text || ferror(f) || len == cap;
+    fclose(f);
+    xchg_err err = {{0}};
+    if (bad) {
+        free(text);
+        return xchg_tool_usage_error("--counts '%s': cannot read it whole (at most 64 MiB)",
+                                     a->counts);
+    }
+    int rc = xchg_vcounts_parse(text, len, (uint32_t)p, &a->file, &err);
+    free(text);
+    if (rc)
+        return xchg_tool_usage_error("--counts file '%s': %s", a->counts, err.msg);
+    if (a->m_given || a->seed_given)
+        return xchg_tool_usage_error("%s with a counts file ('%s'): the file gives every block's "
+                                     "size; accepted: it with a named --counts (uniform, "
+                                     "random:X, hot:R[:F], sparse:F)",
+                                     a->m_given ? "-m" : "--seed", a->counts);
+    uint64_t big = 0;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++)
+            if (i != j && xchg_vcounts_get(a->file, (uint32_t)i, (uint32_t)j) > big)
+                big = xchg_vcounts_get(a->file, (uint32_t)i, (uint32_t)j);
+    if (big == 0 || big > (1u << 30))
+        return xchg_tool_usage_error("--counts file '%s': its largest block off the diagonal is "
+                                     "%llu B; accepted: 1 B to 1 GiB", a->counts,
+                                     (unsigned long long)big);
+    a->min_size = a->max_size = (size_t)big;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, int p, tune_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -216,6 +262,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             a->out = optarg;
             break;
         case 'm':
+            a->m_given = 1;
             colon = strchr(optarg, ':');
             if (!colon)
                 return xchg_tool_usage_error("-m '%s' is not a size range; accepted: MIN:MAX in "
@@ -300,8 +347,11 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
         xchg_vcounts *vc = NULL;
         if (!a->counts)
             a->counts = "uniform";
-        if (xchg_vcounts_named(a->counts, (uint32_t)p, (double)a->min_size, a->seed, &vc, &err))
-            return xchg_tool_usage_error("--counts '%s': %s", a->counts, err.msg);
+        if (xchg_vcounts_named(a->counts, (uint32_t)p, (double)a->min_size, a->seed, &vc, &err)) {
+            int rc = read_counts_file(a, p, err.msg);
+            if (rc)
+                return rc;
+        }
         xchg_vcounts_free(vc);
     }
     xchg_op_kind bop = reg_op(a); /* alltoallv's buffers: as alltoall's for uniform counts */
@@ -412,15 +462,28 @@ static void vsize_free(vsize *v)
     memset(v, 0, sizeof *v);
 }
 
+/* alltoallv's matrix at mean block m: the counts file's as it is (*own
+ * NULL), or the named distribution's (new, into *own: the caller frees
+ * it). NULL when memory runs out. */
+static const xchg_vcounts *v_matrix(const tune_args *a, int p, size_t m, xchg_vcounts **own)
+{
+    *own = NULL;
+    if (a->file)
+        return a->file;
+    xchg_err err = {{0}};
+    return xchg_vcounts_named(a->counts, (uint32_t)p, (double)m, a->seed, own, &err) ? NULL
+                                                                                      : *own;
+}
+
 /* Make v for mean block m (every rank computes the same matrix): 0;
  * EXIT_USAGE when a count passes an int (rank 0 says so), EXIT_FAIL when
  * memory runs out (local: the caller agrees). */
 static int vsize_make(const tune_args *a, int p, int me, size_t m, vsize *v)
 {
     memset(v, 0, sizeof *v);
-    xchg_vcounts *c = NULL;
-    xchg_err err = {{0}};
-    if (xchg_vcounts_named(a->counts, (uint32_t)p, (double)m, a->seed, &c, &err))
+    xchg_vcounts *own;
+    const xchg_vcounts *c = v_matrix(a, p, m, &own);
+    if (!c)
         return EXIT_FAIL; /* checked at the start: only memory */
     for (int i = 0; i < p; i++)
         for (int j = 0; j < p; j++)
@@ -428,7 +491,7 @@ static int vsize_make(const tune_args *a, int p, int me, size_t m, vsize *v)
                 v->largest = xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j);
     v->sc = malloc(4 * (size_t)p * sizeof(int));
     if (!v->sc) {
-        xchg_vcounts_free(c);
+        xchg_vcounts_free(own);
         return EXIT_FAIL;
     }
     v->sd = v->sc + p, v->rc = v->sc + 2 * p, v->rd = v->sc + 3 * p;
@@ -441,7 +504,7 @@ static int vsize_make(const tune_args *a, int p, int me, size_t m, vsize *v)
         v->sc[j] = (int)out, v->sd[j] = (int)sb, sb += (size_t)out;
         v->rc[j] = (int)in, v->rd[j] = (int)rb, rb += (size_t)in;
     }
-    xchg_vcounts_free(c);
+    xchg_vcounts_free(own);
     if (big || sb > INT_MAX || rb > INT_MAX)
         return xchg_tool_usage_error("--counts '%s' at %zu bytes: a block or a rank's buffer "
                                      "passes MPI_Alltoallv's int counts", a->counts, m);
@@ -931,15 +994,14 @@ int main(int argc, char **argv)
         rowsize[k] = sizes[k];
         if (!a.v)
             continue;
-        xchg_vcounts *c = NULL;
-        xchg_err err = {{0}};
+        xchg_vcounts *own;
+        const xchg_vcounts *c = v_matrix(&a, p, sizes[k], &own);
         uint64_t big = 0;
-        if (xchg_vcounts_named(a.counts, (uint32_t)p, (double)sizes[k], a.seed, &c, &err) == 0)
-            for (int i = 0; i < p; i++)
-                for (int j = 0; j < p; j++)
-                    if (i != j && xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j) > big)
-                        big = xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j);
-        xchg_vcounts_free(c);
+        for (int i = 0; c && i < p; i++)
+            for (int j = 0; j < p; j++)
+                if (i != j && xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j) > big)
+                    big = xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j);
+        xchg_vcounts_free(own);
         rowsize[k] = (size_t)big;
         if (big == 0 || (k > 0 && rowsize[k] <= rowsize[k - 1])) {
             rc = xchg_tool_usage_error("--counts '%s' at a mean block of %zu B: %s; accepted: "

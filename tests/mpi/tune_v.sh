@@ -26,6 +26,7 @@ if [ "${XCHG_TEST_REDUCED:-0}" != 1 ]; then
     mpi_refused 2 "--counts and --seed apply to --op alltoallv only" --counts uniform
     mpi_refused 2 "--counts 'nosuch': " --op alltoallv --counts nosuch
     mpi_refused 2 "--op: unknown operation 'nosuch'; accepted: .*, alltoallv" --op nosuch
+    mpi_refused 4 "-m with a counts file" --op alltoallv --counts "$HERE/../../docs/examples/counts-4.txt" -m 8:16
 fi
 mpi_refusals_check "xchg tune: "
 
@@ -62,6 +63,14 @@ mpi_run $NP "$X" tune --op alltoallv --only pairwise --counts hot:1:4 -m 8:16 --
 expect "tune --counts hot:1:4: exit" "$?" 0
 expect "tune --counts hot:1:4: sizes 32 and 64, the mean blocks 8 and 16" \
     "$(jsx 'L.map(x => x.size + "/" + x.m).join(" ")' <"$TMP/json2")" "32/8 64/16"
+# a counts file: one size, its blocks as they are (docs/examples/counts-4.txt:
+# the largest 8192 B), one row from 1 to it
+C4="$HERE/../../docs/examples/counts-4.txt"
+mpi_run $NP "$X" tune --op alltoallv --only pairwise --counts "$C4" --round-ms 1 --confirm-ms 0 \
+    -o "$TMP/file-rows.txt" --json >"$TMP/json3" 2>"$TMP/err"
+expect "tune --counts FILE: exit" "$?" 0
+expect "tune --counts FILE: one size, the largest block" "$(jsx 'L.length + ":" + L[0].size' <"$TMP/json3")" "1:8192"
+expect "tune --counts FILE: one row" "$(awk '$1 == "alltoallv" { print $4 "-" $5 }' "$TMP/file-rows.txt")" "1-8192"
 }
 
 # the executor reads the tuned rows (the file parses: no refusal), validated
