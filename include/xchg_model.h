@@ -231,13 +231,32 @@ void xchg_fit_machine(const xchg_fit *f, xchg_machine *m);
  */
 typedef struct xchg_tuning xchg_tuning;
 
+/*
+ * The tuning file's operation "alltoallv": MPI_Alltoallv and
+ * MPI_Alltoallw, the MPI executor's exchange of variable blocks. It is no
+ * operation of the core's (no schedule performs it: it runs the complete
+ * exchange's schedules with each call's sizes), so it has no xchg_op_kind
+ * of its own; its rows carry this value, one past the core's kinds (the
+ * executor's own number for MPI_Alltoallv). Its rows' sizes are a call's
+ * largest block, in bytes; their algorithms are a registry spec of the
+ * complete exchange, "mpi" or "shm" (docs/tuning.md).
+ */
+#define XCHG_TUNING_ALLTOALLV ((xchg_op_kind)XCHG_OP_COUNT)
+
+/* The name of a tuning file's operation: xchg_op_name's, or "alltoallv". */
+const char *xchg_tuning_op_name(xchg_op_kind op);
+/* A tuning file's operation from its name: xchg_op_parse's names and
+ * "alltoallv" (XCHG_TUNING_ALLTOALLV). 0, or XCHG_EINVAL listing the
+ * accepted names; *out untouched on failure. */
+int xchg_tuning_op_parse(const char *name, xchg_op_kind *out, xchg_err *err);
+
 /* One row of a tuning file. */
 typedef struct xchg_tuning_entry {
-    xchg_op_kind op;         /* the operation the row is for */
+    xchg_op_kind op;         /* the operation the row is for (or XCHG_TUNING_ALLTOALLV) */
     uint32_t ranks;
     char topology[64];       /* as xchg_topo_spec writes it */
     uint64_t from, to;       /* block sizes in bytes, from <= to */
-    char alg[XCHG_SPEC_MAX]; /* a registry spec of op, "mpi", or "shm" (alltoall) */
+    char alg[XCHG_SPEC_MAX]; /* a registry spec of op, "mpi", or "shm" (alltoall, alltoallv) */
 } xchg_tuning_entry;
 
 /*
@@ -245,17 +264,19 @@ typedef struct xchg_tuning_entry {
  * *out (free it with xchg_tuning_free). Returns 0; XCHG_EINVAL with a
  * message naming the line when the text is not such a file (another
  * header, a NUL byte, a long line), or a row is bad: not 6 fields (5 in
- * version 1), an operation xchg_op_parse does not know, a topology that
- * does not parse or has another node count, sizes out of order, an
- * algorithm that is not a registry spec of the operation, mpi or (for
- * alltoall) shm, or a range overlapping an earlier row's; XCHG_ENOMEM.
+ * version 1), an operation xchg_tuning_op_parse does not know, a topology
+ * that does not parse or has another node count, sizes out of order, an
+ * algorithm that is not a registry spec of the operation (alltoallv: of
+ * alltoall), mpi or (for alltoall and alltoallv) shm, or a range
+ * overlapping an earlier row's; XCHG_ENOMEM.
  * *out untouched on failure.
  */
 int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err *err);
 void xchg_tuning_free(xchg_tuning *t);
 
 /* The algorithm tuned for operation op on a communicator laid out on topo
- * at block size m (bytes; one rank's block, as xchg-bench counts it): the
+ * at block size m (bytes; one rank's block, as xchg-bench counts it; for
+ * XCHG_TUNING_ALLTOALLV a call's largest block): the
  * row of op, topo's node count and spec whose range holds m, else the
  * nearest such row (by ratio of sizes); NULL when no row is for op on
  * topo. The string belongs to t. */

@@ -132,10 +132,15 @@ int xchg_mpi_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
  * One plan a communicator serves every count: on one node the blocks go
  * through a shared segment while the call's largest block is below auto's
  * crossover, else (and across nodes) each rank posts its nonzero blocks
- * in the pairwise order, a window at a time. opts.alg may name a direct
- * schedule (pairwise, hc-direct), shm or mpi; a schedule that forwards
- * blocks (Bruck, the tori's) sends the call to the MPI library, as does an
- * intercommunicator. Errors as xchg_mpi_alltoall's.
+ * in the pairwise order, a window at a time. With a tuning file's rows of
+ * alltoallv (opts.tuning_file; docs/tuning.md) auto follows the row of
+ * each call's largest block on one node (shm, pairwise, a schedule that
+ * forwards blocks, or the MPI library's call), and the rows' one way
+ * elsewhere when they name one. opts.alg may name a direct schedule
+ * (pairwise, hc-direct), a schedule that forwards blocks (Bruck, the
+ * tori's: the sizes travel in its messages), shm or mpi; an
+ * intercommunicator gets the MPI library's call. Errors as
+ * xchg_mpi_alltoall's.
  */
 int xchg_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],

@@ -363,6 +363,69 @@ static void test_tuning_ops(void)
     tuning_refused("xchg-tuning/3\n", "line 1: 'xchg-tuning/3' is not the header");
 }
 
+/* MPI_Alltoallv's rows (the operation alltoallv, the executor's): sizes
+ * are a call's largest block; algorithms the complete exchange's, shm or
+ * mpi; the rows of alltoall on the same ranks stay apart. */
+static const char tuned_v[] = "xchg-tuning/2\n"
+                              "alltoall 4 complete:4 1 1048576 hc-direct\n"
+                              "alltoallv 4 complete:4 1 256 shm\n"
+                              "alltoallv 4 complete:4 257 4096 pairwise\n"
+                              "alltoallv 4 complete:4 4097 32768 bruck:2\n"
+                              "alltoallv 4 complete:4 32769 1048576 mpi\n";
+
+static void test_tuning_v(void)
+{
+    xchg_tuning *t = NULL;
+    xchg_err err = {{0}};
+    CHECK(xchg_tuning_parse(tuned_v, strlen(tuned_v), &t, &err) == XCHG_OK, "alltoallv rows: %s",
+          err.msg);
+    CHECK(xchg_tuning_rows(t) == 5, "5 rows, got %zu", xchg_tuning_rows(t));
+    xchg_topo c4 = check_topo("complete:4");
+    const struct {
+        xchg_op_kind op;
+        uint64_t m;
+        const char *want;
+    } cases[] = {
+        {XCHG_TUNING_ALLTOALLV, 8, "shm"},       {XCHG_TUNING_ALLTOALLV, 256, "shm"},
+        {XCHG_TUNING_ALLTOALLV, 257, "pairwise"}, {XCHG_TUNING_ALLTOALLV, 8192, "bruck:2"},
+        {XCHG_TUNING_ALLTOALLV, 32769, "mpi"},   {XCHG_TUNING_ALLTOALLV, 1 << 24, "mpi"},
+        {XCHG_OP_ALLTOALL, 8, "hc-direct"},      {XCHG_OP_BCAST, 8, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = xchg_tuning_lookup(t, cases[i].op, &c4, cases[i].m);
+        CHECK(got == cases[i].want || (got && cases[i].want && !strcmp(got, cases[i].want)),
+              "alltoallv lookup %zu (%s, m %llu): got %s, want %s", i,
+              xchg_tuning_op_name(cases[i].op), (unsigned long long)cases[i].m,
+              got ? got : "none", cases[i].want ? cases[i].want : "none");
+    }
+    xchg_tuning_entry e;
+    CHECK(xchg_tuning_row(t, 3, &e) == XCHG_OK && e.op == XCHG_TUNING_ALLTOALLV &&
+              e.from == 4097 && !strcmp(e.alg, "bruck:2") &&
+              !strcmp(xchg_tuning_op_name(e.op), "alltoallv"),
+          "alltoallv row 3");
+    xchg_tuning_free(t);
+    xchg_op_kind k = XCHG_OP_BCAST;
+    CHECK(xchg_tuning_op_parse("alltoallv", &k, &err) == XCHG_OK && k == XCHG_TUNING_ALLTOALLV,
+          "alltoallv parses");
+    CHECK(xchg_tuning_op_parse("scan", &k, &err) == XCHG_OK && k == XCHG_OP_SCAN, "scan parses");
+    CHECK(xchg_tuning_op_parse("alltoallw", &k, &err) == XCHG_EINVAL &&
+              strstr(err.msg, "accepted: alltoall, ") && strstr(err.msg, ", alltoallv") &&
+              k == XCHG_OP_SCAN,
+          "alltoallw refused, the names listed: %s", err.msg);
+    CHECK(!strcmp(xchg_tuning_op_name(XCHG_OP_BCAST), "bcast"), "bcast's name");
+
+    tuning_refused("xchg-tuning/2\nalltoallv 4 complete:4 1 64 bcast-hc\n",
+                   "bcast-hc performs bcast, not alltoall; accepted: a registry spec of "
+                   "alltoall, mpi or shm");
+    tuning_refused("xchg-tuning/2\nalltoallv 4 complete:4 1 64 shm\n"
+                   "alltoallv 4 complete:4 64 128 mpi\n",
+                   "line 3: alltoallv, 64..128 bytes on 4 ranks (complete:4) overlaps");
+    tuning_refused("xchg-tuning/1\nalltoallv 4 complete:4 1 64 shm\n",
+                   "line 2: 6 or more fields; accepted in xchg-tuning/1: 5");
+    tuning_refused("xchg-tuning/2\nalltoallw 4 complete:4 1 64 shm\n",
+                   "line 2: operation 'alltoallw'");
+}
+
 static void test_tuning(void)
 {
     xchg_tuning *t = NULL;
@@ -464,5 +527,6 @@ int main(void)
     test_fit();
     test_tuning();
     test_tuning_ops();
+    test_tuning_v();
     return check_finish("test_machine");
 }

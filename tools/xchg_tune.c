@@ -13,7 +13,14 @@
  * where they fit, the shared-memory exchange ("shm", one node only) and the
  * MPI library's own call ("mpi"). For another operation (--op): each of
  * its registry algorithms that applies (with root 0, and q = 1 for a
- * shift), and the MPI library's own call. A candidate the executor cannot
+ * shift), and the MPI library's own call. For --op alltoallv
+ * (MPI_Alltoallv, whose rows serve MPI_Alltoallw too): pairwise, the
+ * schedules that forward blocks, shm and MPI_Alltoallv, called through
+ * xchg_mpi_alltoallv on the --counts matrix (xchg_vcounts_named at each
+ * mean block), each candidate's first call of a size checked byte by
+ * byte (one that moves wrong data is left out); a row's size is the
+ * call's largest block, what the executor's ranks agree on at run time
+ * (src/mpi/tuned_v.c). A candidate the executor cannot
  * run here (its plan falls back) is left out at that size, with the reason.
  *
  * Timing: per block size, ROUNDS rounds taken in turn over the candidates
@@ -54,6 +61,7 @@
  * failed or out of memory.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +82,10 @@ enum { EXIT_OK = 0, EXIT_USAGE = XCHG_TOOL_USAGE, EXIT_FAIL = 3 };
 #define ROUNDS 3
 
 typedef struct tune_args {
-    xchg_op_kind op; /* --op, default the exchange */
+    xchg_op_kind op; /* --op, default the exchange; alltoallv: XCHG_TUNING_ALLTOALLV */
+    int v;           /* --op alltoallv */
+    const char *counts; /* --counts: alltoallv's distribution (default uniform) */
+    uint64_t seed;      /* --seed */
     size_t min_size, max_size, mem_limit;
     const char *out, *topo, *only, *machine;
     double round_ms;
@@ -82,12 +93,22 @@ typedef struct tune_args {
     double margin; /* --margin: percent an algorithm must beat the library by */
     const char *agree; /* --agree FILE: an earlier run's tuning file */
     int json;
+    int seed_given, m_given;
+    xchg_vcounts *file; /* --counts FILE: its matrix, one size */
 } tune_args;
+
+/* The registry's operation whose algorithms are tuned: alltoall's for
+ * alltoallv. */
+static xchg_op_kind reg_op(const tune_args *a)
+{
+    return a->v ? XCHG_OP_ALLTOALL : a->op;
+}
 
 static int g_rank;
 
 static const char usage_text[] =
     "usage: mpirun -np P xchg tune [-o FILE] [--op NAME] [-m MIN:MAX] [--topo SPEC]\n"
+    "                              [--counts DIST] [--seed N]\n"
     "                              [--only LIST] [--round-ms MS] [--margin PCT]\n"
     "                              [--confirm-ms MS] [--agree FILE]\n"
     "                              [-M BYTES] [--json [--machine FILE]]\n\n"
@@ -101,9 +122,18 @@ static const char usage_text[] =
     "options:\n"
     "  --op NAME           the operation tuned: alltoall (default), bcast, reduce,\n"
     "                      allgather, reduce_scatter, allreduce, scan, scatter,\n"
-    "                      gather, shift; its algorithms and the MPI library's call\n"
-    "                      are timed (root 0; shift q = 1), sizes as xchg-bench\n"
-    "                      counts them (one rank's block)\n"
+    "                      gather, shift, alltoallv; its algorithms and the MPI\n"
+    "                      library's call are timed (root 0; shift q = 1), sizes as\n"
+    "                      xchg-bench counts them (one rank's block); alltoallv\n"
+    "                      (MPI_Alltoallv, its rows serve MPI_Alltoallw too): pairwise,\n"
+    "                      the store-and-forward schedules, shm and mpi on the\n"
+    "                      --counts matrix of mean block MIN..MAX, each row sized\n"
+    "                      by the call's largest block\n"
+    "  --counts DIST       alltoallv: the blocks' sizes, as xchg-bench takes them:\n"
+    "                      uniform (default), random:X, hot:R[:F], sparse:F; or a\n"
+    "                      counts file (as xchg cost takes it: one size, its blocks\n"
+    "                      as they are; no -m)\n"
+    "  --seed N            the seed of --counts' random forms (default 1)\n"
     "  -o, --out FILE      write (or update) the tuning file: rows for other\n"
     "                      process counts or topologies are kept\n"
     "  -m, --message-size MIN:MAX  block sizes in bytes (default 8:1M; K, M, G\n"
@@ -149,6 +179,49 @@ static int number_in(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* --counts names no distribution: a counts file (docs/alltoallv.md)
+ * into a->file, read by every rank, its blocks as they are, timed at one
+ * size (MIN = MAX = its largest block); named: why the name was refused.
+ * 0, or EXIT_USAGE said. */
+static int read_counts_file(tune_args *a, int p, const char *named)
+{
+    FILE *f = fopen(a->counts, "rb");
+    if (!f)
+        return xchg_tool_usage_error("--counts '%s': %s; nor is it a counts file that can be "
+                                     "read (%s)", a->counts, named, strerror(errno));
+    size_t cap = (size_t)64 << 20, len;
+    char *text = malloc(cap);
+    len = text ? fread(text, 1, cap, f) : 0;
+    int bad = !text || ferror(f) || len == cap;
+    fclose(f);
+    xchg_err err = {{0}};
+    if (bad) {
+        free(text);
+        return xchg_tool_usage_error("--counts '%s': cannot read it whole (at most 64 MiB)",
+                                     a->counts);
+    }
+    int rc = xchg_vcounts_parse(text, len, (uint32_t)p, &a->file, &err);
+    free(text);
+    if (rc)
+        return xchg_tool_usage_error("--counts file '%s': %s", a->counts, err.msg);
+    if (a->m_given || a->seed_given)
+        return xchg_tool_usage_error("%s with a counts file ('%s'): the file gives every block's "
+                                     "size; accepted: it with a named --counts (uniform, "
+                                     "random:X, hot:R[:F], sparse:F)",
+                                     a->m_given ? "-m" : "--seed", a->counts);
+    uint64_t big = 0;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++)
+            if (i != j && xchg_vcounts_get(a->file, (uint32_t)i, (uint32_t)j) > big)
+                big = xchg_vcounts_get(a->file, (uint32_t)i, (uint32_t)j);
+    if (big == 0 || big > (1u << 30))
+        return xchg_tool_usage_error("--counts file '%s': its largest block off the diagonal is "
+                                     "%llu B; accepted: 1 B to 1 GiB", a->counts,
+                                     (unsigned long long)big);
+    a->min_size = a->max_size = (size_t)big;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, int p, tune_args *a)
 {
     static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
@@ -163,9 +236,12 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
                                              {"json", no_argument, NULL, 'j'},
                                              {"machine", required_argument, NULL, 'c'},
                                              {"op", required_argument, NULL, 'p'},
+                                             {"counts", required_argument, NULL, 'k'},
+                                             {"seed", required_argument, NULL, 'S'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    static const char accepted[] = "-o, --op, -m, --topo, --only, --round-ms, --margin, "
+    static const char accepted[] = "-o, --op, -m, --topo, --counts, --seed, --only, --round-ms, "
+                                   "--margin, "
                                    "--confirm-ms, --agree, -M, "
                                    "--machine, --json, --help";
     memset(a, 0, sizeof *a);
@@ -175,6 +251,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     a->round_ms = 5;
     a->margin = 5;
     a->confirm_ms = 500;
+    a->seed = 1;
     opterr = 0;
     int c;
     char *colon;
@@ -185,6 +262,7 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             a->out = optarg;
             break;
         case 'm':
+            a->m_given = 1;
             colon = strchr(optarg, ':');
             if (!colon)
                 return xchg_tool_usage_error("-m '%s' is not a size range; accepted: MIN:MAX in "
@@ -239,8 +317,21 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
             break;
         case 'p': {
             xchg_err err = {{0}};
-            if (xchg_op_parse(optarg, &a->op, &err))
+            if (xchg_tuning_op_parse(optarg, &a->op, &err))
                 return xchg_tool_usage_error("--op: %s", err.msg);
+            a->v = a->op == XCHG_TUNING_ALLTOALLV;
+            break;
+        }
+        case 'k':
+            a->counts = optarg;
+            break;
+        case 'S': {
+            double seed;
+            if (number_in(optarg, 0, 9007199254740992.0, &seed) || seed != (double)(uint64_t)seed)
+                return xchg_tool_usage_error("--seed '%s' is not a whole number; accepted: 0 or "
+                                             "more", optarg);
+            a->seed = (uint64_t)seed;
+            a->seed_given = 1;
             break;
         }
         default: /* -h, or a refusal */
@@ -249,13 +340,27 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
     }
     if (xchg_tool_no_operands(argc, argv, optind))
         return XCHG_TOOL_USAGE;
-    size_t blocks =
-        xchg_tool_op_send_blocks(a->op, 0, 0, p) + xchg_tool_op_recv_blocks(a->op, 0, 0, p);
+    if ((a->counts || a->seed_given) && !a->v)
+        return xchg_tool_usage_error("--counts and --seed apply to --op alltoallv only");
+    if (a->v) {
+        xchg_err err = {{0}};
+        xchg_vcounts *vc = NULL;
+        if (!a->counts)
+            a->counts = "uniform";
+        if (xchg_vcounts_named(a->counts, (uint32_t)p, (double)a->min_size, a->seed, &vc, &err)) {
+            int rc = read_counts_file(a, p, err.msg);
+            if (rc)
+                return rc;
+        }
+        xchg_vcounts_free(vc);
+    }
+    xchg_op_kind bop = reg_op(a); /* alltoallv's buffers: as alltoall's for uniform counts */
+    size_t blocks = xchg_tool_op_send_blocks(bop, 0, 0, p) + xchg_tool_op_recv_blocks(bop, 0, 0, p);
     if (a->max_size > a->mem_limit / blocks)
         return xchg_tool_usage_error("blocks of MAX bytes do not fit -M: the send and receive "
                                      "buffers (2*P*MAX for alltoall) must be at most the limit; "
                                      "accepted: a smaller MAX or a larger -M");
-    if (xchg_tool_op_reduces(a->op) && a->min_size < sizeof(int))
+    if (!a->v && xchg_tool_op_reduces(a->op) && a->min_size < sizeof(int))
         return xchg_tool_usage_error("-m: MIN is below one MPI_INT, which --op %s reduces; "
                                      "accepted: MIN >= 4", xchg_op_name(a->op));
     xchg_err err = {{0}};
@@ -265,11 +370,11 @@ static int parse_args(int argc, char **argv, int p, tune_args *a)
      * left out */
     for (size_t i = 0; a->only && a->only[0] && i < xchg_alg_count(); i++) {
         const xchg_alg *alg = xchg_alg_at(i);
-        if (alg->op == a->op || !xchg_alg_in_list(a->only, alg->name))
+        if (alg->op == bop || !xchg_alg_in_list(a->only, alg->name))
             continue;
         snprintf(err.msg, sizeof err.msg,
                  "%.64s performs %s, not %s; accepted: an algorithm 'xchg list --op %s' lists",
-                 alg->name, xchg_op_name(alg->op), xchg_op_name(a->op), xchg_op_name(a->op));
+                 alg->name, xchg_op_name(alg->op), xchg_op_name(bop), xchg_op_name(bop));
         return xchg_tool_usage_error("--only: %s", err.msg);
     }
     return 0;
@@ -315,6 +420,105 @@ static int candidates(const xchg_topo *t, const char *only, xchg_spec *out)
     return n;
 }
 
+/* alltoallv's candidates on t: pairwise, the schedules that forward
+ * blocks (the registry's variants but the direct hc-direct, the same
+ * exchange as pairwise, and the :virtual forms), then "shm" and "mpi".
+ * What the variable-block executor cannot run is left out when timed. */
+static int candidates_v(const xchg_topo *t, const char *only, xchg_spec *out)
+{
+    xchg_spec all[MAX_CANDIDATES];
+    int n = candidates(t, only, all), k = 0;
+    if (xchg_alg_in_list(only, "pairwise"))
+        snprintf(out[k++], XCHG_SPEC_MAX, "pairwise");
+    for (int i = 0; i < n; i++)
+        if (strcmp(all[i], "pairwise") && strcmp(all[i], "hc-direct") &&
+            !strstr(all[i], ":virtual"))
+            memcpy(out[k++], all[i], XCHG_SPEC_MAX);
+    return k;
+}
+
+/* One size of alltoallv: the --counts matrix at mean block m, this rank's
+ * counts and displacements (bytes), its buffers (every block of the
+ * pattern of vbyte), and the largest block of the call (off the diagonal:
+ * what the executor's ranks agree on). */
+typedef struct vsize {
+    int *sc, *sd, *rc, *rd;
+    unsigned char *s, *r;
+    size_t sbytes, rbytes;
+    uint64_t largest;
+} vsize;
+
+/* Byte k of the block from rank o to rank d. */
+static unsigned char vbyte(int o, int d, size_t k)
+{
+    return (unsigned char)(((unsigned)o * 131u + (unsigned)d * 31u + (unsigned)(k % 251)) ^ 0xA5u);
+}
+
+static void vsize_free(vsize *v)
+{
+    free(v->sc);
+    free(v->s);
+    free(v->r);
+    memset(v, 0, sizeof *v);
+}
+
+/* alltoallv's matrix at mean block m: the counts file's as it is (*own
+ * NULL), or the named distribution's (new, into *own: the caller frees
+ * it). NULL when memory runs out. */
+static const xchg_vcounts *v_matrix(const tune_args *a, int p, size_t m, xchg_vcounts **own)
+{
+    *own = NULL;
+    if (a->file)
+        return a->file;
+    xchg_err err = {{0}};
+    return xchg_vcounts_named(a->counts, (uint32_t)p, (double)m, a->seed, own, &err) ? NULL
+                                                                                      : *own;
+}
+
+/* Make v for mean block m (every rank computes the same matrix): 0;
+ * EXIT_USAGE when a count passes an int (rank 0 says so), EXIT_FAIL when
+ * memory runs out (local: the caller agrees). */
+static int vsize_make(const tune_args *a, int p, int me, size_t m, vsize *v)
+{
+    memset(v, 0, sizeof *v);
+    xchg_vcounts *own;
+    const xchg_vcounts *c = v_matrix(a, p, m, &own);
+    if (!c)
+        return EXIT_FAIL; /* checked at the start: only memory */
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++)
+            if (i != j && xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j) > v->largest)
+                v->largest = xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j);
+    v->sc = malloc(4 * (size_t)p * sizeof(int));
+    if (!v->sc) {
+        xchg_vcounts_free(own);
+        return EXIT_FAIL;
+    }
+    v->sd = v->sc + p, v->rc = v->sc + 2 * p, v->rd = v->sc + 3 * p;
+    size_t sb = 0, rb = 0;
+    int big = 0;
+    for (int j = 0; j < p; j++) {
+        uint64_t out = xchg_vcounts_get(c, (uint32_t)me, (uint32_t)j),
+                 in = xchg_vcounts_get(c, (uint32_t)j, (uint32_t)me);
+        big |= out > INT_MAX || in > INT_MAX || sb > INT_MAX || rb > INT_MAX;
+        v->sc[j] = (int)out, v->sd[j] = (int)sb, sb += (size_t)out;
+        v->rc[j] = (int)in, v->rd[j] = (int)rb, rb += (size_t)in;
+    }
+    xchg_vcounts_free(own);
+    if (big || sb > INT_MAX || rb > INT_MAX)
+        return xchg_tool_usage_error("--counts '%s' at %zu bytes: a block or a rank's buffer "
+                                     "passes MPI_Alltoallv's int counts", a->counts, m);
+    v->sbytes = sb, v->rbytes = rb;
+    v->s = malloc(sb ? sb : 1), v->r = malloc(rb ? rb : 1);
+    if (!v->s || !v->r)
+        return EXIT_FAIL;
+    for (int d = 0; d < p; d++)
+        for (size_t k = 0; k < (size_t)v->sc[d]; k++)
+            v->s[(size_t)v->sd[d] + k] = vbyte(me, d, k);
+    memset(v->r, 0, rb);
+    return 0;
+}
+
 /* One candidate at one size: its plan (the exchange's; NULL for mpi and
  * for another operation, whose plan its first call caches), or skipped. */
 typedef struct cand {
@@ -339,11 +543,18 @@ typedef struct size_ctx {
                         plan cache goes with it */
     MPI_Comm shift_comm;
     void *sbuf, *rbuf;
+    const vsize *v; /* alltoallv's counts and buffers */
 } size_ctx;
 
 /* One call of candidate c: the MPI library's (is_mpi) or xchg's. */
 static int one_call(const size_ctx *x, const cand *c, int is_mpi)
 {
+    const vsize *v = x->v;
+    if (v)
+        return is_mpi ? PMPI_Alltoallv(v->s, v->sc, v->sd, MPI_BYTE, v->r, v->rc, v->rd, MPI_BYTE,
+                                       x->comm)
+                      : xchg_mpi_alltoallv(v->s, v->sc, v->sd, MPI_BYTE, v->r, v->rc, v->rd,
+                                           MPI_BYTE, x->comm, &c->opts);
     if (x->a->op == XCHG_OP_ALLTOALL)
         return is_mpi ? PMPI_Alltoall(x->sbuf, (int)x->m, MPI_BYTE, x->rbuf, (int)x->m, MPI_BYTE,
                                       MPI_COMM_WORLD)
@@ -406,9 +617,10 @@ static int open_plan(const size_ctx *x, const char *spec, cand *c)
         snprintf(c->why, sizeof c->why, "no plan");
         return -1;
     }
-    size_t blocks = xchg_tool_op_send_blocks(a->op, 0, 0, x->p) +
-                    xchg_tool_op_recv_blocks(a->op, 0, 0, x->p);
-    size_t need = info.scratch_bytes + info.plan_bytes + blocks * x->m;
+    size_t blocks = xchg_tool_op_send_blocks(reg_op(a), 0, 0, x->p) +
+                    xchg_tool_op_recv_blocks(reg_op(a), 0, 0, x->p);
+    size_t need = info.scratch_bytes + info.plan_bytes +
+                  (x->v ? x->v->sbytes + x->v->rbytes : blocks * x->m);
     if (info.fallback || need > a->mem_limit) {
         c->skip = 1;
         if (info.fallback)
@@ -422,6 +634,30 @@ static int open_plan(const size_ctx *x, const char *spec, cand *c)
         return -1;
     }
     return 0;
+}
+
+/* alltoallv: one call of candidate c (its plan open, or the library's)
+ * into a receive buffer cleared to a byte no block holds everywhere, then
+ * every byte checked (collective): 0 when every rank received every block
+ * right, else -1 with c skipped. A candidate that moves wrong data cannot
+ * win. */
+static int validate(const size_ctx *x, cand *c, int is_mpi)
+{
+    const vsize *v = x->v;
+    int me, ok = 1, all = 0;
+    MPI_Comm_rank(x->comm, &me);
+    memset(v->r, 0, v->rbytes);
+    if (one_call(x, c, is_mpi) != MPI_SUCCESS)
+        ok = 0;
+    for (int o = 0; ok && o < x->p; o++)
+        for (size_t k = 0; ok && k < (size_t)v->rc[o]; k++)
+            ok = v->r[(size_t)v->rd[o] + k] == vbyte(o, me, k);
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, x->comm);
+    if (all)
+        return 0;
+    c->skip = 1;
+    snprintf(c->why, sizeof c->why, "wrong data: a rank's received blocks did not check");
+    return -1;
 }
 
 /* The algorithm a size's row names: the fastest, unless the MPI library's
@@ -501,6 +737,8 @@ static int tune_size(size_ctx *x, xchg_spec *spec, int n, cand *cs, int *row)
             int is_mpi = !strcmp(spec[i], "mpi");
             if (c->skip || (!is_mpi && open_plan(x, spec[i], c)))
                 continue;
+            if (r == 0 && x->v && validate(x, c, is_mpi))
+                continue; /* every byte, once a size */
             /* two calls to warm up (a new plan's buffers are touched for
              * the first time); the first round's set k */
             double us = timed(x, c, is_mpi, 2);
@@ -546,7 +784,7 @@ static int predictions(size_ctx *x, xchg_spec *spec, double *us, char *best)
     xchg_mpi_opts_default(&o);
     o.topology = x->topo;
     o.machine_file = a->machine;
-    if (a->op != XCHG_OP_ALLTOALL) {
+    if (a->op != XCHG_OP_ALLTOALL) { /* alltoallv too: its plan's choice (shm, on one node) */
         cand c = {.opts = o};
         xchg_mpi_plan_info info;
         MPI_Comm_dup(MPI_COMM_WORLD, &x->comm);
@@ -629,7 +867,7 @@ static int agreed_rows(const tune_args *a, const xchg_topo *t, const size_t *siz
             }
             char topo[64], msg[256];
             xchg_topo_spec(t, topo, sizeof topo);
-            snprintf(msg, sizeof msg, "%s on %u ranks laid out as %s", xchg_op_name(a->op),
+            snprintf(msg, sizeof msg, "%s on %u ranks laid out as %s", xchg_tuning_op_name(a->op),
                      (unsigned)t->nodes, topo);
             xchg_tool_usage_error("--agree: the tuning file has no row for %s; accepted: a file "
                                   "that xchg tune -o wrote for the same operation, ranks and "
@@ -666,7 +904,7 @@ static int kept_rows(const char *path, xchg_op_kind op, int p, const char *topo,
         if (e.op == op && e.ranks == (uint32_t)p && !strcmp(e.topology, topo))
             continue;
         int w = snprintf(out + at, total - at, "%-14s %-6u %-18s %-10llu %-10llu %s\n",
-                         xchg_op_name(e.op), e.ranks, e.topology, (unsigned long long)e.from,
+                         xchg_tuning_op_name(e.op), e.ranks, e.topology, (unsigned long long)e.from,
                          (unsigned long long)e.to, e.alg);
         if (w > 0 && (size_t)w < total - at)
             at += (size_t)w; /* a row is at most 15 + 63 + 63 + 60 bytes */
@@ -702,7 +940,7 @@ static int write_file(const tune_args *a, int p, const char *topo, const size_t 
         size_t from = i == 0 ? 1 : sizes[i];
         size_t to = j + 1 < nsizes ? sizes[j + 1] - 1 : sizes[j];
         if (row[i] >= 0)
-            fprintf(f, "%-14s %-6d %-18s %-10zu %-10zu %s\n", xchg_op_name(a->op), p, topo, from,
+            fprintf(f, "%-14s %-6d %-18s %-10zu %-10zu %s\n", xchg_tuning_op_name(a->op), p, topo, from,
                     to, spec[row[i]]);
         i = j + 1;
     }
@@ -741,20 +979,49 @@ int main(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     static xchg_spec spec[MAX_CANDIDATES];
-    int n = a.op == XCHG_OP_ALLTOALL ? candidates(&t, a.only, spec)
-                                     : op_candidates(a.op, &t, a.only, spec);
+    int n = a.v                       ? candidates_v(&t, a.only, spec)
+            : a.op == XCHG_OP_ALLTOALL ? candidates(&t, a.only, spec)
+                                       : op_candidates(a.op, &t, a.only, spec);
     static cand cs[MAX_CANDIDATES];
     size_t sizes[MAX_SIZES];
     int row[MAX_SIZES], nsizes = 0;
     for (size_t m = a.min_size; m <= a.max_size && nsizes < MAX_SIZES; m *= 2)
         sizes[nsizes++] = m;
+    /* a row's size: the block; for alltoallv the call's largest block (the
+     * statistic its ranks agree on at run time), increasing with m */
+    size_t rowsize[MAX_SIZES];
+    for (int k = 0; k < nsizes; k++) {
+        rowsize[k] = sizes[k];
+        if (!a.v)
+            continue;
+        xchg_vcounts *own;
+        const xchg_vcounts *c = v_matrix(&a, p, sizes[k], &own);
+        uint64_t big = 0;
+        for (int i = 0; c && i < p; i++)
+            for (int j = 0; j < p; j++)
+                if (i != j && xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j) > big)
+                    big = xchg_vcounts_get(c, (uint32_t)i, (uint32_t)j);
+        xchg_vcounts_free(own);
+        rowsize[k] = (size_t)big;
+        if (big == 0 || (k > 0 && rowsize[k] <= rowsize[k - 1])) {
+            rc = xchg_tool_usage_error("--counts '%s' at a mean block of %zu B: %s; accepted: "
+                                       "counts whose largest block grows with the size",
+                                       a.counts, sizes[k],
+                                       big ? "the largest block does not grow from the size "
+                                             "before"
+                                           : "every block off the diagonal is 0 bytes");
+            MPI_Finalize();
+            return rc;
+        }
+    }
     static xchg_spec agreed[MAX_SIZES]; /* --agree: the other file's row per size */
-    if (a.agree && (rc = agreed_rows(&a, &t, sizes, nsizes, agreed)) != 0) {
+    if (a.agree && (rc = agreed_rows(&a, &t, rowsize, nsizes, agreed)) != 0) {
         MPI_Finalize();
         return rc;
     }
-    /* every rank's buffers as large as the root's (rank 0) */
-    size_t sbytes = xchg_tool_op_max_blocks(a.op, p) * a.max_size;
+    /* every rank's buffers as large as the root's (rank 0); alltoallv's
+     * are each size's own */
+    size_t sbytes = a.v ? 1 : xchg_tool_op_max_blocks(a.op, p) * a.max_size;
     char *sbuf = malloc(sbytes), *rbuf = malloc(sbytes);
     int ok = sbuf && rbuf, all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -767,13 +1034,35 @@ int main(int argc, char **argv)
     memset(sbuf, 1, sbytes);
     memset(rbuf, 1, sbytes);
     double t0 = MPI_Wtime();
-    if (g_rank == 0 && !a.json)
+    if (g_rank == 0 && !a.json && a.v)
+        printf("# xchg tune: alltoallv, counts %s (seed %llu), %d ranks on %s, %d candidates, "
+               "mean blocks %zu B to %zu B; Size: the call's largest block\n"
+               "# Size        fastest                    time(us)     mpi(us) mpi/fast   row\n",
+               a.counts, (unsigned long long)a.seed, p, topo, n, a.min_size, a.max_size);
+    else if (g_rank == 0 && !a.json)
         printf("# xchg tune: %s, %d ranks on %s, %d candidates, blocks %zu B to %zu B\n"
                "# Size        fastest                    time(us)     mpi(us) mpi/fast   row\n",
                xchg_op_name(a.op), p, topo, n, a.min_size, a.max_size);
-    size_t esize = xchg_tool_op_reduces(a.op) ? sizeof(int) : 1;
+    size_t esize = !a.v && xchg_tool_op_reduces(a.op) ? sizeof(int) : 1;
+    vsize vs = {0}; /* this size's, freed at the next */
     for (int k = 0; k < nsizes; k++) {
+        vsize_free(&vs);
+        if (a.v) {
+            int vrc = vsize_make(&a, p, g_rank, sizes[k], &vs), worst = 0;
+            MPI_Allreduce(&vrc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            if (worst) {
+                vsize_free(&vs);
+                if (worst == EXIT_FAIL)
+                    xchg_tool_say("a rank could not allocate the buffers of %zu-byte blocks",
+                                  sizes[k]);
+                free(sbuf);
+                free(rbuf);
+                MPI_Finalize();
+                return worst;
+            }
+        }
         size_ctx x = {.a = &a,
+                      .v = a.v ? &vs : NULL,
                       .topo = topo,
                       .p = p,
                       .m = sizes[k],
@@ -784,11 +1073,12 @@ int main(int argc, char **argv)
             row[k] = n - 1;
             if (g_rank == 0 && a.json)
                 printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
-                       "\"best\":\"\",\"row\":\"mpi\",\"margin\":%g,\"times\":{},\"skipped\":{},"
-                       "\"predicted\":{},\"model_best\":\"\",\"paired\":null,\"agree\":\"mpi\"}\n",
-                       sizes[k], xchg_op_name(a.op), p, topo, a.margin);
+                       "\"m\":%zu,\"best\":\"\",\"row\":\"mpi\",\"margin\":%g,\"times\":{},"
+                       "\"skipped\":{},\"predicted\":{},\"model_best\":\"\",\"paired\":null,"
+                       "\"agree\":\"mpi\"}\n",
+                       rowsize[k], xchg_tuning_op_name(a.op), p, topo, sizes[k], a.margin);
             else if (g_rank == 0)
-                printf("%-12zu  %-24s %10s %12s %9s   mpi (--agree file: mpi)\n", sizes[k],
+                printf("%-12zu  %-24s %10s %12s %9s   mpi (--agree file: mpi)\n", rowsize[k],
                        "(not timed)", "-", "-", "-");
             fflush(stdout);
             continue;
@@ -803,9 +1093,9 @@ int main(int argc, char **argv)
         const cand *mpi = &cs[n - 1];
         if (a.json) {
             printf("{\"size\":%zu,\"operation\":\"%s\",\"ranks\":%d,\"topology\":\"%s\","
-                   "\"best\":\"%s\",\"row\":\"%s\",\"margin\":%g,\"times\":{",
-                   sizes[k], xchg_op_name(a.op), p, topo, fastest >= 0 ? spec[fastest] : "",
-                   row[k] >= 0 ? spec[row[k]] : "", a.margin);
+                   "\"m\":%zu,\"best\":\"%s\",\"row\":\"%s\",\"margin\":%g,\"times\":{",
+                   rowsize[k], xchg_tuning_op_name(a.op), p, topo, sizes[k],
+                   fastest >= 0 ? spec[fastest] : "", row[k] >= 0 ? spec[row[k]] : "", a.margin);
             int first = 1;
             for (int i = 0; i < n; i++)
                 if (!cs[i].skip) {
@@ -840,7 +1130,7 @@ int main(int argc, char **argv)
             else
                 printf(",\"agree\":null}\n");
         } else if (row[k] >= 0) {
-            printf("%-12zu  %-24s %10.2f %12.2f %9.2f", sizes[k], spec[fastest], cs[fastest].us,
+            printf("%-12zu  %-24s %10.2f %12.2f %9.2f", rowsize[k], spec[fastest], cs[fastest].us,
                    mpi->us, mpi->us / cs[fastest].us);
             const cand *f = &cs[fastest];
             if (f->pair_us > 0) /* the paired check's ratio, whichever it chose */
@@ -855,11 +1145,12 @@ int main(int argc, char **argv)
         }
         fflush(stdout);
     }
+    vsize_free(&vs);
     free(sbuf);
     free(rbuf);
     rc = EXIT_OK;
     if (g_rank == 0 && a.out)
-        rc = write_file(&a, p, topo, sizes, row, spec, nsizes);
+        rc = write_file(&a, p, topo, rowsize, row, spec, nsizes);
     if (g_rank == 0 && !a.json) {
         printf("# %.1f s", MPI_Wtime() - t0);
         if (a.out && rc == EXIT_OK)

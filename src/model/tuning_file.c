@@ -13,7 +13,10 @@
  * One row a line: for the operation on a communicator of `ranks` ranks
  * laid out on `topology`, blocks of `from` to `to` bytes run `algorithm`:
  * a registry spec of that operation, "mpi" (the MPI library's own call) or,
- * for alltoall, "shm". Rows of one (operation, ranks, topology) do not
+ * for alltoall, "shm". The operation "alltoallv" (MPI_Alltoallv and _w,
+ * XCHG_TUNING_ALLTOALLV) is the executor's, not the core's: its sizes are
+ * a call's largest block, its algorithms the complete exchange's, "mpi" or
+ * "shm". Rows of one (operation, ranks, topology) do not
  * overlap. A file of the first version, "xchg-tuning/1", has no operation
  * column: its rows are the complete exchange's. The parser is strict: a
  * damaged or foreign file is refused with its line, and the caller falls
@@ -54,6 +57,30 @@ void xchg_tuning_free(xchg_tuning *t)
     free(t);
 }
 
+const char *xchg_tuning_op_name(xchg_op_kind op)
+{
+    return op == XCHG_TUNING_ALLTOALLV ? "alltoallv" : xchg_op_name(op);
+}
+
+int xchg_tuning_op_parse(const char *name, xchg_op_kind *out, xchg_err *err)
+{
+    if (name && !strcmp(name, "alltoallv")) {
+        *out = XCHG_TUNING_ALLTOALLV;
+        return XCHG_OK;
+    }
+    xchg_err why = {{0}};
+    if (xchg_op_parse(name, out, &why) == XCHG_OK)
+        return XCHG_OK;
+    return xchg_fail(err, XCHG_EINVAL, "%.300s, alltoallv", why.msg);
+}
+
+/* The registry's operation whose algorithms a row of op names: the
+ * complete exchange's for alltoallv. */
+static xchg_op_kind registry_op(xchg_op_kind op)
+{
+    return op == XCHG_TUNING_ALLTOALLV ? XCHG_OP_ALLTOALL : op;
+}
+
 /* A whole decimal number from 1 to max in word; 0 when it is not one. */
 static uint64_t whole(const char *w, uint64_t max)
 {
@@ -64,14 +91,14 @@ static uint64_t whole(const char *w, uint64_t max)
 }
 
 /* Check a row's algorithm word for operation op: "mpi", "shm" (alltoall
- * only) or a spec the registry parses that performs op. 0, or XCHG_EINVAL
- * with the reason in err. */
+ * and alltoallv only) or a spec the registry parses that performs op (for
+ * alltoallv: alltoall). 0, or XCHG_EINVAL with the reason in err. */
 static int check_alg(const char *w, xchg_op_kind op, xchg_err *err)
 {
     if (!strcmp(w, "mpi"))
         return XCHG_OK;
     if (!strcmp(w, "shm"))
-        return op == XCHG_OP_ALLTOALL
+        return registry_op(op) == XCHG_OP_ALLTOALL
                    ? XCHG_OK
                    : xchg_fail(err, XCHG_EINVAL,
                                "shm runs the complete exchange only, not %s", xchg_op_name(op));
@@ -80,9 +107,9 @@ static int check_alg(const char *w, xchg_op_kind op, xchg_err *err)
     if (strlen(w) >= XCHG_SPEC_MAX)
         return xchg_fail(err, XCHG_EINVAL, "algorithm '%.40s...' is too long", w);
     int rc = xchg_alg_parse(w, &a, &o, err);
-    if (rc == XCHG_OK && a->op != op)
+    if (rc == XCHG_OK && a->op != registry_op(op))
         return xchg_fail(err, XCHG_EINVAL, "%s performs %s, not %s", a->name,
-                         xchg_op_name(a->op), xchg_op_name(op));
+                         xchg_op_name(a->op), xchg_op_name(registry_op(op)));
     return rc;
 }
 
@@ -119,8 +146,8 @@ static int parse_row(char **w, xchg_op_kind op, size_t lineno, tuning_row *r, xc
         return xchg_fail(err, XCHG_EINVAL,
                          "line %zu: algorithm '%.40s': %.300s; accepted: a registry spec of "
                          "%s, mpi%s",
-                         lineno, w[4], why.msg, xchg_op_name(op),
-                         op == XCHG_OP_ALLTOALL ? " or shm" : "");
+                         lineno, w[4], why.msg, xchg_op_name(registry_op(op)),
+                         registry_op(op) == XCHG_OP_ALLTOALL ? " or shm" : "");
     snprintf(r->alg, sizeof r->alg, "%s", w[4]);
     return XCHG_OK;
 }
@@ -137,7 +164,7 @@ static int check_overlap(const xchg_tuning *t, size_t i, size_t lineno, xchg_err
             return xchg_fail(err, XCHG_EINVAL,
                              "line %zu: %s, %llu..%llu bytes on %u ranks (%s) overlaps an "
                              "earlier row's %llu..%llu",
-                             lineno, xchg_op_name(r->op), (unsigned long long)r->from,
+                             lineno, xchg_tuning_op_name(r->op), (unsigned long long)r->from,
                              (unsigned long long)r->to, r->ranks, r->topo,
                              (unsigned long long)q->from, (unsigned long long)q->to);
     }
@@ -213,7 +240,7 @@ int xchg_tuning_parse(const char *text, size_t len, xchg_tuning **out, xchg_err 
         xchg_op_kind op = XCHG_OP_ALLTOALL;
         if (version == 2) {
             xchg_err why = {{0}};
-            if (xchg_op_parse(w[0], &op, &why)) {
+            if (xchg_tuning_op_parse(w[0], &op, &why)) {
                 rc = xchg_fail(err, XCHG_EINVAL, "line %zu: operation '%.40s': %.300s", lineno,
                                w[0], why.msg);
                 break;

@@ -105,6 +105,10 @@ XCHG_MPI_INTERNAL int xchg_mpi_call_checked(const xchg_mpi_opargs *a);
  * passed when it can be made (counts above INT_MAX: MPI 4's large-count
  * calls, or MPI_ERR_COUNT under an older MPI); not raised. */
 XCHG_MPI_INTERNAL int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass);
+/* pass.c: a variable-block call counted as carried that its plan hands
+ * to the MPI library after all (a tuning file's row, tuned_v.c):
+ * recounted as passed, then the library's call. Not raised. */
+XCHG_MPI_INTERNAL int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a);
 /* Where a call of cs passed on goes: a shift by q's peers on cs's
  * duplicate communicator. */
 XCHG_MPI_INTERNAL xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q);
@@ -156,6 +160,11 @@ XCHG_MPI_INTERNAL unsigned xchg_mpi_memo_epoch(void);
 XCHG_MPI_INTERNAL void xchg_mpi_remember(const xchg_mpi_plan *pl);
 XCHG_MPI_INTERNAL void xchg_mpi_remember_none(const char *why);
 XCHG_MPI_INTERNAL void xchg_mpi_remember_passed(const char *why);
+/* ... or pl's info with the way this call took instead: alg, fallback
+ * (the MPI library's call) and why (a variable-block call by a tuning
+ * file's row, tuned_v.c). */
+XCHG_MPI_INTERNAL void xchg_mpi_remember_way(const xchg_mpi_plan *pl, const char *alg,
+                                             int fallback, const char *why);
 /* The short way's: the process's record (the memo is on), from a hit. */
 XCHG_MPI_INTERNAL void xchg_mpi_remember_hit(const xchg_mpi_memo_hit *hit);
 

@@ -17,9 +17,11 @@
  *     schedule for the rest of the call.
  * Schedules that forward blocks through other ranks (Bruck, the
  * hypercube's standard exchange, the tori's) run when asked for, with the
- * sizes carried in their messages (exec_sf_v.c); auto does not take them
- * yet, since the ranks could agree on them only from the counts, which
- * no rank holds whole.
+ * sizes carried in their messages (exec_sf_v.c); the model's auto does not
+ * take them, since the ranks could agree on them only from the counts,
+ * which no rank holds whole. A tuning file's rows of alltoallv come
+ * first (tuned_v.c: by each call's largest block, where the segment lets
+ * the ranks agree on it).
  */
 #include "mpi/auto.h"
 #include "mpi/candidates.h"
@@ -164,6 +166,14 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
     int rc = take_program_v(pl, &complete, "pairwise");
     if (rc)
         return rc > 0 ? rc : MPI_SUCCESS;
+    /* auto: a tuning file's rows of alltoallv first (tuned_v.c) */
+    char note[600] = "";
+    int taken = 0;
+    if (!forced_shm && !node_aware &&
+        ((rc = xchg_mpi_tuned_v(pl, &s->topo, XCHG_MPI_SHM_V_SLOT, &taken, note, sizeof note)) !=
+             MPI_SUCCESS ||
+         taken))
+        return rc;
     size_t limit = SIZE_MAX;
     double saving = 0;
     size_t slot = xchg_mpi_store_shm_slot(pl->cs, XCHG_MPI_SHM_V_SLOT, pl->persistent);
@@ -187,6 +197,8 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
                  "auto: the direct exchange, each rank posting its nonzero blocks");
     if (pl->shm)
         snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
+    if (note[0])
+        xchg_mpi_why_add(pl, "%s", note);
     if (node_aware)
         xchg_mpi_why_add(pl, "%s: the node-aware exchanges of variable blocks are not built "
                              "yet",

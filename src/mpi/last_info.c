@@ -61,6 +61,17 @@ void xchg_mpi_remember(const xchg_mpi_plan *pl)
     keep(record(), pl);
 }
 
+void xchg_mpi_remember_way(const xchg_mpi_plan *pl, const char *alg, int fallback,
+                           const char *why)
+{
+    last_call *l = record();
+    keep(l, pl);
+    l->from = NULL; /* the record is no longer the plan's: the next call copies afresh */
+    snprintf(l->info.alg, sizeof l->info.alg, "%s", alg);
+    snprintf(l->info.why, sizeof l->info.why, "%s", why);
+    l->info.fallback = fallback;
+}
+
 void xchg_mpi_remember_hit(const xchg_mpi_memo_hit *hit)
 {
     last_call *l = &last_of_process;

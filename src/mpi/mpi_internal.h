@@ -56,6 +56,9 @@
 #define XCHG_MPI_OP_ALLTOALLV ((xchg_op_kind)XCHG_OP_COUNT)
 #define XCHG_MPI_OP_ALLTOALLW ((xchg_op_kind)(XCHG_OP_COUNT + 1))
 #define XCHG_MPI_KINDS (XCHG_OP_COUNT + 2)
+/* a tuning file's rows of "alltoallv" carry MPI_Alltoallv's number */
+_Static_assert(XCHG_MPI_OP_ALLTOALLV == XCHG_TUNING_ALLTOALLV,
+               "the tuning file's alltoallv is the executor's MPI_Alltoallv");
 
 /* Whether kind is MPI_Alltoallv or MPI_Alltoallw. */
 static inline int xchg_mpi_is_v(xchg_op_kind kind)

@@ -93,6 +93,14 @@ int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
     return xchg_mpi_library(a->kind, a, pass);
 }
 
+int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a)
+{
+    if (!a->inner)
+        atomic_fetch_sub(&carried[a->kind], 1);
+    xchg_mpi_count_call(a, 0);
+    return library_v(a);
+}
+
 xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q)
 {
     int p = cs->p > 0 ? cs->p : 1;

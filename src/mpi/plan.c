@@ -151,6 +151,7 @@ static void release(xchg_mpi_plan *pl)
     xchg_mpi_store_release(&pl->own);
     free(pl->pred_spec);
     free(pl->pred_us);
+    free(pl->v_rows);
     free(pl);
 }
 

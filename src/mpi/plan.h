@@ -99,6 +99,20 @@ typedef struct xchg_mpi_carve {
     size_t bytes;  /* the whole of it */
 } xchg_mpi_carve;
 
+/* The ways a call of variable blocks takes by a tuning file's row
+ * (tuned_v.c). */
+enum { XCHG_MPI_VWAY_SHM, XCHG_MPI_VWAY_PROG, XCHG_MPI_VWAY_MPI };
+
+/* A tuning file's row of alltoallv as a plan holds it: a call whose
+ * largest block is from..to bytes (or nearest) takes way, prog for a
+ * schedule (the communicator's; pairwise: the plan's own). */
+typedef struct xchg_mpi_vrow {
+    uint64_t from, to;
+    int way;
+    const struct xchg_mpi_program *prog;
+    char alg[XCHG_SPEC_MAX];
+} xchg_mpi_vrow;
+
 struct xchg_mpi_plan {
     xchg_mpi_comm *cs;
     xchg_mpi_key key;
@@ -146,6 +160,13 @@ struct xchg_mpi_plan {
      * calls, doubling while calls keep passing it, up to 64): every rank
      * saw the same largest block, so every rank skips alike */
     unsigned v_skip, v_backoff;
+    /* auto following a tuning file's rows of alltoallv on one node
+     * (tuned_v.c): each call's way is the row of its largest block (the
+     * plan's own array, sorted; NULL: shm_v_limit alone decides); the
+     * calls skipped take v_skip_row's way (NULL: the direct prog) */
+    xchg_mpi_vrow *v_rows;
+    size_t v_nrows;
+    const xchg_mpi_vrow *v_skip_row;
 };
 
 /*
@@ -288,6 +309,27 @@ XCHG_MPI_INTERNAL void xchg_mpi_shm_collect(const xchg_mpi_plan *pl, const unsig
 XCHG_MPI_INTERNAL void xchg_mpi_shm_barrier(unsigned char *segment, int p);
 /* choose_v.c: what a variable-block exchange's plan runs. */
 XCHG_MPI_INTERNAL int xchg_mpi_choose_v(xchg_mpi_plan *pl);
+/* tuned_v.c: auto's plan pl (its prog pairwise on complete:P) by the
+ * tuning file's rows of alltoallv for its ranks on t: *taken when they
+ * decide it (the segment made, of slots of slot bytes, with the rows for
+ * each call; or one way for every call); else pl unchanged and the
+ * reason into note ("" when there is no tuning file). Collective where a
+ * program is built or the segment made. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_tuned_v(xchg_mpi_plan *pl, const xchg_topo *t, size_t slot,
+                                       int *taken, char *note, size_t len);
+/* tuned_v.c: the row of a call whose largest block is largest (NULL when
+ * pl has no rows). */
+XCHG_MPI_INTERNAL const xchg_mpi_vrow *xchg_mpi_tuned_v_row(const xchg_mpi_plan *pl,
+                                                            uint64_t largest);
+/* tuned_v.c: run b's call by row's way (not shm), remembered for
+ * xchg_mpi_last_info (largest: the call's, UINT64_MAX when it was not
+ * asked). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_tuned_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b,
+                                           const xchg_mpi_vrow *row, uint64_t largest);
+/* tuned_v.c: remember that b's call takes row's way (xchg_mpi_tuned_v_run
+ * does it; the caller runs the plan's own direct prog). */
+XCHG_MPI_INTERNAL void xchg_mpi_tuned_v_note(const xchg_mpi_plan *pl, const xchg_mpi_vrow *row,
+                                             uint64_t largest);
 
 /* Segment j's offset and length (bytes) in an operation's data. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_seg_off(const xchg_mpi_plan *pl, uint32_t j);

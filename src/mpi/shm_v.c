@@ -19,7 +19,13 @@
  *     blocks);
  *   - else the direct schedule (exec_v.c) for the whole call; round 0's
  *     copies are left unread.
- * After a call that went direct, the next calls go direct without round 0
+ * With a tuning file's rows of alltoallv (tuned_v.c) the row of the
+ * largest block decides instead: shm, the direct schedule, a
+ * store-and-forward schedule, or the MPI library's call (every rank calls
+ * it); shm_v_limit is then the largest block a rank's own may reach and
+ * the call still take shm (its speculation below).
+ * After a call that went direct (or by a row another way than shm), the
+ * next calls go the same way without round 0
  * (1, then 2, 4, ... up to 64 of them while calls keep going direct; then
  * round 0 asks again): the ranks saw the same largest block, so they skip
  * alike, and a program of large blocks pays the barrier once in 64 calls.
@@ -83,9 +89,10 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     size_t c = (st->shm_filled < stride ? st->shm_filled : stride) - 8;
     xchg_mpi_vgeom g;
     int in_place = b->v->sendbuf == MPI_IN_PLACE;
-    if (pl->v_skip > 0) { /* recent calls went direct: this one does, unasked */
+    if (pl->v_skip > 0) { /* recent calls went another way: this one does, unasked */
         pl->v_skip--;
-        return xchg_mpi_exec_v(pl, b);
+        return pl->v_skip_row ? xchg_mpi_tuned_v_run(pl, b, pl->v_skip_row, UINT64_MAX)
+                              : xchg_mpi_exec_v(pl, b);
     }
     int rc = xchg_mpi_vgeom_begin(cs, b, 0, &g);
     xchg_mpi_tally t = {0, 0};
@@ -108,9 +115,18 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     }
     if (rc != MPI_SUCCESS || largest == FAILED)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
-    if (largest > pl->shm_v_limit) { /* every rank: the direct schedule */
+    /* a tuning file's row (tuned_v.c), else the model's crossover */
+    const xchg_mpi_vrow *row = xchg_mpi_tuned_v_row(pl, largest);
+    int way = row ? row->way : largest > pl->shm_v_limit ? XCHG_MPI_VWAY_PROG : XCHG_MPI_VWAY_SHM;
+    if (way != XCHG_MPI_VWAY_SHM) { /* every rank: the same other way */
         pl->v_backoff = pl->v_backoff ? (pl->v_backoff < 32 ? 2 * pl->v_backoff : 64) : 1;
         pl->v_skip = pl->v_backoff;
+        /* the direct prog below; another schedule or the library by its row */
+        pl->v_skip_row = row;
+        if (row && !(way == XCHG_MPI_VWAY_PROG && row->prog == pl->prog))
+            return xchg_mpi_tuned_v_run(pl, b, row, largest);
+        if (row)
+            xchg_mpi_tuned_v_note(pl, row, largest);
         if (in_place)
             rc = xchg_mpi_vgeom_begin(cs, b, 1, &g); /* its sends staged */
         if (rc == MPI_SUCCESS)
