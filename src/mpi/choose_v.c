@@ -14,7 +14,14 @@
  *     then takes the same way: on through the segment while the largest
  *     block is below auto's crossover with the direct schedule (the cost
  *     model's, as for MPI_Alltoall at that block size), else the direct
- *     schedule for the rest of the call.
+ *     schedule for the rest of the call;
+ *   - on several nodes, aggregation (aggregate_v.c: the sizes exchanged
+ *     within the node first), forced with "aggregate" or auto's where the
+ *     cost model predicts it faster than pairwise at a typical block
+ *     (XCHG_MPI_V_TYPICAL: a plan has no counts to price, so it is chosen
+ *     once for that size; auto_nodes.c). The node-aware exchanges with
+ *     leaders (leader, leaders:L, pairs) are not built for variable
+ *     blocks: asked for, they run auto's choice and say so.
  * Schedules that forward blocks through other ranks (Bruck, the
  * hypercube's standard exchange, the tori's) run when asked for, with the
  * sizes carried in their messages (exec_sf_v.c); auto does not take them
