@@ -39,6 +39,12 @@
  *  - xchg_mpi_v_call_counts growing by one a call, carried or passed as
  *    xchg_mpi_last_info says;
  *  - first, a self-check: a result corrupted on purpose must be caught.
+ * With --nodes KS, instead of the above: aggregate (src/mpi/aggregate_v.c),
+ * auto and leader on each layout of emulated nodes, every pattern and form
+ * above at means of 3 and 200 elements; aggregate must say it ran, auto
+ * may take aggregate only on several nodes of several ranks (and, from 6
+ * ranks with a machine file, must somewhere), leader must run auto's
+ * choice and say that leaders are not built for variable blocks.
  * Every check agrees over all ranks; a failure prints the case and the
  * program exits 1.
  */
