@@ -61,6 +61,8 @@ typedef struct agg_v {
     MPI_Count *sc, *rc;          /* a node exchange's counts: [Kn] each */
     MPI_Aint *sd, *rd;           /* ... and displacements */
     MPI_Request *reqs;
+    MPI_Status *statuses;        /* as many: MPICH's MPI_STATUSES_IGNORE
+                                    is a pointer GCC's checks refuse */
     unsigned char *x, *y;        /* the two data buffers */
 } agg_v;
 
@@ -274,7 +276,7 @@ static int between_nodes(xchg_mpi_plan *pl, const agg_v *a)
             rc = xchg_mpi_post(pl->cs->comm, 0, a->y + sat, a->out2[t], peer, a->reqs, &nreq);
         sat += a->out2[t];
     }
-    int wrc = nreq ? MPI_Waitall((int)nreq, a->reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int wrc = nreq ? MPI_Waitall((int)nreq, a->reqs, a->statuses) : MPI_SUCCESS;
     return rc == MPI_SUCCESS ? wrc : rc;
 }
 
@@ -376,6 +378,7 @@ static int run(xchg_mpi_plan *pl, const xchg_mpi_vgeom *g)
     X = X > x3 ? X : x3, Y = Y > y3 ? Y : y3;
     size_t at = data;
     size_t o_reqs = take(&at, xchg_mpi_mul(pieces, sizeof(MPI_Request)));
+    size_t o_stat = take(&at, xchg_mpi_mul(pieces, sizeof(MPI_Status)));
     /* never empty: x and y must differ even where nothing moves (an
      * exchange from a buffer into itself is MPI_ERR_BUFFER) */
     size_t o_x = take(&at, X ? X : 1), o_y = take(&at, Y ? Y : 1);
@@ -389,6 +392,7 @@ static int run(xchg_mpi_plan *pl, const xchg_mpi_vgeom *g)
     if (b != old && tables(pl, &a, &data))
         return MPI_ERR_NO_MEM;
     a.reqs = (MPI_Request *)(void *)(b + o_reqs);
+    a.statuses = (MPI_Status *)(void *)(b + o_stat);
     a.x = b + o_x, a.y = b + o_y;
     /* 1: within the node */
     for (size_t d = 0; d < a.Kn; d++) {
