@@ -127,6 +127,40 @@ static int tables(xchg_mpi_plan *pl, agg_v *a, size_t *data)
     return 0;
 }
 
+/* A copying pass that joins a copy continuing the one before it at both
+ * ends into one: blocks that lie in rank order in the user's buffers (as
+ * they usually do) move in one copy a node's run of ranks, not one a
+ * block, as aggregate.c's node_row. */
+typedef struct joined {
+    unsigned char *to;
+    const unsigned char *from;
+    size_t n;
+    xchg_mpi_tally tally;
+} joined;
+
+/* Copy n bytes from `from` to `to` (n 0: nothing), joined to the last. */
+static void join(joined *j, unsigned char *to, const unsigned char *from, size_t n)
+{
+    if (n == 0)
+        return;
+    if (j->n && j->to + j->n == to && j->from + j->n == from) {
+        j->n += n;
+        return;
+    }
+    if (j->n)
+        xchg_mpi_copy(j->to, j->from, j->n, &j->tally);
+    j->to = to, j->from = from, j->n = n;
+}
+
+/* The pass's last copy, and its charge. */
+static void join_end(joined *j)
+{
+    if (j->n)
+        xchg_mpi_copy(j->to, j->from, j->n, &j->tally);
+    j->n = 0;
+    xchg_mpi_charge_tally(&j->tally);
+}
+
 /* The node b of slot t owned by place d, or N when there is none (past
  * the last node, or this rank's own node). */
 static size_t owned(const agg_v *a, size_t t, size_t d)
@@ -216,23 +250,22 @@ static size_t send1(const xchg_mpi_node_map *m, const agg_v *a, const xchg_mpi_v
 /* Step 1's packing into y at a's send displacements. */
 static void pack_owned(const xchg_mpi_node_map *m, const agg_v *a, const xchg_mpi_vgeom *g)
 {
-    xchg_mpi_tally tally = {0, 0};
+    joined cp = {0};
     for (size_t d = 0; d < a->Kn; d++) {
         unsigned char *to = a->y + a->sd[d];
         for (size_t t = 0; t < a->O; t++) {
             size_t b = owned(a, t, d);
             for (size_t j = 0; b < a->N && j < (size_t)m->size_of[b]; j++) {
                 int r = m->rank_of[b * a->K + j];
-                if (g->slen[r])
-                    xchg_mpi_copy(to, g->sp[r], g->slen[r], &tally);
+                join(&cp, to, g->sp[r], g->slen[r]);
                 to += g->slen[r];
             }
         }
         int r = m->rank_of[a->n * a->K + d];
-        if (d != a->l && g->slen[r])
-            xchg_mpi_copy(to, g->sp[r], g->slen[r], &tally);
+        if (d != a->l)
+            join(&cp, to, g->sp[r], g->slen[r]);
     }
-    xchg_mpi_charge_tally(&tally);
+    join_end(&cp);
 }
 
 /* Step 2: lay the messages out by node from x (step 1's result) into y,
@@ -241,7 +274,7 @@ static void pack_owned(const xchg_mpi_node_map *m, const agg_v *a, const xchg_mp
 static int between_nodes(xchg_mpi_plan *pl, const agg_v *a)
 {
     const xchg_mpi_node_map *m = &pl->cs->nodes;
-    xchg_mpi_tally tally = {0, 0};
+    joined cp = {0};
     for (size_t s = 0; s < a->Kn; s++)
         a->cur[s] = (size_t)a->rd[s];
     unsigned char *to = a->y;
@@ -250,12 +283,11 @@ static int between_nodes(xchg_mpi_plan *pl, const agg_v *a)
             size_t bytes = 0, b = owned(a, t, a->l);
             for (size_t j = 0; b < a->N && j < (size_t)m->size_of[b]; j++)
                 bytes += S_of(a, s, t, j);
-            if (bytes)
-                xchg_mpi_copy(to, a->x + a->cur[s], bytes, &tally);
+            join(&cp, to, a->x + a->cur[s], bytes);
             to += bytes;
             a->cur[s] += bytes;
         }
-    xchg_mpi_charge_tally(&tally);
+    join_end(&cp);
     size_t nreq = 0, sat = 0, rat = 0;
     int rc = MPI_SUCCESS;
     for (size_t t = 0; t < a->O && rc == MPI_SUCCESS; t++) {
@@ -285,7 +317,7 @@ static int between_nodes(xchg_mpi_plan *pl, const agg_v *a)
  * messages, each [s][j]). */
 static void pack_arrived(const xchg_mpi_node_map *m, const agg_v *a)
 {
-    xchg_mpi_tally tally = {0, 0};
+    joined cp = {0};
     for (size_t j = 0; j < a->Kn; j++)
         a->cur[j] = (size_t)a->sd[j];
     size_t at = 0;
@@ -294,33 +326,31 @@ static void pack_arrived(const xchg_mpi_node_map *m, const agg_v *a)
         for (size_t s = 0; b < a->N && s < (size_t)m->size_of[b]; s++)
             for (size_t j = 0; j < a->Kn; j++) {
                 size_t bytes = R_of(a, j, t, s);
-                if (bytes)
-                    xchg_mpi_copy(a->y + a->cur[j], a->x + at, bytes, &tally);
+                join(&cp, a->y + a->cur[j], a->x + at, bytes);
                 a->cur[j] += bytes;
                 at += bytes;
             }
     }
-    xchg_mpi_charge_tally(&tally);
+    join_end(&cp);
 }
 
 /* Step 3's result in x (from owner d at a's receive displacements: [t][s])
  * home, to each block's place in the receive buffer (or staging). */
 static void unpack_arrived(const xchg_mpi_node_map *m, const agg_v *a, const xchg_mpi_vgeom *g)
 {
-    xchg_mpi_tally tally = {0, 0};
+    joined cp = {0};
     for (size_t d = 0; d < a->Kn; d++) {
         const unsigned char *from = a->x + a->rd[d];
         for (size_t t = 0; t < a->O; t++) {
             size_t b = owned(a, t, d);
             for (size_t s = 0; b < a->N && s < (size_t)m->size_of[b]; s++) {
                 int r = m->rank_of[b * a->K + s];
-                if (g->rlen[r])
-                    xchg_mpi_copy(g->rp[r], from, g->rlen[r], &tally);
+                join(&cp, g->rp[r], from, g->rlen[r]);
                 from += g->rlen[r];
             }
         }
     }
-    xchg_mpi_charge_tally(&tally);
+    join_end(&cp);
 }
 
 /* Steps 0-3 (the top of the file) on g's blocks. An MPI error code. */
@@ -405,14 +435,13 @@ static int run(xchg_mpi_plan *pl, const xchg_mpi_vgeom *g)
     if ((rc = node_v(pl, &a, a.y, a.x)) != MPI_SUCCESS)
         return rc;
     /* the blocks from this node's places, final now (before x is reused) */
-    xchg_mpi_tally tally = {0, 0};
+    joined cp = {0};
     for (size_t s = 0; s < a.Kn; s++) {
         int r = m->rank_of[a.n * a.K + s];
         size_t bytes = s == a.l ? 0 : g->rlen[r];
-        if (bytes)
-            xchg_mpi_copy(g->rp[r], a.x + a.rd[s] + a.run[s] - bytes, bytes, &tally);
+        join(&cp, g->rp[r], a.x + a.rd[s] + a.run[s] - bytes, bytes);
     }
-    xchg_mpi_charge_tally(&tally);
+    join_end(&cp);
     /* 2: between nodes */
     if ((rc = between_nodes(pl, &a)) != MPI_SUCCESS)
         return rc;

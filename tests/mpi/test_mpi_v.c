@@ -118,11 +118,14 @@ static const int ints_of[3] = {1, 4, 2};
 /* One side's counts and displacements for elements of type t: block j
  * holds n[j] elements; blocks lie in reverse order with a gap of one
  * element after each. Returns the buffer's extent in bytes. */
+static int ordered; /* instead: blocks in rank order, no gaps (a case's) */
+
 static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int *displs,
                      MPI_Aint *wdispls)
 {
     size_t at = 0;
-    for (int j = p - 1; j >= 0; j--) {
+    for (int i = 0; i < p; i++) {
+        int j = ordered ? i : p - 1 - i;
         MPI_Aint lb, ext;
         MPI_Type_get_extent(types[tk[j]], &lb, &ext);
         counts[j] = n[j];
@@ -134,7 +137,7 @@ static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int
             displs[j] = (int)(at / (size_t)ext);
             wdispls[j] = displs[j];
         }
-        at += (size_t)(n[j] + 1) * (size_t)ext;
+        at += (size_t)(n[j] + !ordered) * (size_t)ext;
         if (w) /* keep the next block aligned for any type */
             at = (at + 15) / 16 * 16;
     }
@@ -144,15 +147,16 @@ static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int
 typedef struct vcase {
     const char *alg; /* NULL: the environment */
     int pattern, mean, w, tk, in_place, wide;
+    int ordered; /* blocks in rank order without gaps (else reversed, with) */
 } vcase;
 
 static void say_case(char *out, size_t len, MPI_Comm comm, const char *cname, const vcase *k)
 {
     int p;
     MPI_Comm_size(comm, &p);
-    snprintf(out, len, "%s p=%d alg=%s %s mean=%d %s type=%d%s%s", cname, p,
+    snprintf(out, len, "%s p=%d alg=%s %s mean=%d %s type=%d%s%s%s", cname, p,
              k->alg ? k->alg : "(env)", pattern_name[k->pattern], k->mean, k->w ? "w" : "v", k->tk,
-             k->in_place ? " in place" : "", k->wide ? " _c" : "");
+             k->in_place ? " in place" : "", k->wide ? " _c" : "", k->ordered ? " ordered" : "");
     (void)comm;
 }
 
@@ -192,6 +196,7 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
     if (k->in_place) /* the send side is the receive side's */
         for (int j = 0; j < p; j++)
             rtk[j] = stk[j], rty[j] = sty[j], rn[j] = c[j * p + r] * 4 / ints_of[rtk[j]];
+    ordered = k->ordered;
     size_t sbytes = layout(p, sn, stk, k->w, sc, sd, swd);
     size_t rbytes = layout(p, rn, rtk, k->w, rc, rd, rwd);
     for (int j = 0; j < p; j++)
@@ -309,7 +314,7 @@ static void run_comm(MPI_Comm comm, const char *cname, int shm_ok)
                 int mean = pat == LARGE ? 16 : means[mi];
                 for (int form = 0; form < 6; form++) {
                     vcase k = {algs[a], pat, mean, form >= 4, form == 1 ? 2 : 0, form == 2,
-                               form == 3 || form == 5};
+                               form == 3 || form == 5, 0};
                     if (quick && form != 0 && form != 4 && mi != 0)
                         continue;
                     run_case(comm, cname, &k, seed++);
@@ -332,10 +337,13 @@ static void run_nodes_comm(MPI_Comm comm, const char *cname)
                 if ((pat == LARGE && mi != 0) || (a == 2 && pat != SPARSE))
                     continue;
                 int mean = pat == LARGE ? 16 : means[mi];
-                for (int form = 0; form < 6; form++) {
-                    vcase k = {algs[a], pat, mean, form >= 4, form == 1 ? 2 : 0, form == 2,
-                               form == 3 || form == 5};
-                    if (quick && form != 0 && form != 2 && form != 4)
+                /* forms 6 and 7: blocks in rank order without gaps (not
+                 * in place, in place), which aggregation moves in one
+                 * copy a run of ranks */
+                for (int form = 0; form < 8; form++) {
+                    vcase k = {algs[a], pat, mean, form == 4 || form == 5, form == 1 ? 2 : 0,
+                               form == 2 || form == 7, form == 3 || form == 5, form >= 6};
+                    if (quick && form != 0 && form != 2 && form != 4 && form != 6)
                         continue;
                     run_case(comm, cname, &k, seed++);
                 }
