@@ -13,7 +13,8 @@
  *      the bytes it sends to, and receives from, every place of every node
  *      d owns: 2 x O x K 64-bit words to each place of its node, one
  *      fixed-size exchange on the node's communicator (xchg's own, through
- *      the one call path: the shared segment where memory is shared).
+ *      the one call path: auto's choice on one node, the shared segment
+ *      where memory is shared once it has paid for itself).
  *      Every owner then knows every size it forwards and receives: no
  *      headers, no MPI_Probe.
  *   1. Within the node: to each place d go this rank's blocks for every
@@ -36,11 +37,13 @@
  * bytes), each skipping its empty pairs. Copies: four passes over a rank's
  * blocks (packing 1, laying 2's messages out, packing 3, unpacking 3) and
  * one of the blocks from its own node's places (home from step 1); a block
- * of a derived type is packed or unpacked once more (vgeom.c). Scratch:
- * sized per call from step 0's counts, in the plan's own buffer (grown on
- * demand, this rank's alone: no collective). Steps 1 and 3 run the
- * pairs of this rank's node; in place is safe without staging, since
- * every block to send is packed (step 1) before any is received.
+ * of a derived type is packed or unpacked once more (vgeom.c). A copy
+ * that continues the one before it at both ends is joined to it, so
+ * blocks in rank order move in one copy a run of ranks. Scratch: sized
+ * per call from step 0's counts, in the plan's own buffer (grown on
+ * demand, this rank's alone: no collective). In place is safe without
+ * staging, since every block to send is packed (step 1) before any is
+ * received.
  * A rank that cannot get its scratch returns MPI_ERR_NO_MEM; as with any
  * error inside a collective, the others' calls may then not complete.
  */
@@ -50,7 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where a call's tables and data lie in the plan's buffer (offsets). */
+/* One call's figures, and where its tables and data lie in the plan's
+ * buffer. */
 typedef struct agg_v {
     /* the node map's figures for this rank */
     size_t K, N, n, l, Kn, O, W; /* W: words one place tells one owner */
