@@ -99,7 +99,9 @@ for mode in free counted; do
 done
 {
     echo "# MPI_Alltoallv across nodes, simulated: xchg's direct exchange (flat), aggregation and auto against SimGrid's ompi selector"
-    echo "# command: bash bench/smpi_alltoallv_nodes.sh --hosts $hosts --sizes $sizes --limit $limit"
+    cmd="bash bench/smpi_alltoallv_nodes.sh --hosts $hosts --sizes $sizes --limit $limit"
+    [ "$out" = "$HERE/results/smpi_alltoallv_nodes.txt" ] || cmd+=" --out ${out#$ROOT/}"
+    echo "# command: $cmd"
     echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- src include 2>/dev/null || echo ' (src/ with changes not committed)')  wall time: $(($(date +%s) - start)) s"
     echo "# SimGrid $(smpi_simgrid_version), network/model:CM02, network/crosstraffic:0; FAT_TREE $shape: $hosts hosts of $CORES cores, $np ranks placed block-wise"
     echo "# links 50e9 B/s, 0.25 us each way (InfiniBand NDR, as docs/clusters.md); within a host 8.75e9 B/s, 0.14 us"
