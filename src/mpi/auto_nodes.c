@@ -23,6 +23,10 @@
  *                 after another, the ranks side by side; two exchanges in
  *                 the node (K - 1 messages of O K m each, O = ceil(N / K));
  *                 four copies of p m.
+ * Variable blocks (xchg_mpi_nodes_choose_v, for choose_v.c): aggregation
+ * (aggregate_v.c) priced as aggregate plus its counts' exchange in the
+ * node (K - 1 messages of 2 O K 8-byte words), against pairwise flat,
+ * both at the one block size the caller names.
  * Not on the node-aware exchange's own communicators (its lanes: with
  * nodes emulated by XCHG_NODE_SIZE they would be cut into nodes again).
  * On unequal nodes (a last node partly full) aggregate alone is weighed,
@@ -85,6 +89,21 @@ static double aggregate_time(const xchg_machine *mach, double m, int N, int K)
     return between + 2 * (K - 1) * node_message(mach, O * K * m) + 4 * p * m * mach->tr;
 }
 
+/* Whether auto may weigh a node-aware exchange on cs, and the node map
+ * then (made here, collective at the first plan that asks): several
+ * nodes, not one a rank, and not one of the node-aware exchange's own
+ * communicators. *ok 0 when it may not. An MPI error code. */
+static int nodes_apply(xchg_mpi_comm *cs, int *ok)
+{
+    *ok = 0;
+    if (cs->one_node || cs->p < 4 || xchg_mpi_lanes_own(cs->user))
+        return MPI_SUCCESS;
+    int rc = xchg_mpi_node_map_get(cs);
+    const xchg_mpi_node_map *nm = &cs->nodes;
+    *ok = rc == MPI_SUCCESS && nm->ok && nm->nnodes >= 2 && nm->nnodes != cs->p;
+    return rc;
+}
+
 int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const char *flat_spec,
                           int *taken)
 {
@@ -92,11 +111,9 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
     const xchg_mpi_settings *s = pl->key.set;
     const xchg_machine *mach = &s->in->mach;
     *taken = 0;
-    if (cs->one_node || cs->p < 4 || xchg_mpi_lanes_own(cs->user))
-        return MPI_SUCCESS;
-    int rc = xchg_mpi_node_map_get(cs);
+    int ok = 0, rc = nodes_apply(cs, &ok);
     const xchg_mpi_node_map *nm = &cs->nodes;
-    if (rc != MPI_SUCCESS || !nm->ok || nm->nnodes < 2 || nm->nnodes == cs->p)
+    if (rc != MPI_SUCCESS || !ok)
         return rc;
     int equal = nm->fewest == nm->most;
     char nodes[64], why[400];
@@ -155,5 +172,39 @@ int xchg_mpi_nodes_choose(xchg_mpi_plan *pl, const xchg_line *flat_line, const c
              N, equal ? "" : "at most ", K, nm->by, pl->info.alg, best, flat_spec, flat, K,
              pl->block_bytes, cs->ranks_per_core,
              s->in->have_file_mach ? "machine file: " : "", mach->ts, mach->tw);
+    return MPI_SUCCESS;
+}
+
+int xchg_mpi_nodes_choose_v(xchg_mpi_plan *pl, const xchg_line *pw, size_t m, int *taken)
+{
+    xchg_mpi_comm *cs = pl->cs;
+    const xchg_mpi_settings *s = pl->key.set;
+    const xchg_machine *mach = &s->in->mach;
+    int ok = 0, rc = nodes_apply(cs, &ok);
+    *taken = 0;
+    if (rc != MPI_SUCCESS || !ok)
+        return rc;
+    const xchg_mpi_node_map *nm = &cs->nodes;
+    int N = nm->nnodes, K = nm->most;
+    double b = (double)m, O = (double)((N + K - 1) / K);
+    /* flat pairwise as for MPI_Alltoall; aggregation as aggregate.c's, and
+     * its counts (step 0 of aggregate_v.c): K - 1 messages of 2 O K
+     * words within the node */
+    double flat = xchg_mpi_predict(pw, mach, b) + (K - 1) * port_bytes(pw, mach, b);
+    double aggregated =
+        aggregate_time(mach, b, N, K) + (K - 1) * node_message(mach, 2 * O * K * 8);
+    if (aggregated >= flat)
+        return MPI_SUCCESS;
+    if ((rc = xchg_mpi_aggregate_v_choose(pl)) != MPI_SUCCESS || pl->fallback)
+        return rc;
+    *taken = 1;
+    snprintf(pl->info.why, sizeof pl->info.why,
+             "auto: %d nodes of %s%d ranks (%s): aggregate predicted faster (%.3g us) than "
+             "pairwise flat (%.3g us, the node's port carrying its %d ranks' bytes) at "
+             "%zu-byte blocks, the size auto prices variable blocks at, with %.2g ranks per "
+             "core (%st_s %.3g us, t_w %.3g us/B; docs/alltoallv.md)",
+             N, nm->fewest == nm->most ? "" : "at most ", K, nm->by, aggregated, flat, K, m,
+             cs->ranks_per_core, s->in->have_file_mach ? "machine file: " : "", mach->ts,
+             mach->tw);
     return MPI_SUCCESS;
 }

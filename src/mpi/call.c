@@ -158,7 +158,8 @@ static int buy_shm(xchg_mpi_plan *pl, int verbose)
 static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 {
     if (xchg_mpi_is_v(pl->key.kind))
-        return pl->shm                    ? xchg_mpi_shm_v_run(pl, b)
+        return pl->aggregate              ? xchg_mpi_aggregate_v_run(pl, b)
+               : pl->shm                  ? xchg_mpi_shm_v_run(pl, b)
                : pl->prog->x.independent ? xchg_mpi_exec_v(pl, b)
                                           : xchg_mpi_exec_sf_v(pl, b);
     if (pl->shm)

@@ -14,7 +14,14 @@
  *     then takes the same way: on through the segment while the largest
  *     block is below auto's crossover with the direct schedule (the cost
  *     model's, as for MPI_Alltoall at that block size), else the direct
- *     schedule for the rest of the call.
+ *     schedule for the rest of the call;
+ *   - on several nodes, aggregation (aggregate_v.c: the sizes exchanged
+ *     within the node first), forced with "aggregate" or auto's where the
+ *     cost model predicts it faster than pairwise at a typical block
+ *     (XCHG_MPI_V_TYPICAL: a plan has no counts to price, so it is chosen
+ *     once for that size; auto_nodes.c). The node-aware exchanges with
+ *     leaders (leader, leaders:L, pairs) are not built for variable
+ *     blocks: asked for, they run auto's choice and say so.
  * Schedules that forward blocks through other ranks (Bruck, the
  * hypercube's standard exchange, the tori's) run when asked for, with the
  * sizes carried in their messages (exec_sf_v.c); the model's auto does not
@@ -91,6 +98,32 @@ static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size
     return MPI_SUCCESS;
 }
 
+/* The block size auto prices a variable-block exchange at on several
+ * nodes: a plan serves every count (its key holds none), so it is chosen
+ * once, for a typical small block, the size the shared segment's credit
+ * is priced at too (shm_crossover). */
+#define XCHG_MPI_V_TYPICAL ((size_t)256)
+
+/* On ranks of several nodes: aggregation (aggregate_v.c) where the model
+ * predicts it faster than pairwise flat at XCHG_MPI_V_TYPICAL-byte
+ * blocks (auto_nodes.c); *taken then. An MPI error code. */
+static int nodes_v(xchg_mpi_plan *pl, const xchg_topo *complete, int *taken)
+{
+    const xchg_mpi_lines *l = NULL;
+    *taken = 0;
+    int rc = xchg_mpi_lines_get(complete, XCHG_OP_ALLTOALL, 0, 0, &l);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const xchg_line *pw = NULL;
+    for (size_t i = 0; l->ok && i < l->n; i++)
+        if (!strcmp(l->cand[i].spec, "pairwise"))
+            pw = &l->cand[i].line;
+    if (pw)
+        rc = xchg_mpi_nodes_choose_v(pl, pw, XCHG_MPI_V_TYPICAL, taken);
+    xchg_mpi_lines_put(l);
+    return rc;
+}
+
 /* Shm for pl: forced (limit SIZE_MAX, the segment made now) or auto's
  * (made when its credit pays, as MPI_Alltoall's: call.c). *ok whether
  * pl is shm now or later. An MPI error code. */
@@ -144,6 +177,8 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
     }
     int leaders = 0, node_aware = xchg_mpi_hier_parse(asked, strlen(asked), &leaders, inner,
                                                       sizeof inner);
+    if (node_aware && leaders == XCHG_MPI_AGGREGATE)
+        return xchg_mpi_aggregate_v_choose(pl);
     xchg_topo complete;
     char c[32];
     snprintf(c, sizeof c, "complete:%d", pl->cs->p);
@@ -161,8 +196,9 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
         int rc = take_program_v(pl, &s->topo, asked);
         return rc > 0 ? rc : MPI_SUCCESS;
     }
-    /* auto, shm or a node-aware exchange (not built for variable blocks:
-     * auto's way, said): pairwise, and shm on one node */
+    /* auto, shm or a node-aware exchange with leaders (not built for
+     * variable blocks: auto's way, said): pairwise, aggregation on
+     * several nodes where the model says so, and shm on one node */
     int rc = take_program_v(pl, &complete, "pairwise");
     if (rc)
         return rc > 0 ? rc : MPI_SUCCESS;
@@ -174,6 +210,20 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
              MPI_SUCCESS ||
          taken))
         return rc;
+    /* then, on several nodes, aggregation where the model says so */
+    if (!forced_shm && !pl->cs->one_node) {
+        if ((rc = nodes_v(pl, &complete, &taken)) != MPI_SUCCESS)
+            return rc;
+        if (taken) {
+            if (note[0])
+                xchg_mpi_why_add(pl, "%s", note);
+            if (node_aware)
+                xchg_mpi_why_add(pl, "%s: the node-aware exchanges with leaders are not built "
+                                     "for variable blocks; auto's choice runs",
+                                 asked);
+            return MPI_SUCCESS;
+        }
+    }
     size_t limit = SIZE_MAX;
     double saving = 0;
     size_t slot = xchg_mpi_store_shm_slot(pl->cs, XCHG_MPI_SHM_V_SLOT, pl->persistent);
@@ -200,8 +250,8 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
     if (note[0])
         xchg_mpi_why_add(pl, "%s", note);
     if (node_aware)
-        xchg_mpi_why_add(pl, "%s: the node-aware exchanges of variable blocks are not built "
-                             "yet",
+        xchg_mpi_why_add(pl, "%s: the node-aware exchanges with leaders are not built for "
+                             "variable blocks; auto's choice runs",
                          asked);
     return MPI_SUCCESS;
 }

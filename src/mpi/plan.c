@@ -123,8 +123,8 @@ static void finish_info(xchg_mpi_plan *pl, double t0)
         i->steps += pl->hier->leaders > 1 ? 2 : 1;
         i->plan_bytes = i->shared_bytes = 0;
         i->scratch_bytes = pl->carve.bytes;
-    } else if (pl->aggregate) { /* within, between, within the node */
-        i->steps = 3;
+    } else if (pl->aggregate) { /* (the counts,) within, between, within the node */
+        i->steps = xchg_mpi_is_v(pl->key.kind) ? 4 : 3;
         i->plan_bytes = i->shared_bytes = 0;
         i->scratch_bytes = pl->carve.bytes;
     } else if (pl->shm && xchg_mpi_is_v(pl->key.kind)) { /* rounds: a call's */
@@ -152,6 +152,7 @@ static void release(xchg_mpi_plan *pl)
     free(pl->pred_spec);
     free(pl->pred_us);
     free(pl->v_rows);
+    free(pl->vbuf);
     free(pl);
 }
 

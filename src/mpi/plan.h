@@ -13,7 +13,10 @@
  *   shm.c         the exchange's run through the shared segment
  *   hier.c        the node-aware exchange (one leader a node, several,
  *                 or every rank paired): when it applies, and its run
+ *   aggregate.c   the node-aware exchange by aggregation
  *   auto_nodes.c  auto's choice between it and the flat schedule
+ *   choose_v.c    what a variable-block exchange runs: exec_v.c,
+ *                 shm_v.c, exec_sf_v.c, aggregate_v.c (by aggregation)
  *   op_exec.c     another operation's run of a program
  *
  * A plan for a new count is local arithmetic: its program is the
@@ -167,6 +170,11 @@ struct xchg_mpi_plan {
     xchg_mpi_vrow *v_rows;
     size_t v_nrows;
     const xchg_mpi_vrow *v_skip_row;
+    /* a variable-block exchange by aggregation (aggregate_v.c): this
+     * rank's scratch, sized by each call's counts and grown on demand
+     * (its own: no rank waits for another to grow it) */
+    unsigned char *vbuf;
+    size_t vbuf_bytes;
 };
 
 /*
@@ -262,6 +270,21 @@ XCHG_MPI_INTERNAL size_t xchg_mpi_aggregate_requests(const xchg_mpi_plan *pl);
  * in is read before out is written). An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_aggregate_run(xchg_mpi_plan *pl, const unsigned char *in,
                                              unsigned char *out);
+
+/* aggregate_v.c: make pl the node-aware exchange of variable blocks by
+ * aggregation (collective: the node map is made at the first plan that
+ * asks), or its fallback with the reason. An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_aggregate_v_choose(xchg_mpi_plan *pl);
+/* aggregate_v.c: run it on b's call (b->v). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_aggregate_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b);
+/* auto_nodes.c: on ranks of several nodes, make pl (a variable-block
+ * plan running the direct schedule pairwise, pw its line) the exchange
+ * by aggregation where the model, pricing both at blocks of m bytes,
+ * predicts it faster, and set *taken; else leave pl as it is
+ * (collective: the node map is made at the first plan that asks). An MPI
+ * error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_nodes_choose_v(xchg_mpi_plan *pl, const xchg_line *pw, size_t m,
+                                              int *taken);
 
 /* Where a plan's carved buffer lies now. */
 static inline unsigned char *xchg_mpi_at(const xchg_mpi_plan *pl, size_t off)

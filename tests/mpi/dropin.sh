@@ -336,6 +336,17 @@ if [ -n "$vprog" ]; then
         v_expect "v$np" "MPI_Alltoallv and _w, p=$np: every call carried" "dropin_v_prog: OK" \
             $((12 * np)) 0 $?
     done
+    # across emulated nodes of 2 (5 ranks: 2 + 2 + 1; MPICH's 2: one rank a
+    # node), aggregation (src/mpi/aggregate_v.c) forced: every call carried
+    # and counted once (its exchanges within the node are not the
+    # program's), and rank 0 says it ran
+    vn=$NP
+    [ "$(mpi_flavor)" = openmpi ] && vn=5
+    run vagg $vn "$vprog" XCHG_ALG=aggregate XCHG_NODE_SIZE=$(((vn + 1) / 3)) XCHG_VERBOSE=1
+    rc=$?
+    grep -q "Alltoallv, $vn ranks: aggregate (asked for" "$tmp/vagg.err" || rc=1
+    v_expect vagg "MPI_Alltoallv and _w by aggregation across nodes, p=$vn: every call carried" \
+        "dropin_v_prog: OK" $((12 * vn)) 0 $rc
     run vmpi $NP "$vprog" XCHG_ALG=mpi XCHG_VERBOSE=1
     v_expect vmpi "MPI_Alltoallv and _w, XCHG_ALG=mpi: every call passed" "dropin_v_prog: OK" \
         0 $((12 * NP)) $?

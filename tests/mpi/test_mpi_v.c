@@ -5,6 +5,12 @@
  * stay as they were). Run under mpirun (CMake's mpi_v tests).
  *
  *   test_mpi_v [--quick]   (--quick: fewer sizes, for MPICH's busy-polling)
+ *   test_mpi_v [--quick] --nodes KS|shared
+ *                          the node-aware exchange of variable blocks
+ *                          (src/mpi/aggregate_v.c) on emulated nodes of
+ *                          each size in KS (comma-separated), placed
+ *                          block-wise and round-robin, or (shared) on the
+ *                          nodes the library finds (MPICH's cliques)
  *
  * What runs, at the communicator's size p:
  *  - algorithms: opts NULL (the environment), auto, shm, pairwise,
@@ -33,6 +39,12 @@
  *  - xchg_mpi_v_call_counts growing by one a call, carried or passed as
  *    xchg_mpi_last_info says;
  *  - first, a self-check: a result corrupted on purpose must be caught.
+ * With --nodes KS, instead of the above: aggregate (src/mpi/aggregate_v.c),
+ * auto and leader on each layout of emulated nodes, every pattern and form
+ * above at means of 3 and 200 elements; aggregate must say it ran, auto
+ * may take aggregate only on several nodes of several ranks (and, from 6
+ * ranks with a machine file, must somewhere), leader must run auto's
+ * choice and say that leaders are not built for variable blocks.
  * Every check agrees over all ranks; a failure prints the case and the
  * program exits 1.
  */
@@ -45,6 +57,12 @@
 #include "xchg_mpi.h"
 
 static int failures, checks, quick;
+/* nodes mode (main): the machine file auto prices with, whether the
+ * communicator's ranks lie on several nodes of several ranks (auto may
+ * then take aggregate), and how often auto took it */
+static const char *machine_file;
+static int nodes_apart;
+static long auto_aggregate;
 
 /* Agree a check over the communicator's ranks; say the case where it failed. */
 static int check(MPI_Comm comm, int ok, const char *what)
@@ -100,11 +118,14 @@ static const int ints_of[3] = {1, 4, 2};
 /* One side's counts and displacements for elements of type t: block j
  * holds n[j] elements; blocks lie in reverse order with a gap of one
  * element after each. Returns the buffer's extent in bytes. */
+static int ordered; /* instead: blocks in rank order, no gaps (a case's) */
+
 static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int *displs,
                      MPI_Aint *wdispls)
 {
     size_t at = 0;
-    for (int j = p - 1; j >= 0; j--) {
+    for (int i = 0; i < p; i++) {
+        int j = ordered ? i : p - 1 - i;
         MPI_Aint lb, ext;
         MPI_Type_get_extent(types[tk[j]], &lb, &ext);
         counts[j] = n[j];
@@ -116,7 +137,7 @@ static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int
             displs[j] = (int)(at / (size_t)ext);
             wdispls[j] = displs[j];
         }
-        at += (size_t)(n[j] + 1) * (size_t)ext;
+        at += (size_t)(n[j] + !ordered) * (size_t)ext;
         if (w) /* keep the next block aligned for any type */
             at = (at + 15) / 16 * 16;
     }
@@ -126,15 +147,16 @@ static size_t layout(int p, const int *n, const int *tk, int w, int *counts, int
 typedef struct vcase {
     const char *alg; /* NULL: the environment */
     int pattern, mean, w, tk, in_place, wide;
+    int ordered; /* blocks in rank order without gaps (else reversed, with) */
 } vcase;
 
 static void say_case(char *out, size_t len, MPI_Comm comm, const char *cname, const vcase *k)
 {
     int p;
     MPI_Comm_size(comm, &p);
-    snprintf(out, len, "%s p=%d alg=%s %s mean=%d %s type=%d%s%s", cname, p,
+    snprintf(out, len, "%s p=%d alg=%s %s mean=%d %s type=%d%s%s%s", cname, p,
              k->alg ? k->alg : "(env)", pattern_name[k->pattern], k->mean, k->w ? "w" : "v", k->tk,
-             k->in_place ? " in place" : "", k->wide ? " _c" : "");
+             k->in_place ? " in place" : "", k->wide ? " _c" : "", k->ordered ? " ordered" : "");
     (void)comm;
 }
 
@@ -174,6 +196,7 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
     if (k->in_place) /* the send side is the receive side's */
         for (int j = 0; j < p; j++)
             rtk[j] = stk[j], rty[j] = sty[j], rn[j] = c[j * p + r] * 4 / ints_of[rtk[j]];
+    ordered = k->ordered;
     size_t sbytes = layout(p, sn, stk, k->w, sc, sd, swd);
     size_t rbytes = layout(p, rn, rtk, k->w, rc, rd, rwd);
     for (int j = 0; j < p; j++)
@@ -189,6 +212,7 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
     xchg_mpi_opts o;
     xchg_mpi_opts_default(&o);
     o.alg = k->alg;
+    o.machine_file = machine_file;
     const xchg_mpi_opts *opts = k->alg ? &o : NULL;
     const void *sendbuf = k->in_place ? MPI_IN_PLACE : sbuf;
     uint64_t c0, p0, c1, p1;
@@ -228,16 +252,24 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
     snprintf(line, sizeof line, "%s: counted once, %s (alg %s)", what,
              carried ? "carried" : "passed", ok ? info.alg : "?");
     check(comm, c1 - c0 == (uint64_t)carried && p1 - p0 == (uint64_t)!carried, line);
-    /* what ran: a forced direct schedule or shm runs; bruck and mpi go to
-     * the library; auto runs pairwise or shm */
+    /* what ran: a forced direct schedule, shm or aggregate runs; mpi goes
+     * to the library; auto runs pairwise or shm, or aggregate on several
+     * nodes of several ranks; a node-aware exchange with leaders (not
+     * built for variable blocks) runs auto's choice and says so */
     if (k->alg) {
         const char *a = k->alg;
         int want_fallback = !strcmp(a, "mpi");
+        int leaders = !strncmp(a, "leader", 6) || !strncmp(a, "pairs", 5);
+        int as_auto = !strcmp(a, "auto") || leaders;
+        int aggregated = ok && !strcmp(info.alg, "aggregate");
+        int auto_ok = ok && (!strcmp(info.alg, "pairwise") || !strcmp(info.alg, "shm") ||
+                             (nodes_apart && aggregated));
         int alg_ok = ok && (want_fallback ? info.fallback
-                                          : !info.fallback && (!strcmp(a, "auto")
-                                                                   ? !strcmp(info.alg, "pairwise") ||
-                                                                         !strcmp(info.alg, "shm")
-                                                                   : !strcmp(info.alg, a)));
+                                          : !info.fallback && (as_auto ? auto_ok
+                                                                       : !strcmp(info.alg, a)));
+        if (leaders)
+            alg_ok = alg_ok && strstr(info.why, "not built for variable blocks") != NULL;
+        auto_aggregate += as_auto && aggregated;
         snprintf(line, sizeof line, "%s: ran %s (fallback %d; %s)", what, ok ? info.alg : "?",
                  ok ? info.fallback : -1, ok ? info.why : "");
         check(comm, alg_ok, line);
@@ -282,12 +314,91 @@ static void run_comm(MPI_Comm comm, const char *cname, int shm_ok)
                 int mean = pat == LARGE ? 16 : means[mi];
                 for (int form = 0; form < 6; form++) {
                     vcase k = {algs[a], pat, mean, form >= 4, form == 1 ? 2 : 0, form == 2,
-                               form == 3 || form == 5};
+                               form == 3 || form == 5, 0};
                     if (quick && form != 0 && form != 4 && mi != 0)
                         continue;
                     run_case(comm, cname, &k, seed++);
                 }
             }
+}
+
+/* Nodes mode: the aggregation of variable blocks (aggregate_v.c) on
+ * comm, whose nodes hold most ranks at most: forced, auto and leader
+ * (which runs auto's choice), every count pattern and form at two
+ * means. */
+static void run_nodes_comm(MPI_Comm comm, const char *cname)
+{
+    static const char *algs[] = {"aggregate", "auto", "leader"};
+    static const int means[] = {3, 200};
+    uint64_t seed = 777;
+    for (int a = 0; a < 3; a++)
+        for (int pat = 0; pat < NPATTERNS; pat++)
+            for (int mi = 0; mi < 2; mi++) {
+                if ((pat == LARGE && mi != 0) || (a == 2 && pat != SPARSE))
+                    continue;
+                int mean = pat == LARGE ? 16 : means[mi];
+                /* forms 6 and 7: blocks in rank order without gaps (not
+                 * in place, in place), which aggregation moves in one
+                 * copy a run of ranks */
+                for (int form = 0; form < 8; form++) {
+                    vcase k = {algs[a], pat, mean, form == 4 || form == 5, form == 1 ? 2 : 0,
+                               form == 2 || form == 7, form == 3 || form == 5, form >= 6};
+                    if (quick && form != 0 && form != 2 && form != 4 && form != 6)
+                        continue;
+                    if (form >= 6 && pat != RANDOM && pat != SPARSE && pat != IDLE_RANK)
+                        continue; /* a few patterns are enough for the joins */
+                    run_case(comm, cname, &k, seed++);
+                }
+            }
+}
+
+/* Nodes mode: for each node size of ks (text: comma-separated), placed
+ * block-wise and round-robin (XCHG_NODE_SIZE, XCHG_NODE_PLACEMENT; set
+ * before the communicator is made, which maps its nodes once), or
+ * (ks "shared") the nodes the library groups shared memory into. */
+static void run_nodes(const char *ks)
+{
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    machine_file = getenv("XCHG_MACHINE_FILE");
+    if (!strcmp(ks, "shared")) {
+        MPI_Comm node;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        int np, most = 0, fewest = 0;
+        MPI_Comm_size(node, &np);
+        PMPI_Allreduce(&np, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        PMPI_Allreduce(&np, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Comm_free(&node);
+        nodes_apart = most < p && most > 1;
+        check(MPI_COMM_WORLD, fewest < p, "shared: the library groups the ranks in several nodes");
+        run_nodes_comm(MPI_COMM_WORLD, "shared");
+        return;
+    }
+    static const char *placements[] = {"block", "cyclic"};
+    for (int pl = 0; pl < 2; pl++)
+        for (const char *at = ks; *at;) {
+            char *end;
+            long k = strtol(at, &end, 10);
+            if (end == at || k < 1) {
+                check(MPI_COMM_WORLD, 0, "nodes: a list of node sizes");
+                return;
+            }
+            at = *end == ',' ? end + 1 : end;
+            char v[24], cname[64];
+            snprintf(v, sizeof v, "%ld", k);
+            setenv("XCHG_NODE_SIZE", v, 1);
+            setenv("XCHG_NODE_PLACEMENT", placements[pl], 1);
+            int nodes = (int)((p - 1) / k + 1);
+            int most = pl == 0 ? (int)(k < p ? k : p) : (p - 1) / nodes + 1;
+            nodes_apart = nodes > 1 && most > 1;
+            snprintf(cname, sizeof cname, "nodes of %ld %s", k, placements[pl]);
+            MPI_Comm c;
+            MPI_Comm_dup(MPI_COMM_WORLD, &c);
+            run_nodes_comm(c, cname);
+            MPI_Comm_free(&c);
+        }
+    unsetenv("XCHG_NODE_SIZE");
+    unsetenv("XCHG_NODE_PLACEMENT");
 }
 
 /* Buffers given as MPI_BOTTOM with absolute displacements (w), and NULL
@@ -427,6 +538,26 @@ int main(int argc, char **argv)
     PMPI_Allreduce(&(int){np == p}, &one, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Comm_free(&node);
     self_check(MPI_COMM_WORLD);
+    const char *nodes = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--nodes"))
+            nodes = argv[i + 1];
+    if (nodes) {
+        run_nodes(nodes);
+        /* with a cluster's figures auto must take aggregate somewhere
+         * from 6 ranks (the caller gives layouts of several nodes of
+         * several ranks; on fewer the model rightly stays flat) */
+        if (machine_file && p >= 6)
+            check(MPI_COMM_WORLD, auto_aggregate > 0, "nodes: auto takes aggregate somewhere");
+        if (r == 0)
+            printf("test_mpi_v: p=%d, nodes %s: %d checks, %d failed (auto took aggregate "
+                   "%ld times)\n",
+                   p, nodes, checks, failures, auto_aggregate);
+        MPI_Type_free(&types[1]);
+        MPI_Type_free(&types[2]);
+        MPI_Finalize();
+        return failures ? 1 : 0;
+    }
     run_comm(MPI_COMM_WORLD, "world", one);
     MPI_Comm rev, half;
     MPI_Comm_split(MPI_COMM_WORLD, 0, p - r, &rev);
