@@ -78,7 +78,9 @@ config() {
     local name=$1 tree=$2 np=$3 threads=$4
     # shellcheck source=../tests/mpi/lib_mpi.sh
     source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$tree/CMakeCache.txt")"
-    echo "$name $np $threads $("$MPI_LAUNCHER" --version 2>&1 | head -1)" >>"$tmp/configs"
+    local version
+    version=$("$MPI_LAUNCHER" --version 2>&1 | grep -m1 -i 'version\|open mpi\|openrte' | sed 's/^ *//')
+    echo "$name $np $threads $(mpi_flavor): $version" >>"$tmp/configs"
     for r in $(seq 1 "$runs"); do
         mpi_run "$np" env LD_PRELOAD="$tree/libxchg_mpi.so" "$tree/plan_cost_v" \
             "$rounds" "$calls" "$threads" "$maxbytes" >>"$tmp/$name.xchg"
