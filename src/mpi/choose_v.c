@@ -67,6 +67,15 @@ static int take_program_v(xchg_mpi_plan *pl, const xchg_topo *t, const char *spe
     return 0;
 }
 
+/* The pairwise schedule's line among l's candidates, or NULL. */
+static const xchg_line *pairwise_line(const xchg_mpi_lines *l)
+{
+    for (size_t i = 0; l->ok && i < l->n; i++)
+        if (!strcmp(l->cand[i].spec, "pairwise"))
+            return &l->cand[i].line;
+    return NULL;
+}
+
 /* The largest block (bytes) below which auto predicts shm faster than
  * the direct pairwise schedule, for blocks of one round (0: never). */
 static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size_t *limit,
@@ -78,10 +87,7 @@ static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size
     int rc = xchg_mpi_lines_get(t, XCHG_OP_ALLTOALL, 0, 0, &l);
     if (rc != MPI_SUCCESS)
         return rc;
-    const xchg_line *pw = NULL;
-    for (size_t i = 0; l->ok && i < l->n; i++)
-        if (!strcmp(l->cand[i].spec, "pairwise"))
-            pw = &l->cand[i].line;
+    const xchg_line *pw = pairwise_line(l);
     const xchg_machine *mach = &pl->key.set->in->mach;
     double f = pl->cs->ranks_per_core;
     int p = pl->cs->p;
@@ -114,10 +120,7 @@ static int nodes_v(xchg_mpi_plan *pl, const xchg_topo *complete, int *taken)
     int rc = xchg_mpi_lines_get(complete, XCHG_OP_ALLTOALL, 0, 0, &l);
     if (rc != MPI_SUCCESS)
         return rc;
-    const xchg_line *pw = NULL;
-    for (size_t i = 0; l->ok && i < l->n; i++)
-        if (!strcmp(l->cand[i].spec, "pairwise"))
-            pw = &l->cand[i].line;
+    const xchg_line *pw = pairwise_line(l);
     if (pw)
         rc = xchg_mpi_nodes_choose_v(pl, pw, XCHG_MPI_V_TYPICAL, taken);
     xchg_mpi_lines_put(l);
