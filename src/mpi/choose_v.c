@@ -76,8 +76,19 @@ static const xchg_line *pairwise_line(const xchg_mpi_lines *l)
     return NULL;
 }
 
+/* The block size auto prices a variable-block exchange at on several
+ * nodes: a plan serves every count (its key holds none), so it is chosen
+ * once, for a typical small block, the size the shared segment's credit
+ * is priced at too (shm_crossover). */
+#define XCHG_MPI_V_TYPICAL ((size_t)256)
+
 /* The largest block (bytes) below which auto predicts shm faster than
- * the direct pairwise schedule, for blocks of one round (0: never). */
+ * the direct pairwise schedule, for blocks of one round (0: never), into
+ * *limit; and into pl->shm_v_nnz_min the fewest peers a rank must
+ * exchange nonzero blocks with for shm to win at XCHG_MPI_V_TYPICAL-byte
+ * blocks: the direct exchange skips empty pairs, so with k of the p - 1
+ * pairs nonzero it is priced at k / (p - 1) of the pairwise schedule,
+ * while shm's barrier is paid whatever the pattern. */
 static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size_t *limit,
                          double *saving)
 {
@@ -97,18 +108,20 @@ static int shm_crossover(xchg_mpi_plan *pl, const xchg_topo *t, size_t cap, size
         if (shm >= direct)
             break;
         *limit = m;
-        if (m == 256) /* what a typical small call saves: the segment's credit */
+        if (m == XCHG_MPI_V_TYPICAL) /* what a typical small call saves: the credit */
             *saving = direct - shm;
+    }
+    pl->shm_v_nnz_min = 1;
+    if (pw && p > 2) {
+        double m = (double)XCHG_MPI_V_TYPICAL, direct = xchg_mpi_predict(pw, mach, m);
+        double shm = xchg_mpi_predict_shm(f, mach, p, m, m);
+        while (pl->shm_v_nnz_min < (size_t)p - 1 &&
+               shm >= direct * (double)pl->shm_v_nnz_min / (double)(p - 1))
+            pl->shm_v_nnz_min++;
     }
     xchg_mpi_lines_put(l);
     return MPI_SUCCESS;
 }
-
-/* The block size auto prices a variable-block exchange at on several
- * nodes: a plan serves every count (its key holds none), so it is chosen
- * once, for a typical small block, the size the shared segment's credit
- * is priced at too (shm_crossover). */
-#define XCHG_MPI_V_TYPICAL ((size_t)256)
 
 /* On ranks of several nodes: aggregation (aggregate_v.c) where the model
  * predicts it faster than pairwise flat at XCHG_MPI_V_TYPICAL-byte
@@ -243,8 +256,11 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
     else if (shm)
         snprintf(pl->info.why, sizeof pl->info.why,
                  "auto: all ranks on one node: shm while a call's largest block is at most "
-                 "%zu bytes (the model's crossover with pairwise), else pairwise; %s",
-                 limit, pl->shm ? "the segment is made" : "pairwise until the segment pays");
+                 "%zu bytes (the model's crossover with pairwise) and some rank exchanges "
+                 "nonzero blocks with at least %zu peers (fewer: the direct exchange's "
+                 "messages are predicted cheaper), else pairwise; %s",
+                 limit, pl->shm_v_nnz_min,
+                 pl->shm ? "the segment is made" : "pairwise until the segment pays");
     else
         snprintf(pl->info.why, sizeof pl->info.why,
                  "auto: the direct exchange, each rank posting its nonzero blocks");

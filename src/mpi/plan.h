@@ -158,6 +158,10 @@ struct xchg_mpi_plan {
      * many bytes (auto's crossover with the direct exchange; SIZE_MAX
      * when asked for), else the direct schedule prog runs the call */
     size_t shm_v_limit;
+    /* ... and while the busiest rank exchanges nonzero blocks with at
+     * least this many peers (auto's: a sparser call goes direct, whose
+     * messages are only its nonzero blocks; 1 when asked for) */
+    size_t shm_v_nnz_min;
     /* ... and after a call whose largest block passed it, the next
      * v_skip calls run the direct schedule without asking (v_backoff
      * calls, doubling while calls keep passing it, up to 64): every rank

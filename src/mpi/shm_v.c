@@ -7,16 +7,20 @@
  * once, up to the slot's size, after round 0).
  *
  * Round 0: each rank writes, into every slot of its column, the largest
- * block it sends to another rank (the word) and the first c bytes of the
- * block (only the word when its own largest block already passes the
- * limit below: the call goes direct); then one barrier. Every rank now reads the words of its row: the
- * largest block of the whole call, the same number on every rank, with no
- * message. From it every rank takes the same way:
- *   - at most the plan's shm_v_limit (auto's crossover with the direct
- *     exchange: the cost model's at that block size): on through the
- *     segment, copying its row home and moving c more bytes of every
- *     block a round until the largest is home (one round for small
- *     blocks);
+ * block it sends to another rank and how many peers it exchanges nonzero
+ * blocks with (the word), and the first c bytes of the block (only the
+ * word when its own largest block already passes the limit below: the
+ * call goes direct); then one barrier. Every rank now reads the words of
+ * its row: the largest block of the whole call and the most nonzero peers
+ * of any rank, the same numbers on every rank, with no message. From them
+ * every rank takes the same way:
+ *   - a largest block of at most the plan's shm_v_limit (auto's crossover
+ *     with the direct exchange: the cost model's at that block size) and
+ *     at least shm_v_nnz_min nonzero peers (below, the direct exchange's
+ *     few messages are predicted cheaper than the segment's barrier): on
+ *     through the segment, copying its row home and moving c more bytes
+ *     of every block a round until the largest is home (one round for
+ *     small blocks);
  *   - else the direct schedule (exec_v.c) for the whole call; round 0's
  *     copies are left unread.
  * With a tuning file's rows of alltoallv (tuned_v.c) the row of the
@@ -27,7 +31,7 @@
  * After a call that went direct (or by a row another way than shm), the
  * next calls go the same way without round 0
  * (1, then 2, 4, ... up to 64 of them while calls keep going direct; then
- * round 0 asks again): the ranks saw the same largest block, so they skip
+ * round 0 asks again): the ranks saw the same numbers, so they skip
  * alike, and a program of large blocks pays the barrier once in 64 calls.
  * A rank that failed before round 0 (staging could not be had) writes a
  * word no block can have: every rank then returns MPI_ERR_OTHER, and no
@@ -37,8 +41,41 @@
  */
 #include "mpi/call.h"
 
+#include <stdio.h>
+
 /* The word of a rank that failed before round 0. */
 #define FAILED UINT64_MAX
+/* A word's fields: the rank's largest block sent (low 48 bits, capped:
+ * a larger block is past any slot) and its nonzero peers (the more of
+ * those it sends to and receives from, capped below FAILED's). */
+#define WORD_BYTES ((UINT64_C(1) << 48) - 1)
+#define WORD_PEERS_MAX ((uint64_t)0xFFFE)
+
+/* Say (xchg_mpi_last_info) that this call went direct: after round 0
+ * with its largest block and busiest rank's nonzero peers, or (largest
+ * UINT64_MAX) unasked, as the last call. */
+static void note_direct(const xchg_mpi_plan *pl, uint64_t largest, uint64_t peers)
+{
+    char why[200];
+    if (largest == UINT64_MAX)
+        snprintf(why, sizeof why, "auto: direct, as the last call, without asking");
+    else
+        snprintf(why, sizeof why,
+                 "auto: direct: the call's largest block is %llu B (shm up to %zu) and its "
+                 "busiest rank has %llu nonzero peers (shm from %zu)",
+                 (unsigned long long)largest, pl->shm_v_limit, (unsigned long long)peers,
+                 pl->shm_v_nnz_min);
+    xchg_mpi_remember_way(pl, "pairwise", 0, why); /* auto's direct program (choose_v.c) */
+}
+
+/* This rank's word of round 0 for the call g describes. */
+static uint64_t word_of(const xchg_mpi_vgeom *g)
+{
+    uint64_t bytes = g->smax < WORD_BYTES ? (uint64_t)g->smax : WORD_BYTES;
+    size_t peers = g->nsend > g->nrecv ? g->nsend : g->nrecv;
+    uint64_t k = peers < WORD_PEERS_MAX ? (uint64_t)peers : WORD_PEERS_MAX;
+    return k << 48 | bytes;
+}
 
 /* The next round's grid. */
 static unsigned char *next_grid(xchg_mpi_store *st, size_t P)
@@ -91,8 +128,10 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
     int in_place = b->v->sendbuf == MPI_IN_PLACE;
     if (pl->v_skip > 0) { /* recent calls went another way: this one does, unasked */
         pl->v_skip--;
-        return pl->v_skip_row ? xchg_mpi_tuned_v_run(pl, b, pl->v_skip_row, UINT64_MAX)
-                              : xchg_mpi_exec_v(pl, b);
+        if (pl->v_skip_row)
+            return xchg_mpi_tuned_v_run(pl, b, pl->v_skip_row, UINT64_MAX);
+        note_direct(pl, UINT64_MAX, 0);
+        return xchg_mpi_exec_v(pl, b);
     }
     int rc = xchg_mpi_vgeom_begin(cs, b, 0, &g);
     xchg_mpi_tally t = {0, 0};
@@ -102,22 +141,29 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
      * goes direct: its words alone, no data */
     int speculate = rc == MPI_SUCCESS && g.smax <= pl->shm_v_limit;
     put_pieces(grid, P, me, stride, c, speculate ? &g : NULL, 0,
-               rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED, &t);
+               rc == MPI_SUCCESS ? word_of(&g) : FAILED, &t);
     xchg_mpi_shm_barrier(st->shm, cs->p);
-    uint64_t largest = rc == MPI_SUCCESS ? (uint64_t)g.smax : FAILED;
-    for (size_t o = 0; o < P; o++) {
+    uint64_t largest = 0, peers = 0;
+    int failed = rc != MPI_SUCCESS;
+    for (size_t o = 0; o < P && !failed; o++) {
         uint64_t w;
         if (o == me)
-            continue;
-        memcpy(&w, grid + (me * P + o) * stride, sizeof w);
-        if (w > largest)
-            largest = w;
+            w = word_of(&g);
+        else
+            memcpy(&w, grid + (me * P + o) * stride, sizeof w);
+        failed = w == FAILED;
+        if ((w & WORD_BYTES) > largest)
+            largest = w & WORD_BYTES;
+        if (w >> 48 > peers)
+            peers = w >> 48;
     }
-    if (rc != MPI_SUCCESS || largest == FAILED)
+    if (failed)
         return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
-    /* a tuning file's row (tuned_v.c), else the model's crossover */
+    /* a tuning file's row (tuned_v.c), else the model's crossover and
+     * sparseness */
     const xchg_mpi_vrow *row = xchg_mpi_tuned_v_row(pl, largest);
-    int way = row ? row->way : largest > pl->shm_v_limit ? XCHG_MPI_VWAY_PROG : XCHG_MPI_VWAY_SHM;
+    int direct = largest > pl->shm_v_limit || peers < pl->shm_v_nnz_min;
+    int way = row ? row->way : direct ? XCHG_MPI_VWAY_PROG : XCHG_MPI_VWAY_SHM;
     if (way != XCHG_MPI_VWAY_SHM) { /* every rank: the same other way */
         pl->v_backoff = pl->v_backoff ? (pl->v_backoff < 32 ? 2 * pl->v_backoff : 64) : 1;
         pl->v_skip = pl->v_backoff;
@@ -127,6 +173,8 @@ int xchg_mpi_shm_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
             return xchg_mpi_tuned_v_run(pl, b, row, largest);
         if (row)
             xchg_mpi_tuned_v_note(pl, row, largest);
+        else
+            note_direct(pl, largest, peers);
         if (in_place)
             rc = xchg_mpi_vgeom_begin(cs, b, 1, &g); /* its sends staged */
         if (rc == MPI_SUCCESS)
