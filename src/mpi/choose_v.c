@@ -176,6 +176,19 @@ static int take_shm(xchg_mpi_plan *pl, int forced, size_t limit, double saving, 
     return MPI_SUCCESS;
 }
 
+/* Add to pl's reason the tuning file's note (if any) and, when a
+ * node-aware exchange with leaders was asked for (asked, else NULL), that
+ * auto's choice ran instead. */
+static void add_notes(xchg_mpi_plan *pl, const char *note, const char *asked)
+{
+    if (note[0])
+        xchg_mpi_why_add(pl, "%s", note);
+    if (asked)
+        xchg_mpi_why_add(pl, "%s: the node-aware exchanges with leaders are not built for "
+                             "variable blocks; auto's choice runs",
+                         asked);
+}
+
 int xchg_mpi_choose_v(xchg_mpi_plan *pl)
 {
     const xchg_mpi_settings *s = pl->key.set;
@@ -231,12 +244,7 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
         if ((rc = nodes_v(pl, &complete, &taken)) != MPI_SUCCESS)
             return rc;
         if (taken) {
-            if (note[0])
-                xchg_mpi_why_add(pl, "%s", note);
-            if (node_aware)
-                xchg_mpi_why_add(pl, "%s: the node-aware exchanges with leaders are not built "
-                                     "for variable blocks; auto's choice runs",
-                                 asked);
+            add_notes(pl, note, node_aware ? asked : NULL);
             return MPI_SUCCESS;
         }
     }
@@ -266,11 +274,6 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
                  "auto: the direct exchange, each rank posting its nonzero blocks");
     if (pl->shm)
         snprintf(pl->info.alg, sizeof pl->info.alg, "shm");
-    if (note[0])
-        xchg_mpi_why_add(pl, "%s", note);
-    if (node_aware)
-        xchg_mpi_why_add(pl, "%s: the node-aware exchanges with leaders are not built for "
-                             "variable blocks; auto's choice runs",
-                         asked);
+    add_notes(pl, note, node_aware ? asked : NULL);
     return MPI_SUCCESS;
 }
