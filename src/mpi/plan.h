@@ -160,7 +160,8 @@ struct xchg_mpi_plan {
     size_t shm_v_limit;
     /* ... and while the busiest rank exchanges nonzero blocks with at
      * least this many peers (auto's: a sparser call goes direct, whose
-     * messages are only its nonzero blocks; 1 when asked for) */
+     * messages are only its nonzero blocks; 0 when asked for or by a
+     * tuning file's rows: the pattern does not decide) */
     size_t shm_v_nnz_min;
     /* ... and after a call whose largest block passed it, the next
      * v_skip calls run the direct schedule without asking (v_backoff
