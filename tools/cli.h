@@ -293,6 +293,12 @@ double xchg_cli_now(void);
 void xchg_cli_json_num(FILE *f, double v);
 void xchg_cli_json_size(FILE *f, double m);
 void xchg_cli_json_u64(FILE *f, uint64_t v);
+/* The machine's fields of a JSON object: ,"machine":..,"units":..,"ts":..,
+ * "tw":..,"tr":.. */
+void xchg_cli_json_machine(FILE *f, const xchg_machine *mach);
+/* A variable-block cost's fields: ,"startups" .. ,"link_time"; with full
+ * also "max_node_messages" and "copy_blocks" (xchg cost's own object). */
+void xchg_cli_json_vcost(FILE *f, const xchg_vcost *v, int full);
 
 /* --- pictures (cli_picture.c) ------------------------------------- */
 

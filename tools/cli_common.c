@@ -463,6 +463,50 @@ void xchg_cli_json_u64(FILE *f, uint64_t v)
     fprintf(f, "%llu", (unsigned long long)v);
 }
 
+void xchg_cli_json_machine(FILE *f, const xchg_machine *mach)
+{
+    fputs(",\"machine\":", f);
+    xchg_tool_json_str(f, mach->name);
+    fputs(",\"units\":", f);
+    xchg_tool_json_str(f, mach->units);
+    fputs(",\"ts\":", f);
+    xchg_cli_json_num(f, mach->ts);
+    fputs(",\"tw\":", f);
+    xchg_cli_json_num(f, mach->tw);
+    fputs(",\"tr\":", f);
+    xchg_cli_json_num(f, mach->tr);
+}
+
+void xchg_cli_json_vcost(FILE *f, const xchg_vcost *v, int full)
+{
+    fputs(",\"startups\":", f);
+    xchg_cli_json_u64(f, v->startups);
+    fputs(",\"messages\":", f);
+    xchg_cli_json_u64(f, v->messages);
+    if (full) {
+        fputs(",\"max_node_messages\":", f);
+        xchg_cli_json_u64(f, v->max_node_messages);
+    }
+    fputs(",\"max_message_bytes\":", f);
+    xchg_cli_json_u64(f, v->max_message_bytes);
+    fputs(",\"volume_bytes\":", f);
+    xchg_cli_json_u64(f, v->volume_bytes);
+    fputs(",\"link_volume_bytes\":", f);
+    xchg_cli_json_u64(f, v->link_volume_bytes);
+    fputs(",\"link_volume_source\":", f);
+    xchg_tool_json_str(f, xchg_cli_link_source(v->link_source));
+    if (full) {
+        fputs(",\"copy_blocks\":", f);
+        xchg_cli_json_u64(f, v->copy_blocks);
+    }
+    fputs(",\"copy_bytes\":", f);
+    xchg_cli_json_num(f, v->copy_bytes);
+    fputs(",\"time\":", f);
+    xchg_cli_json_num(f, v->time);
+    fputs(",\"link_time\":", f);
+    xchg_cli_json_num(f, v->link_time);
+}
+
 int xchg_cli_no_line(const xchg_plan_entry *e)
 {
     return e->check == XCHG_CHECK_ERROR || e->check == XCHG_CHECK_SKIPPED;

@@ -46,24 +46,7 @@ static void json_entry(const xchg_plan_entry *e, const char *type, const char *n
     xchg_tool_json_str(stdout, e->alg);
     printf(",\"eligible\":%s", e->eligible ? "true" : "false");
     if (e->has_vcost) {
-        fputs(",\"startups\":", stdout);
-        xchg_cli_json_u64(stdout, v->startups);
-        fputs(",\"messages\":", stdout);
-        xchg_cli_json_u64(stdout, v->messages);
-        fputs(",\"max_message_bytes\":", stdout);
-        xchg_cli_json_u64(stdout, v->max_message_bytes);
-        fputs(",\"volume_bytes\":", stdout);
-        xchg_cli_json_u64(stdout, v->volume_bytes);
-        fputs(",\"link_volume_bytes\":", stdout);
-        xchg_cli_json_u64(stdout, v->link_volume_bytes);
-        fputs(",\"link_volume_source\":", stdout);
-        xchg_tool_json_str(stdout, xchg_cli_link_source(v->link_source));
-        fputs(",\"copy_bytes\":", stdout);
-        xchg_cli_json_num(stdout, v->copy_bytes);
-        fputs(",\"time\":", stdout);
-        xchg_cli_json_num(stdout, v->time);
-        fputs(",\"link_time\":", stdout);
-        xchg_cli_json_num(stdout, v->link_time);
+        xchg_cli_json_vcost(stdout, v, 0);
     }
     if (note) {
         fputs(",\"verified\":", stdout);
