@@ -53,17 +53,11 @@ int bench_v_make(const bench_job *job, size_t m, bench_v *v)
     }
     v->sd = v->sc + p, v->rc = v->sc + 2 * p, v->rd = v->sc + 3 * p;
     size_t s = 0, r = 0;
-    int too_big = 0;
-    for (int j = 0; j < p; j++) {
-        uint64_t out = xchg_vcounts_get(c, (uint32_t)me, (uint32_t)j),
-                 in = xchg_vcounts_get(c, (uint32_t)j, (uint32_t)me);
-        too_big |= out > INT_MAX || in > INT_MAX || s > INT_MAX || r > INT_MAX;
-        v->sc[j] = (int)out, v->sd[j] = (int)s, s += (size_t)out;
-        v->rc[j] = (int)in, v->rd[j] = (int)r, r += (size_t)in;
+    int too_big = xchg_tool_vcounts_args(c, p, me, v->sc, v->sd, v->rc, v->rd, &s, &r);
+    for (int j = 0; j < p; j++)
         v->types[j] = MPI_BYTE;
-    }
     xchg_vcounts_free(c);
-    if (too_big || s > INT_MAX || r > INT_MAX) {
+    if (too_big) {
         xchg_tool_usage_error("--op %s --counts '%s' at %zu bytes: a block or a rank's "
                               "buffer passes MPI_Alltoallv's int counts",
                               a->vexchange == 2 ? "alltoallw" : "alltoallv", a->counts, m);

@@ -7,6 +7,7 @@
  */
 #include "tool_ops.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 int xchg_tool_op_reduces(xchg_op_kind k)
@@ -149,4 +150,20 @@ double xchg_tool_rank_mean(MPI_Comm comm, int p, double x)
     double sum = 0.0;
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     return sum / p;
+}
+
+int xchg_tool_vcounts_args(const xchg_vcounts *c, int p, int me, int *sc, int *sd, int *rc,
+                           int *rd, size_t *sbytes, size_t *rbytes)
+{
+    size_t sb = 0, rb = 0;
+    int big = 0;
+    for (int j = 0; j < p; j++) {
+        uint64_t out = xchg_vcounts_get(c, (uint32_t)me, (uint32_t)j),
+                 in = xchg_vcounts_get(c, (uint32_t)j, (uint32_t)me);
+        big |= out > INT_MAX || in > INT_MAX || sb > INT_MAX || rb > INT_MAX;
+        sc[j] = (int)out, sd[j] = (int)sb, sb += (size_t)out;
+        rc[j] = (int)in, rd[j] = (int)rb, rb += (size_t)in;
+    }
+    *sbytes = sb, *rbytes = rb;
+    return big || sb > INT_MAX || rb > INT_MAX;
 }

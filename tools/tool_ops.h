@@ -17,6 +17,14 @@
 #include "xchg.h"
 #include "xchg_mpi.h"
 
+/* Rank me's MPI_Alltoallv arguments in bytes from the count matrix c of
+ * p ranks: sc, rc its row and column, sd, rd packed displacements (each
+ * array p ints); *sbytes, *rbytes its buffers' sizes. Returns nonzero
+ * when a count or a displacement passes INT_MAX (the arrays are then not
+ * all meaningful). */
+int xchg_tool_vcounts_args(const xchg_vcounts *c, int p, int me, int *sc, int *sd, int *rc,
+                           int *rd, size_t *sbytes, size_t *rbytes);
+
 /* Nonzero when kind combines (reduce, allreduce, reduce_scatter, scan). */
 int xchg_tool_op_reduces(xchg_op_kind kind);
 /* Nonzero when kind has a root (bcast, reduce, gather, scatter). */

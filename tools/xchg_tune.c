@@ -496,16 +496,9 @@ static int vsize_make(const tune_args *a, int p, int me, size_t m, vsize *v)
     }
     v->sd = v->sc + p, v->rc = v->sc + 2 * p, v->rd = v->sc + 3 * p;
     size_t sb = 0, rb = 0;
-    int big = 0;
-    for (int j = 0; j < p; j++) {
-        uint64_t out = xchg_vcounts_get(c, (uint32_t)me, (uint32_t)j),
-                 in = xchg_vcounts_get(c, (uint32_t)j, (uint32_t)me);
-        big |= out > INT_MAX || in > INT_MAX || sb > INT_MAX || rb > INT_MAX;
-        v->sc[j] = (int)out, v->sd[j] = (int)sb, sb += (size_t)out;
-        v->rc[j] = (int)in, v->rd[j] = (int)rb, rb += (size_t)in;
-    }
+    int big = xchg_tool_vcounts_args(c, p, me, v->sc, v->sd, v->rc, v->rd, &sb, &rb);
     xchg_vcounts_free(own);
-    if (big || sb > INT_MAX || rb > INT_MAX)
+    if (big)
         return xchg_tool_usage_error("--counts '%s' at %zu bytes: a block or a rank's buffer "
                                      "passes MPI_Alltoallv's int counts", a->counts, m);
     v->sbytes = sb, v->rbytes = rb;
