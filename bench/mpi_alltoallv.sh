@@ -62,7 +62,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$quick" = 1 ] && reps=1
-command -v node >/dev/null || die "node not found (scripts/install-deps.sh installs nodejs)"
+command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
+    bash "$repo/scripts/install-deps.sh"
 
 build_tree() {
     local dir=$1 flavor=$2

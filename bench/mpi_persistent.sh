@@ -44,7 +44,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1'; accepted: --runs R, --build DIR, --build-mpich DIR, --no-mpich, --out FILE, --help" ;;
     esac
 done
-command -v node >/dev/null || die "node not found (scripts/install-deps.sh installs nodejs)"
+command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
+    bash "$repo/scripts/install-deps.sh"
 build_tree() {
     if [ ! -f "$1/CMakeCache.txt" ]; then
         cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$2" >/dev/null

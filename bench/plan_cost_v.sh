@@ -52,7 +52,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1'; accepted: --runs R, --build DIR, --build-mpich DIR, --no-mpich, --out FILE, --help" ;;
     esac
 done
-command -v node >/dev/null && command -v mpicc.openmpi >/dev/null || bash "$repo/scripts/install-deps.sh"
+command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
+    bash "$repo/scripts/install-deps.sh"
 
 build_tree() {
     local dir=$1 flavor=$2
