@@ -76,31 +76,9 @@ else
 fi
 # What MPICH's configure would write for this machine, and the one-test
 # main() its build generates when tests are not bundled.
-: >"$tmp/mtest_mpix.h"
-cat >"$tmp/mpitestconf.h" <<'EOF'
-#define HAVE_STDARG_H 1
-#define HAVE_STRING_H 1
-#define HAVE_STDLIB_H 1
-#define HAVE_UNISTD_H 1
-#define HAVE_SYS_TIME_H 1
-#define HAVE_SYS_RESOURCE_H 1
-#define HAVE_MPI_INTEGER16 0
-#define USE_STRICT_MPI 1
-#define HAVE_MPI_WIN_CREATE 1
-#define HAVE_MPI_IO 1
-#define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX
-EOF
-cat >"$tmp/main.c" <<'EOF'
-#include "mpitest.h"
-int run(const char *arg);
-int main(int argc, char **argv)
-{
-    MTest_Init(&argc, &argv);
-    int errs = run(argc > 1 ? argv[1] : "");
-    MTest_Finalize(errs);
-    return MTestReturnValue(errs);
-}
-EOF
+# shellcheck source=lib_mtest.sh
+source "$here/lib_mtest.sh"
+mtest_stubs "$tmp"
 mpicc.openmpi -O2 -w -I"$tmp" -o "$tmp/alltoall1" "$tmp/alltoall1.c" "$tmp/mtest.c" \
     "$tmp/mtest_common.c" "$tmp/mtest_single.c" "$tmp/main.c" ||
     die "alltoall1.c did not build with mpicc.openmpi"

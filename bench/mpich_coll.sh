@@ -123,31 +123,9 @@ fi
 for f in $harness; do fetch "$f" || die "$mpich has no test/mpi/$f"; done
 # What MPICH's configure would write for this machine, and the one-test
 # main() its build generates for a test written as run().
-: >"$src/mtest_mpix.h"
-cat >"$src/mpitestconf.h" <<'EOF'
-#define HAVE_STDARG_H 1
-#define HAVE_STRING_H 1
-#define HAVE_STDLIB_H 1
-#define HAVE_UNISTD_H 1
-#define HAVE_SYS_TIME_H 1
-#define HAVE_SYS_RESOURCE_H 1
-#define HAVE_MPI_INTEGER16 0
-#define USE_STRICT_MPI 1
-#define HAVE_MPI_WIN_CREATE 1
-#define HAVE_MPI_IO 1
-#define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX
-EOF
-cat >"$src/main.c" <<'EOF'
-#include "mpitest.h"
-int run(const char *arg);
-int main(int argc, char **argv)
-{
-    MTest_Init(&argc, &argv);
-    int errs = run(argc > 1 ? argv[1] : "");
-    MTest_Finalize(errs);
-    return MTestReturnValue(errs);
-}
-EOF
+# shellcheck source=lib_mtest.sh
+source "$here/lib_mtest.sh"
+mtest_stubs "$src"
 # The harness once, the counting interposer for this MPI.
 for f in mtest mtest_common mtest_single; do
     "$cc" -O2 -w -I"$src" -c -o "$tmp/$f.o" "$src/$f.c" || die "MPICH's util/$f.c did not build with $cc"
