@@ -207,6 +207,15 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
     if (pl->shm_later && (rc = buy_shm(pl, opts->verbose)) != MPI_SUCCESS)
         return rc;
     xchg_mpi_remember(pl);
+    if (pl->fallback && pl->prog && xchg_mpi_is_v(a->kind) && !xchg_mpi_library_v_takes(a, c->p)) {
+        /* auto's pass of a variable-block call the library cannot take
+         * (choose_v.c kept the direct program for it) */
+        xchg_mpi_remember_way(pl, "pairwise", 0,
+                              "auto: counts past INT_MAX, which this MPI library's call cannot "
+                              "take: the direct exchange");
+        xchg_mpi_count_call(a, 1);
+        return xchg_mpi_exec_v(pl, &c->b);
+    }
     if (pl->fallback) {
         xchg_mpi_pass pass = xchg_mpi_pass_of(cs, a->q);
         xchg_mpi_memo_keep(a, pl, pass);

@@ -109,6 +109,15 @@ XCHG_MPI_INTERNAL int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_
  * to the MPI library after all (a tuning file's row, tuned_v.c):
  * recounted as passed, then the library's call. Not raised. */
 XCHG_MPI_INTERNAL int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a);
+/* pass.c: MPI_Alltoallv or MPI_Alltoallw by the MPI library, with a's
+ * arrays: int arrays as they are; wide ones to MPI 4's large-count calls,
+ * or under an older MPI converted to int (MPI_ERR_COUNT when one does not
+ * fit). Not counted, not raised. */
+XCHG_MPI_INTERNAL int xchg_mpi_library_v(const xchg_mpi_opargs *a);
+/* pass.c: whether xchg_mpi_library_v can make the call a of n ranks:
+ * always under MPI 4; before, unless a's wide arrays hold a count or
+ * displacement past an int. */
+XCHG_MPI_INTERNAL int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n);
 /* Where a call of cs passed on goes: a shift by q's peers on cs's
  * duplicate communicator. */
 XCHG_MPI_INTERNAL xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q);
@@ -138,7 +147,9 @@ typedef struct xchg_mpi_memo_hit {
 XCHG_MPI_INTERNAL const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a);
 /* Remember that the call a was passed on by pl (a cached fallback), to
  * pass (where it went); calls with datatypes or an operator that are not
- * predefined, or options too long to keep, are not remembered. */
+ * predefined (but for MPI_Alltoallv and MPI_Alltoallw, whose plans read
+ * no type), a node-aware exchange's own calls, or options too long to
+ * keep, are not remembered. */
 XCHG_MPI_INTERNAL void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl,
                                           xchg_mpi_pass pass);
 /* Whether the memo is on: below MPI_THREAD_MULTIPLE, not under SMPI, and

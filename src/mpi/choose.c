@@ -23,6 +23,7 @@
 #include "mpi/candidates.h"
 #include "mpi/plan.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,6 +307,15 @@ static int choose_exchange(xchg_mpi_plan *pl)
         }
         pl->bad_value = 0;
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
+        return MPI_SUCCESS;
+    }
+    if (!strcmp(asked, "auto") && pl->cs->p == 2 && !s->in->tuning &&
+        (MPI_VERSION >= 4 || pl->key.nelems <= INT_MAX)) {
+        /* one message each way, which the library's own call sends too:
+         * xchg would add only its own work (its short way then passes
+         * the call at once, memo.c) */
+        xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
+                               "library's own MPI_Alltoall does");
         return MPI_SUCCESS;
     }
     if (!strcmp(asked, "auto")) {

@@ -179,7 +179,19 @@ static int vcall(xchg_op_kind kind, const void *sendbuf, const void *scounts, co
                          .stypes = stypes,
                          .rtypes = rtypes,
                          .wide = wide};
-    return xchg_mpi_call_checked(&a); /* no short way: its calls are not remembered */
+    /* the short way: the plan passed this communicator's last such call
+     * to the library, whatever its counts (memo.c; the library checks
+     * them); not for wide arrays under an MPI before 4, which the library
+     * may not take, nor for one buffer both ways, which MPI forbids but
+     * not every library checks (describe_v.c does) */
+    int aliased = sendbuf != MPI_IN_PLACE && sendbuf && sendbuf == recvbuf;
+    const xchg_mpi_memo_hit *hit =
+        aliased || (wide && MPI_VERSION < 4) ? NULL : xchg_mpi_memo_find(&a);
+    if (!hit)
+        return xchg_mpi_call_checked(&a);
+    xchg_mpi_remember_hit(hit);
+    int rc = xchg_mpi_library_v(&a);
+    return rc == MPI_SUCCESS ? rc : xchg_mpi_raise(comm, rc);
 }
 
 int xchg_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -28,7 +28,13 @@
  *   plan is cached under).
  * - Only predefined datatypes and operators are remembered: a derived
  *   datatype or a user's operator may be freed and its handle reused for
- *   another of a different size or commutativity.
+ *   another of a different size or commutativity. MPI_Alltoallv and
+ *   MPI_Alltoallw are the exception: their plans read neither types nor
+ *   counts (choose_v.c), so a call of theirs is remembered by its
+ *   communicator, in place and options alone, whatever its counts,
+ *   displacements and types (the library checks those).
+ * - A node-aware exchange's own calls (inner) are not remembered: they
+ *   are made on the node's communicator, which no program's call names.
  * - Every remembered call is forgotten whenever a cached plan is freed (a
  *   communicator freed, a plan evicted): its slot is cleared and the epoch
  *   moves (a communicator's handle may be reused too, and a hit hands on
@@ -89,7 +95,7 @@ enum { MEMO_UNDECIDED, MEMO_ACTIVE, MEMO_OFF };
 static struct {
     atomic_int on;
     atomic_uint epoch;
-    memo_slot slot[XCHG_OP_COUNT];
+    memo_slot slot[XCHG_MPI_KINDS];
 } memo;
 
 /* Predefined handles, filled once (MPICH's are constants, Open MPI's and
@@ -214,7 +220,7 @@ int xchg_mpi_memo_on(void)
 
 XCHG_MPI_HOT const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *a)
 {
-    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT)
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_MPI_KINDS)
         return NULL;
     memo_slot *s = &memo.slot[a->kind];
     if (!same_args(s, a)) /* a slot not kept has no SLOT_KEPT */
@@ -234,13 +240,14 @@ XCHG_MPI_HOT const xchg_mpi_memo_hit *xchg_mpi_memo_find(const xchg_mpi_opargs *
 
 void xchg_mpi_memo_keep(const xchg_mpi_opargs *a, const xchg_mpi_plan *pl, xchg_mpi_pass pass)
 {
-    if (!MEMO_ON || (unsigned)a->kind >= XCHG_OP_COUNT || !xchg_mpi_memo_on())
+    if (!MEMO_ON || (unsigned)a->kind >= XCHG_MPI_KINDS || a->inner || !xchg_mpi_memo_on())
         return;
     pthread_once(&known_once, fill_known);
     memo_slot *s = &memo.slot[a->kind];
     s->flags = 0;
-    if (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
-        (reduces(a->kind) && !known_op(a->op)))
+    if (!xchg_mpi_is_v(a->kind) &&
+        (!known_type(a->rtype) || (uses_stype(a) && !known_type(a->stype)) ||
+         (reduces(a->kind) && !known_op(a->op))))
         return;
     const char *alg = "", *topo = "", *tuning = "", *machine = "";
     if (a->opts) {
@@ -277,13 +284,13 @@ void xchg_mpi_memo_forget(void)
 {
     atomic_fetch_add_explicit(&memo.epoch, 1, memory_order_acq_rel);
     if (atomic_load_explicit(&memo.on, memory_order_relaxed) == MEMO_ACTIVE)
-        for (int k = 0; k < XCHG_OP_COUNT; k++)
+        for (int k = 0; k < XCHG_MPI_KINDS; k++)
             memo.slot[k].flags = 0;
 }
 
 uint64_t xchg_mpi_memo_hits(xchg_op_kind kind)
 {
-    if ((unsigned)kind >= XCHG_OP_COUNT)
+    if ((unsigned)kind >= XCHG_MPI_KINDS)
         return 0;
     return (uint64_t)atomic_load_explicit(&memo.slot[kind].hits, memory_order_relaxed);
 }

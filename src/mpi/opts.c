@@ -256,7 +256,9 @@ int xchg_mpi_alg_check_op(const char *alg, xchg_op_kind kind, xchg_err *err)
 
 void xchg_mpi_alg_for(const char *alg, xchg_op_kind kind, char *out, size_t len)
 {
-    snprintf(out, len, "auto");
+    if (len < sizeof "auto")
+        return;
+    memcpy(out, "auto", sizeof "auto"); /* at every call: no snprintf */
     if (!alg || !strcmp(alg, "auto"))
         return;
     if (!item_end(alg)) {

@@ -40,11 +40,7 @@ static int narrow(const void *arr, int count, int n, int *out, const int **res)
 }
 #endif
 
-/* MPI_Alltoallv or MPI_Alltoallw by the MPI library, with a's arrays:
- * int arrays as they are; wide ones to MPI 4's large-count calls, or
- * under an older MPI converted to int (MPI_ERR_COUNT when one does not
- * fit). */
-static int library_v(const xchg_mpi_opargs *a)
+int xchg_mpi_library_v(const xchg_mpi_opargs *a)
 {
     int w = a->kind == XCHG_MPI_OP_ALLTOALLW;
     if (!a->wide)
@@ -81,11 +77,31 @@ static int library_v(const xchg_mpi_opargs *a)
 #endif
 }
 
+int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n)
+{
+#if MPI_VERSION >= 4
+    (void)a, (void)n;
+    return 1;
+#else
+    if (!a->wide)
+        return 1;
+    int *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
+    if (!buf)
+        return 0;
+    const int *sc, *sd, *rc, *rd;
+    int fits = !narrow(a->scounts, 1, n, buf, &sc) && !narrow(a->sdispls, 0, n, buf + n, &sd) &&
+               !narrow(a->rcounts, 1, n, buf + 2 * n, &rc) &&
+               !narrow(a->rdispls, 0, n, buf + 3 * n, &rd);
+    free(buf);
+    return fits;
+#endif
+}
+
 int xchg_mpi_pass_on(const xchg_mpi_opargs *a, const xchg_mpi_pass *pass)
 {
     if (xchg_mpi_is_v(a->kind)) {
         xchg_mpi_count_call(a, 0);
-        return library_v(a);
+        return xchg_mpi_library_v(a);
     }
     if ((a->scount > INT_MAX || a->rcount > INT_MAX) && MPI_VERSION < 4)
         return MPI_ERR_COUNT; /* not made, so not counted */
@@ -98,7 +114,7 @@ int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a)
     if (!a->inner)
         atomic_fetch_sub(&carried[a->kind], 1);
     xchg_mpi_count_call(a, 0);
-    return library_v(a);
+    return xchg_mpi_library_v(a);
 }
 
 xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q)
@@ -126,7 +142,9 @@ void xchg_mpi_v_call_counts(uint64_t *carried_out, uint64_t *passed_out)
                        (uint64_t)atomic_load(&carried[XCHG_MPI_OP_ALLTOALLW]);
     if (passed_out)
         *passed_out = (uint64_t)atomic_load(&passed[XCHG_MPI_OP_ALLTOALLV]) +
-                      (uint64_t)atomic_load(&passed[XCHG_MPI_OP_ALLTOALLW]);
+                      (uint64_t)atomic_load(&passed[XCHG_MPI_OP_ALLTOALLW]) +
+                      xchg_mpi_memo_hits(XCHG_MPI_OP_ALLTOALLV) +
+                      xchg_mpi_memo_hits(XCHG_MPI_OP_ALLTOALLW);
 }
 
 void xchg_mpi_op_call_counts(uint64_t *carried_out, uint64_t *passed_out)

@@ -32,6 +32,11 @@
  *    program says which) must run bcast-hc, which applies there, not the
  *    MPI library; then allgather-hc and bcast-hc again there, each call's
  *    last info naming its own plan.
+ * MPI_Alltoallv and MPI_Alltoallw on communicators of 2 ranks (auto
+ * passes them to the library there): the second call, with other counts,
+ * takes the short way too; both as the library's, counted as passed,
+ * with last info "mpi"; one buffer both ways still gives MPI_ERR_BUFFER
+ * after a remembered call; and a call on 4 ranks (carried) looks up.
  * And the memo's own cases:
  *  - a shift by -1 takes the short way to its own peers, and one by 4
  *    (the same shift on 3 ranks, another q) is looked up again;
@@ -225,6 +230,88 @@ static void *thread_calls(void *arg)
     return NULL;
 }
 
+/* MPI_Alltoallv or MPI_Alltoallw (w nonzero: each block a vector type of
+ * its own) on c, counts new with salt, through xchg (alg, given as
+ * options) and through the library on the same inputs: what happened. */
+static outcome vrun(MPI_Comm c, int w, const char *alg, int salt)
+{
+    enum { P_MAX = 4, PER = 16 };
+    int p, r, sc[P_MAX], sd[P_MAX], rc[P_MAX], rd[P_MAX], sdb[P_MAX], rdb[P_MAX];
+    int in[P_MAX * PER], out[P_MAX * PER], ref[P_MAX * PER];
+    MPI_Datatype st[P_MAX], rt[P_MAX];
+    MPI_Comm_size(c, &p);
+    MPI_Comm_rank(c, &r);
+    for (int j = 0; j < p; j++) { /* r sends j (r + j + salt) % 5 ints; j sends r as many */
+        sc[j] = (r + j + salt) % 5, sd[j] = j * PER, sdb[j] = sd[j] * (int)sizeof(int);
+        rc[j] = (j + r + salt) % 5, rd[j] = j * PER, rdb[j] = rd[j] * (int)sizeof(int);
+        st[j] = rt[j] = MPI_INT;
+    }
+    for (int i = 0; i < P_MAX * PER; i++)
+        in[i] = (wrank + 1) * 1000 + i + salt, out[i] = ref[i] = -1;
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = alg;
+    outcome res = {0};
+    uint64_t passed0, passed1;
+    xchg_mpi_v_call_counts(NULL, &passed0);
+    long a0 = attr_calls;
+    int e1 = w ? xchg_mpi_alltoallw(in, sc, sdb, st, out, rc, rdb, rt, c, &o)
+               : xchg_mpi_alltoallv(in, sc, sd, MPI_INT, out, rc, rd, MPI_INT, c, &o);
+    res.lookups = attr_calls - a0;
+    xchg_mpi_v_call_counts(NULL, &passed1);
+    res.passed = (long)(passed1 - passed0);
+    xchg_mpi_plan_info info;
+    if (xchg_mpi_last_info(&info) == MPI_SUCCESS) {
+        snprintf(res.alg, sizeof res.alg, "%s", info.alg);
+        snprintf(res.why, sizeof res.why, "%s", info.why);
+    }
+    int e2 = w ? PMPI_Alltoallw(in, sc, sdb, st, ref, rc, rdb, rt, c)
+               : PMPI_Alltoallv(in, sc, sd, MPI_INT, ref, rc, rd, MPI_INT, c);
+    res.same = e1 == MPI_SUCCESS && e2 == MPI_SUCCESS && !memcmp(out, ref, sizeof out);
+    return res;
+}
+
+/* The short way of MPI_Alltoallv and MPI_Alltoallw: auto passes a call
+ * of 2 ranks to the library, and the plan reads no count or type, so the
+ * next call takes the short way whatever its counts. */
+static void variable_blocks(void)
+{
+    MPI_Comm c2;
+    MPI_Comm_split(MPI_COMM_WORLD, wrank / 2, wrank, &c2);
+    char what[2 * sizeof ((xchg_mpi_plan_info *)0)->why + 160];
+    for (int w = 0; w < 2; w++) {
+        const char *name = w ? "alltoallw" : "alltoallv";
+        outcome a = vrun(c2, w, "auto", 0), b = vrun(c2, w, "auto", 1);
+        snprintf(what, sizeof what, "%s on 2 ranks, counts new: both as the library's", name);
+        check(a.same && b.same, what);
+        snprintf(what, sizeof what, "%s on 2 ranks: both passed on, info \"mpi\" (%s)", name,
+                 b.why);
+        check(a.passed == 1 && b.passed == 1 && !strcmp(a.alg, "mpi") && !strcmp(b.alg, "mpi") &&
+                  strstr(b.why, "2 ranks") != NULL,
+              what);
+        snprintf(what, sizeof what,
+                 "%s on 2 ranks: the first looks its plan up, the second (other counts) %s", name,
+                 memo_on ? "not" : "too (MPI_THREAD_MULTIPLE)");
+        check(a.lookups > 0 && (memo_on ? b.lookups == 0 : b.lookups > 0), what);
+    }
+    /* one buffer both ways after a remembered call: still MPI's error */
+    vrun(c2, 0, "auto", 2);
+    MPI_Comm_set_errhandler(c2, MPI_ERRORS_RETURN);
+    int cnt[2] = {1, 1}, dsp[2] = {0, 1}, buf[2] = {0, 0}, cls = MPI_SUCCESS;
+    xchg_mpi_opts o;
+    xchg_mpi_opts_default(&o);
+    o.alg = "auto";
+    int e = xchg_mpi_alltoallv(buf, cnt, dsp, MPI_INT, buf, cnt, dsp, MPI_INT, c2, &o);
+    MPI_Error_class(e, &cls);
+    check(cls == MPI_ERR_BUFFER, "alltoallv, one buffer both ways after a remembered call: "
+                                 "MPI_ERR_BUFFER");
+    /* another communicator of 4 ranks (auto carries there): looked up */
+    outcome f = vrun(MPI_COMM_WORLD, 0, "auto", 3);
+    snprintf(what, sizeof what, "alltoallv on 4 ranks after 2: carried (%s), looked up", f.alg);
+    check(f.same && f.lookups > 0 && f.passed == 0, what);
+    MPI_Comm_free(&c2);
+}
+
 int main(int argc, char **argv)
 {
     int provided = MPI_THREAD_SINGLE, multiple = argc > 1 && !strcmp(argv[1], "multiple");
@@ -377,6 +464,7 @@ int main(int argc, char **argv)
     check(g1.same && g2.same && !strcmp(g1.alg, "allgather-hc") && !strcmp(g2.alg, "bcast-hc"),
           what);
     MPI_Comm_free(&c4);
+    variable_blocks();
 
     if (!memo_on) {
         /* two threads at once, each on a communicator of its own */
