@@ -309,15 +309,6 @@ static int choose_exchange(xchg_mpi_plan *pl)
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
         return MPI_SUCCESS;
     }
-    if (!strcmp(asked, "auto") && pl->cs->p == 2 && !s->in->tuning &&
-        (MPI_VERSION >= 4 || pl->key.nelems <= INT_MAX)) {
-        /* one message each way, which the library's own call sends too:
-         * xchg would add only its own work (its short way then passes
-         * the call at once, memo.c) */
-        xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
-                               "library's own MPI_Alltoall does");
-        return MPI_SUCCESS;
-    }
     if (!strcmp(asked, "auto")) {
         xchg_line flat;
         int taken = 0;
@@ -334,6 +325,17 @@ static int choose_exchange(xchg_mpi_plan *pl)
         add_auto_note(pl);
         if (rc)
             return rc > 0 ? rc : MPI_SUCCESS;
+        if (!shm && pl->cs->p == 2 && !s->in->tuning &&
+            (MPI_VERSION >= 4 || pl->key.nelems <= INT_MAX)) {
+            /* a schedule of 2 ranks is one message each way, which the
+             * library's own call sends too: xchg would add only its own
+             * work (its short way then passes the call at once, memo.c).
+             * Not shm, which moves the blocks without messages. */
+            xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
+                                   "library's own MPI_Alltoall does (%s would send just that)",
+                               spec);
+            return MPI_SUCCESS;
+        }
     } else {
         xchg_err err = {{0}};
         if (!xchg_mpi_exchange_runs(asked, &t, &err)) {

@@ -22,10 +22,10 @@
  *     once for that size; auto_nodes.c). The node-aware exchanges with
  *     leaders (leader, leaders:L, pairs) are not built for variable
  *     blocks: asked for, they run auto's choice and say so.
- * With two ranks auto passes the call to the MPI library: the exchange is
- * one message each way, which the library sends as well (but for counts
- * past INT_MAX under an MPI before 4, which the library cannot take and
- * the direct schedule carries).
+ * With two ranks, where it would run the direct exchange (not shm), auto
+ * passes the call to the MPI library: one message each way, which the
+ * library sends as well (but for counts past INT_MAX under an MPI before
+ * 4, which the library cannot take and the direct schedule carries).
  * Schedules that forward blocks through other ranks (Bruck, the
  * hypercube's standard exchange, the tori's) run when asked for, with the
  * sizes carried in their messages (exec_sf_v.c); the model's auto does not
@@ -243,17 +243,6 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
              MPI_SUCCESS ||
          taken))
         return rc;
-    /* two ranks: one message each way, which is what the library's own
-     * call sends too; xchg would add only its own work (auto). The direct
-     * program stays, for the calls the library cannot take (call.c) */
-    if (!forced_shm && pl->cs->p == 2) {
-        const xchg_mpi_program *direct = pl->prog;
-        xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
-                               "library's own %s does",
-                           name);
-        pl->prog = direct;
-        return MPI_SUCCESS;
-    }
     /* then, on several nodes, aggregation where the model says so */
     if (!forced_shm && !pl->cs->one_node) {
         if ((rc = nodes_v(pl, &complete, &taken)) != MPI_SUCCESS)
@@ -274,6 +263,19 @@ int xchg_mpi_choose_v(xchg_mpi_plan *pl)
         return rc;
     if (pl->fallback)
         return MPI_SUCCESS;
+    if (!forced_shm && !shm && pl->cs->p == 2) {
+        /* the direct exchange of two ranks is one message each way, which
+         * the library's own call sends too: xchg would add only its own
+         * work. Its program stays, for the calls the library cannot take
+         * (call.c) */
+        const xchg_mpi_program *direct = pl->prog;
+        xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
+                               "library's own %s does",
+                           name);
+        pl->prog = direct;
+        add_notes(pl, note, node_aware ? asked : NULL);
+        return MPI_SUCCESS;
+    }
     if (forced_shm)
         snprintf(pl->info.why, sizeof pl->info.why, "asked for");
     else if (shm)

@@ -254,20 +254,18 @@ static void run_case(MPI_Comm comm, const char *cname, const vcase *k, uint64_t 
     check(comm, c1 - c0 == (uint64_t)carried && p1 - p0 == (uint64_t)!carried, line);
     /* what ran: a forced direct schedule, shm or aggregate runs; mpi goes
      * to the library; auto runs pairwise or shm, or aggregate on several
-     * nodes of several ranks, or with 2 ranks passes the call to the
-     * library (one message each way: the library's own); a node-aware
-     * exchange with leaders (not built for variable blocks) runs auto's
-     * choice and says so */
+     * nodes of several ranks, or with 2 ranks, where it would run the
+     * direct exchange, passes the call to the library (one message each
+     * way: the library's own); a node-aware exchange with leaders (not
+     * built for variable blocks) runs auto's choice and says so */
     if (k->alg) {
         const char *a = k->alg;
         int leaders = !strncmp(a, "leader", 6) || !strncmp(a, "pairs", 5);
         int as_auto = !strcmp(a, "auto") || leaders;
         int two = 0;
         MPI_Comm_size(comm, &two);
-        two = two == 2 && as_auto;
+        two = two == 2 && as_auto && !(ok && !info.fallback && !strcmp(info.alg, "shm"));
         int want_fallback = !strcmp(a, "mpi") || two;
-        if (two)
-            leaders = 0; /* passed on before the leaders' note */
         int aggregated = ok && !strcmp(info.alg, "aggregate");
         int auto_ok = ok && (!strcmp(info.alg, "pairwise") || !strcmp(info.alg, "shm") ||
                              (nodes_apart && aggregated));
