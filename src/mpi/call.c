@@ -211,8 +211,9 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
         /* auto's pass of a variable-block call the library cannot take
          * (choose_v.c kept the direct program for it) */
         xchg_mpi_remember_way(pl, "pairwise", 0,
-                              "auto: counts past INT_MAX, which this MPI library's call cannot "
-                              "take: the direct exchange");
+                              "auto: a call this MPI library's MPI_Alltoallv/w cannot take "
+                              "(counts past INT_MAX before MPI 4, or MPI_BOTTOM both ways): "
+                              "the direct exchange");
         xchg_mpi_count_call(a, 1);
         return xchg_mpi_exec_v(pl, &c->b);
     }

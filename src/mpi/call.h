@@ -115,8 +115,9 @@ XCHG_MPI_INTERNAL int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a);
  * fit). Not counted, not raised. */
 XCHG_MPI_INTERNAL int xchg_mpi_library_v(const xchg_mpi_opargs *a);
 /* pass.c: whether xchg_mpi_library_v can make the call a of n ranks:
- * always under MPI 4; before, unless a's wide arrays hold a count or
- * displacement past an int. */
+ * not with one address both ways (MPI_BOTTOM, which MPICH 4.0.2 refuses
+ * as aliased); under an MPI before 4, not with wide arrays that hold a
+ * count or displacement past an int; else yes. */
 XCHG_MPI_INTERNAL int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n);
 /* Where a call of cs passed on goes: a shift by q's peers on cs's
  * duplicate communicator. */

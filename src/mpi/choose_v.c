@@ -24,8 +24,9 @@
  *     blocks: asked for, they run auto's choice and say so.
  * With two ranks, where it would run the direct exchange (not shm), auto
  * passes the call to the MPI library: one message each way, which the
- * library sends as well (but for counts past INT_MAX under an MPI before
- * 4, which the library cannot take and the direct schedule carries).
+ * library sends as well (but for a call the library cannot take, which
+ * the direct schedule carries: counts past INT_MAX under an MPI before 4,
+ * or MPI_BOTTOM both ways, which MPICH 4.0.2 refuses as aliased).
  * Schedules that forward blocks through other ranks (Bruck, the
  * hypercube's standard exchange, the tori's) run when asked for, with the
  * sizes carried in their messages (exec_sf_v.c); the model's auto does not

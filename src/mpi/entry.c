@@ -182,9 +182,10 @@ static int vcall(xchg_op_kind kind, const void *sendbuf, const void *scounts, co
     /* the short way: the plan passed this communicator's last such call
      * to the library, whatever its counts (memo.c; the library checks
      * them); not for wide arrays under an MPI before 4, which the library
-     * may not take, nor for one buffer both ways, which MPI forbids but
-     * not every library checks (describe_v.c does) */
-    int aliased = sendbuf != MPI_IN_PLACE && sendbuf && sendbuf == recvbuf;
+     * may not take, nor for one address both ways: one buffer, which MPI
+     * forbids but not every library checks (describe_v.c does), or
+     * MPI_BOTTOM, which MPICH 4.0.2 refuses (xchg carries it) */
+    int aliased = sendbuf != MPI_IN_PLACE && sendbuf == recvbuf;
     const xchg_mpi_memo_hit *hit =
         aliased || (wide && MPI_VERSION < 4) ? NULL : xchg_mpi_memo_find(&a);
     if (!hit)

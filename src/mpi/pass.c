@@ -79,8 +79,12 @@ int xchg_mpi_library_v(const xchg_mpi_opargs *a)
 
 int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n)
 {
+    /* one address both ways, not in place: MPI_BOTTOM with absolute
+     * displacements, which MPICH 4.0.2 refuses as aliased buffers */
+    if (a->sendbuf != MPI_IN_PLACE && a->sendbuf == a->recvbuf)
+        return 0;
 #if MPI_VERSION >= 4
-    (void)a, (void)n;
+    (void)n;
     return 1;
 #else
     if (!a->wide)
