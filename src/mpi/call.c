@@ -153,8 +153,9 @@ static int buy_shm(xchg_mpi_plan *pl, int verbose)
     return MPI_SUCCESS;
 }
 
-/* Run pl (not a fallback) on b: the shared segment's way, the exchange's
- * or another operation's. Not raised. */
+/* Run pl (not a fallback, or a 2-rank one that kept its program) on b:
+ * the shared segment's way, the exchange's or another operation's. Not
+ * raised. */
 static int exec_plan(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 {
     if (xchg_mpi_is_v(pl->key.kind))
@@ -207,15 +208,14 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
     if (pl->shm_later && (rc = buy_shm(pl, opts->verbose)) != MPI_SUCCESS)
         return rc;
     xchg_mpi_remember(pl);
-    if (pl->fallback && pl->prog && xchg_mpi_is_v(a->kind) && !xchg_mpi_library_v_takes(a, c->p)) {
-        /* auto's pass of a variable-block call the library cannot take
-         * (choose_v.c kept the direct program for it) */
-        xchg_mpi_remember_way(pl, "pairwise", 0,
-                              "auto: a call this MPI library's MPI_Alltoallv/w cannot take "
-                              "(counts past INT_MAX before MPI 4, or MPI_BOTTOM both ways): "
-                              "the direct exchange");
+    if (pl->fallback && pl->prog && !xchg_mpi_library_takes(a, c->p)) {
+        /* auto's pass on 2 ranks of a call the library cannot take
+         * (choose.c and choose_v.c kept the program for it) */
+        xchg_mpi_remember_way(pl, pl->prog->spec, 0,
+                              "auto: a call this MPI library cannot take (counts past INT_MAX "
+                              "before MPI 4, or MPI_BOTTOM both ways): xchg's schedule");
         xchg_mpi_count_call(a, 1);
-        return xchg_mpi_exec_v(pl, &c->b);
+        return exec_plan(pl, &c->b);
     }
     if (pl->fallback) {
         xchg_mpi_pass pass = xchg_mpi_pass_of(cs, a->q);

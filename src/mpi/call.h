@@ -114,11 +114,12 @@ XCHG_MPI_INTERNAL int xchg_mpi_pass_on_instead(const xchg_mpi_opargs *a);
  * or under an older MPI converted to int (MPI_ERR_COUNT when one does not
  * fit). Not counted, not raised. */
 XCHG_MPI_INTERNAL int xchg_mpi_library_v(const xchg_mpi_opargs *a);
-/* pass.c: whether xchg_mpi_library_v can make the call a of n ranks:
- * not with one address both ways (MPI_BOTTOM, which MPICH 4.0.2 refuses
- * as aliased); under an MPI before 4, not with wide arrays that hold a
- * count or displacement past an int; else yes. */
-XCHG_MPI_INTERNAL int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n);
+/* pass.c: whether the MPI library's call can take the call a of n ranks
+ * (the exchange, MPI_Alltoallv or MPI_Alltoallw): not with one address
+ * both ways (MPI_BOTTOM, which MPICH 4.0.2 refuses as aliased); under an
+ * MPI before 4, not with counts, or wide arrays that hold a count or
+ * displacement, past an int; else yes. */
+XCHG_MPI_INTERNAL int xchg_mpi_library_takes(const xchg_mpi_opargs *a, int n);
 /* Where a call of cs passed on goes: a shift by q's peers on cs's
  * duplicate communicator. */
 XCHG_MPI_INTERNAL xchg_mpi_pass xchg_mpi_pass_of(const xchg_mpi_comm *cs, int q);

@@ -330,10 +330,17 @@ static int choose_exchange(xchg_mpi_plan *pl)
             /* a schedule of 2 ranks is one message each way, which the
              * library's own call sends too: xchg would add only its own
              * work (its short way then passes the call at once, memo.c).
-             * Not shm, which moves the blocks without messages. */
+             * Not shm, which moves the blocks without messages. The
+             * program stays, for the calls the library cannot take
+             * (call.c) */
+            xchg_topo_spec(&t, pl->info.topology, sizeof pl->info.topology);
+            if ((rc = xchg_mpi_take_program(pl, &t, spec)) != 0)
+                return rc > 0 ? rc : MPI_SUCCESS;
+            const xchg_mpi_program *direct = pl->prog;
             xchg_mpi_fall_back(pl, "auto: 2 ranks exchange one message each way, as the MPI "
                                    "library's own MPI_Alltoall does (%s would send just that)",
                                spec);
+            pl->prog = direct;
             return MPI_SUCCESS;
         }
     } else {

@@ -55,11 +55,27 @@ static int pack_block(MPI_Comm comm, const xchg_mpi_layout *lay, unsigned char *
     while (rc == MPI_SUCCESS && done < count) {
         size_t n = count - done < per_call ? count - done : per_call;
         unsigned char *at = blk + done * (size_t)extent;
-        int pos = 0;
+        int pos = 0, k = (int)n;
+        MPI_Datatype type = lay->type, moved = MPI_DATATYPE_NULL;
+        if (!at) {
+            /* MPI_BOTTOM (absolute addresses in the type), which MPICH
+             * 4.0.2's MPI_Pack and MPI_Unpack refuse as a null buffer:
+             * the same bytes from address 1, the n elements moved back a
+             * byte */
+            MPI_Aint back = -1;
+            rc = MPI_Type_create_hindexed(1, &k, &back, lay->type, &moved);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Type_commit(&moved);
+            if (rc != MPI_SUCCESS)
+                break;
+            at = (unsigned char *)(uintptr_t)1, k = 1, type = moved;
+        }
         if (unpack)
-            rc = MPI_Unpack(packed, (int)(n * esize), &pos, at, (int)n, lay->type, comm);
+            rc = MPI_Unpack(packed, (int)(n * esize), &pos, at, k, type, comm);
         else
-            rc = MPI_Pack(at, (int)n, lay->type, packed, (int)(n * esize), &pos, comm);
+            rc = MPI_Pack(at, k, type, packed, (int)(n * esize), &pos, comm);
+        if (moved != MPI_DATATYPE_NULL)
+            MPI_Type_free(&moved);
         if (rc == MPI_SUCCESS && (size_t)pos != n * esize)
             rc = MPI_ERR_INTERN; /* packed form is not the type signature's bytes */
         packed += n * esize;

@@ -77,7 +77,7 @@ int xchg_mpi_library_v(const xchg_mpi_opargs *a)
 #endif
 }
 
-int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n)
+int xchg_mpi_library_takes(const xchg_mpi_opargs *a, int n)
 {
     /* one address both ways, not in place: MPI_BOTTOM with absolute
      * displacements, which MPICH 4.0.2 refuses as aliased buffers */
@@ -87,6 +87,8 @@ int xchg_mpi_library_v_takes(const xchg_mpi_opargs *a, int n)
     (void)n;
     return 1;
 #else
+    if (!xchg_mpi_is_v(a->kind))
+        return a->scount <= INT_MAX && a->rcount <= INT_MAX;
     if (!a->wide)
         return 1;
     int *buf = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *buf);
