@@ -10,7 +10,11 @@
  *     call), where it can run here;
  *   - else the candidates (candidates.c) priced as the executor runs them
  *     (auto.c), fastest first; for the exchange the shared-memory exchange
- *     too, when every rank is on one node and one round moves whole blocks.
+ *     too, when every rank is on one node and one round moves whole blocks;
+ *   - for the exchange on 2 ranks without a tuning file, where that would
+ *     be a schedule (not shm), the MPI library's call: one message each
+ *     way is what the library sends too (the plan keeps the program for
+ *     the calls the library cannot take, call.c).
  * A reduction whose operator is not commutative takes a candidate only
  * when every rank's combinations keep rank order (program.c agrees it over
  * the ranks); auto goes on to the next, a forced one falls back.
