@@ -211,7 +211,7 @@ static int run_call(const xchg_mpi_opargs *a, xchg_mpi_call *c, const xchg_mpi_o
     if (pl->fallback && pl->prog && !xchg_mpi_library_takes(a, c->p)) {
         /* auto's pass on 2 ranks of a call the library cannot take
          * (choose.c and choose_v.c kept the program for it) */
-        xchg_mpi_remember_way(pl, pl->prog->spec, 0,
+        xchg_mpi_remember_way(pl, pl->prog, 0, pl->prog->spec, 0, "%s",
                               "auto: a call this MPI library cannot take (counts past INT_MAX "
                               "before MPI 4, or MPI_BOTTOM both ways): xchg's schedule");
         xchg_mpi_count_call(a, 1);

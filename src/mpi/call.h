@@ -173,11 +173,15 @@ XCHG_MPI_INTERNAL unsigned xchg_mpi_memo_epoch(void);
 XCHG_MPI_INTERNAL void xchg_mpi_remember(const xchg_mpi_plan *pl);
 XCHG_MPI_INTERNAL void xchg_mpi_remember_none(const char *why);
 XCHG_MPI_INTERNAL void xchg_mpi_remember_passed(const char *why);
-/* ... or pl's info with the way this call took instead: alg, fallback
- * (the MPI library's call) and why (a variable-block call by a tuning
- * file's row, tuned_v.c). */
-XCHG_MPI_INTERNAL void xchg_mpi_remember_way(const xchg_mpi_plan *pl, const char *alg,
-                                             int fallback, const char *why);
+/* ... or pl's info with the way this call took instead (a variable-block
+ * call decided per call: shm_v.c, tuned_v.c, call.c): alg, fallback (the
+ * MPI library's call) and why, formatted from fmt. key (NULL: none) and
+ * n name the reason: when both are the ones kept for pl, the reason kept
+ * is this call's and nothing is formatted (so they must tell apart every
+ * reason fmt can give). */
+XCHG_MPI_INTERNAL void xchg_mpi_remember_way(const xchg_mpi_plan *pl, const void *key, uint64_t n,
+                                             const char *alg, int fallback, const char *fmt, ...)
+    XCHG_MPI_PRINTF(6, 7);
 /* The short way's: the process's record (the memo is on), from a hit. */
 XCHG_MPI_INTERNAL void xchg_mpi_remember_hit(const xchg_mpi_memo_hit *hit);
 

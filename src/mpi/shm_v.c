@@ -56,16 +56,18 @@
  * UINT64_MAX) unasked, as the last call. */
 static void note_direct(const xchg_mpi_plan *pl, uint64_t largest, uint64_t peers)
 {
-    char why[200];
+    static const char unasked[] = "auto: direct, as the last call, without asking";
+    static const char asked = 0; /* the key of the reason after round 0 */
+    /* auto's direct program (choose_v.c); the reason named by its numbers
+     * (largest < 2^48 and peers < 2^16 here, word_of) */
     if (largest == UINT64_MAX)
-        snprintf(why, sizeof why, "auto: direct, as the last call, without asking");
+        xchg_mpi_remember_way(pl, unasked, 0, "pairwise", 0, "%s", unasked);
     else
-        snprintf(why, sizeof why,
-                 "auto: direct: the call's largest block is %llu B (shm up to %zu) and its "
-                 "busiest rank has %llu nonzero peers (shm from %zu)",
-                 (unsigned long long)largest, pl->shm_v_limit, (unsigned long long)peers,
-                 pl->shm_v_nnz_min);
-    xchg_mpi_remember_way(pl, "pairwise", 0, why); /* auto's direct program (choose_v.c) */
+        xchg_mpi_remember_way(pl, &asked, largest | peers << 48, "pairwise", 0,
+                              "auto: direct: the call's largest block is %llu B (shm up to %zu) "
+                              "and its busiest rank has %llu nonzero peers (shm from %zu)",
+                              (unsigned long long)largest, pl->shm_v_limit,
+                              (unsigned long long)peers, pl->shm_v_nnz_min);
 }
 
 /* This rank's word of round 0 for the call g describes. */

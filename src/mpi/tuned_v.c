@@ -236,15 +236,16 @@ const xchg_mpi_vrow *xchg_mpi_tuned_v_row(const xchg_mpi_plan *pl, uint64_t larg
 
 void xchg_mpi_tuned_v_note(const xchg_mpi_plan *pl, const xchg_mpi_vrow *row, uint64_t largest)
 {
-    char why[160];
+    /* the reason named by the row and the largest block */
+    const char *alg = row->way == XCHG_MPI_VWAY_MPI ? "mpi" : row->alg;
+    int fallback = row->way == XCHG_MPI_VWAY_MPI;
     if (largest != UINT64_MAX)
-        snprintf(why, sizeof why, "auto: tuned: the call's largest block, %llu B, is in the "
-                                  "row of %s",
-                 (unsigned long long)largest, row->alg);
+        xchg_mpi_remember_way(pl, row, largest, alg, fallback,
+                              "auto: tuned: the call's largest block, %llu B, is in the row of %s",
+                              (unsigned long long)largest, row->alg);
     else
-        snprintf(why, sizeof why, "auto: tuned: as the last call (%s), without asking", row->alg);
-    xchg_mpi_remember_way(pl, row->way == XCHG_MPI_VWAY_MPI ? "mpi" : row->alg,
-                          row->way == XCHG_MPI_VWAY_MPI, why);
+        xchg_mpi_remember_way(pl, row, largest, alg, fallback,
+                              "auto: tuned: as the last call (%s), without asking", row->alg);
 }
 
 int xchg_mpi_tuned_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b, const xchg_mpi_vrow *row,
