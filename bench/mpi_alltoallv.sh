@@ -10,7 +10,10 @@
 # -DXCHG_MPI=mpich). And Open MPI at p = 2 (8 B to 1 MiB, uniform and
 # random), where auto passes the call to the library, beside xchg's
 # direct exchange forced there (--alg pairwise, what auto ran before: a
-# reference, not held to the targets).
+# reference, not held to the targets). And Open MPI at p = 4 (2 ranks a
+# core; 8 B to 64 KiB, uniform and random), auto with the model alone and
+# auto with a tuning file that `xchg tune --op alltoallv` makes at p = 4
+# in the same run (its rows are printed after the tables).
 #
 # For each configuration: one validated pass of xchg's side (-c: every byte
 # of every block checked at every size, for each pattern), then R
@@ -73,7 +76,7 @@ build_tree() {
     if [ ! -f "$dir/CMakeCache.txt" ]; then
         cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$flavor" >/dev/null
     fi
-    cmake --build "$dir" --target xchg_bench -j2 >/dev/null
+    cmake --build "$dir" --target xchg_bench xchg_cli -j2 >/dev/null
     [ -x "$dir/xchg-bench" ] || die "$dir/xchg-bench was not built (is $flavor's MPI found? see cmake -B $dir)"
 }
 launcher_of() {
@@ -100,11 +103,20 @@ configs=("ompi16 $build 16 alltoallv $dists -- -m 8:1M -i 100 -x 10 --iterations
          "ompi16w $build 16 alltoallw uniform -- -m 8:1M -i 100 -x 10 --iterations-large 10 --warmup-large 2"
          "ompi64 $build 64 alltoallv uniform random:50 sparse:0.1 -- -m 8:16K -i 10 -x 1 --iterations-large 3 --warmup-large 1"
          "ompi2 $build 2 alltoallv uniform random:50 -- -m 8:1M -i 2000 -x 100 --iterations-large 200 --warmup-large 20"
-         "ompi2pairwise $build 2 alltoallv uniform -- -m 8:1M --alg pairwise -i 2000 -x 100 --iterations-large 200 --warmup-large 20")
+         "ompi2pairwise $build 2 alltoallv uniform -- -m 8:1M --alg pairwise -i 2000 -x 100 --iterations-large 200 --warmup-large 20"
+         "ompi4 $build 4 alltoallv uniform random:50 -- -m 8:64K -i 2000 -x 100 --iterations-large 200 --warmup-large 20"
+         "ompi4tuned $build 4 alltoallv uniform random:50 -- -m 8:64K --tuning $tmp/tune4.txt -i 2000 -x 100 --iterations-large 200 --warmup-large 20")
 [ "$mpich" = 1 ] &&
     configs+=("mpich16 $build_mpich 16 alltoallv uniform random:50 -- -m 8:4K -i 5 -x 1")
 if [ "$quick" = 1 ]; then
     configs=("ompi16 $build 16 alltoallv $dists -- -m 8:64K -i 20 -x 2 --iterations-large 3 --warmup-large 1")
+fi
+
+# the tuning file of ompi4tuned, made here at p = 4 (uniform counts)
+if [[ "${configs[*]}" == *"$tmp/tune4.txt"* ]]; then
+    # shellcheck source=../tests/mpi/lib_mpi.sh
+    source "$repo/tests/mpi/lib_mpi.sh" "$(launcher_of "$build")"
+    mpi_run 4 "$build/xchg" tune --op alltoallv -m 8:64K -o "$tmp/tune4.txt" >"$tmp/tune4.log"
 fi
 
 for cfg in "${configs[@]}"; do
@@ -188,6 +200,10 @@ for (const [title, g] of [["never slower than 1.1x the library", "never"],
   const vs = verdicts.filter(v => v[2] === g), miss = vs.filter(v => !v[1]);
   console.log(`# ${miss.length === 0 ? "met    " : "NOT met"}  ${title}` +
               (miss.length ? `: ${miss.length} of ${vs.length} miss (${miss.map(v => v[0]).join("; ")})` : ""));
+}
+if (fs.existsSync(`${dir}/tune4.log`)) {
+  console.log("\n## ompi4tuned's tuning file: xchg tune --op alltoallv -m 8:64K, p = 4 (its output)");
+  process.stdout.write(fs.readFileSync(`${dir}/tune4.log`, "utf8"));
 }
 EOF
 } >"$out"
