@@ -51,22 +51,32 @@ size_t xchg_mpi_aggregate_requests(const xchg_mpi_plan *pl)
     return 2 * most_slots(m) * xchg_mpi_pieces(xchg_mpi_mul(K * K, pl->block_bytes));
 }
 
-int xchg_mpi_aggregate_choose(xchg_mpi_plan *pl)
+int xchg_mpi_aggregate_begin(xchg_mpi_plan *pl, const xchg_mpi_node_map **out)
 {
-    xchg_mpi_comm *cs = pl->cs;
-    int rc = xchg_mpi_node_map_get(cs);
+    *out = NULL;
+    int rc = xchg_mpi_node_map_get(pl->cs);
     if (rc != MPI_SUCCESS)
         return rc;
-    const xchg_mpi_node_map *m = &cs->nodes;
-    pl->bad_value = 1;
-    snprintf(pl->info.alg, sizeof pl->info.alg, "aggregate");
+    const xchg_mpi_node_map *m = &pl->cs->nodes;
     if (!m->ok) {
+        pl->bad_value = 1; /* asked for where it cannot run */
         xchg_mpi_fall_back(pl, "aggregate: %s", m->why);
         return MPI_SUCCESS;
     }
     pl->bad_value = 0;
     pl->aggregate = 1;
+    snprintf(pl->info.alg, sizeof pl->info.alg, "aggregate");
     snprintf(pl->info.topology, sizeof pl->info.topology, "complete:%d", m->nnodes);
+    *out = m;
+    return MPI_SUCCESS;
+}
+
+int xchg_mpi_aggregate_choose(xchg_mpi_plan *pl)
+{
+    const xchg_mpi_node_map *m;
+    int rc = xchg_mpi_aggregate_begin(pl, &m);
+    if (rc != MPI_SUCCESS || !m)
+        return rc;
     snprintf(pl->info.why, sizeof pl->info.why,
              "asked for: %d nodes of %d%s ranks (%s), every rank sending up to %zu of its node's "
              "messages of %zu bytes to other nodes directly",

@@ -88,14 +88,8 @@ static size_t take(size_t *at, size_t bytes)
 /* The plan's buffer of at least n bytes (grown, kept), or NULL. */
 static unsigned char *plan_buffer(xchg_mpi_plan *pl, size_t n)
 {
-    if (n > pl->vbuf_bytes) {
-        unsigned char *b = n == SIZE_MAX ? NULL : realloc(pl->vbuf, n);
-        if (!b)
-            return NULL;
-        pl->vbuf = b;
-        pl->vbuf_bytes = n;
-    }
-    return pl->vbuf;
+    unsigned char *b = xchg_mpi_grow(pl->vbuf, &pl->vbuf_bytes, n);
+    return b ? pl->vbuf = b : NULL;
 }
 
 /* Point a's tables into the plan's buffer (their sizes depend on the node
@@ -483,20 +477,10 @@ int xchg_mpi_aggregate_v_run(xchg_mpi_plan *pl, const xchg_mpi_bufs *b)
 
 int xchg_mpi_aggregate_v_choose(xchg_mpi_plan *pl)
 {
-    xchg_mpi_comm *cs = pl->cs;
-    int rc = xchg_mpi_node_map_get(cs);
-    if (rc != MPI_SUCCESS)
+    const xchg_mpi_node_map *m;
+    int rc = xchg_mpi_aggregate_begin(pl, &m);
+    if (rc != MPI_SUCCESS || !m)
         return rc;
-    const xchg_mpi_node_map *m = &cs->nodes;
-    pl->bad_value = 1;
-    if (!m->ok) {
-        xchg_mpi_fall_back(pl, "aggregate: %s", m->why);
-        return MPI_SUCCESS;
-    }
-    pl->bad_value = 0;
-    pl->aggregate = 1;
-    snprintf(pl->info.alg, sizeof pl->info.alg, "aggregate");
-    snprintf(pl->info.topology, sizeof pl->info.topology, "complete:%d", m->nnodes);
     size_t O = ((size_t)m->nnodes + (size_t)m->fewest - 1) / (size_t)m->fewest;
     snprintf(pl->info.why, sizeof pl->info.why,
              "asked for: %d nodes of %d%s ranks (%s), every rank sending up to %zu of its node's "

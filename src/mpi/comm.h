@@ -188,6 +188,10 @@ XCHG_MPI_INTERNAL void xchg_mpi_comm_ref(xchg_mpi_comm *cs);
 /* Drop a reference; the last one frees the state (NULL is fine). */
 XCHG_MPI_INTERNAL void xchg_mpi_comm_unref(xchg_mpi_comm *cs);
 
+/* staging.c: buf (of *bytes bytes, malloc'd or NULL) when it holds n
+ * bytes, else buf grown to n by realloc and *bytes set; NULL when the
+ * memory cannot be had (buf then unchanged, still the caller's). */
+XCHG_MPI_INTERNAL void *xchg_mpi_grow(void *buf, size_t *bytes, size_t n);
 /* staging.c: this rank's staging of at least n bytes (kept and grown,
  * never used by two calls at once: one collective at a time on a
  * communicator), or NULL when it cannot be had. */

@@ -62,12 +62,10 @@ static size_t pack_message(sf_run *r, const xchg_mpi_xprog *x, const xchg_mpi_st
     for (size_t i = 0; i < m->nsend_runs; i++)
         for (size_t b = 0; b < runs[i].count; b++)
             bytes = xchg_mpi_add(bytes, r->len[runs[i].where][runs[i].slot + b]);
-    if (bytes > r->out_bytes) {
-        unsigned char *o = bytes == SIZE_MAX ? NULL : realloc(r->out, bytes);
-        if (!o)
-            return SIZE_MAX;
-        r->out = o, r->out_bytes = bytes;
-    }
+    unsigned char *o = xchg_mpi_grow(r->out, &r->out_bytes, bytes);
+    if (!o && bytes)
+        return SIZE_MAX;
+    r->out = o;
     unsigned char *head = r->out, *data = r->out + 8 * nb;
     for (size_t i = 0; i < m->nsend_runs; i++)
         for (size_t b = 0; b < runs[i].count; b++) {

@@ -268,6 +268,12 @@ XCHG_MPI_INTERNAL size_t xchg_mpi_hier_buffer(const xchg_mpi_plan *pl);
  * aggregation (collective: the node map is made at the first plan that
  * asks), or its fallback with the reason. An MPI error code. */
 XCHG_MPI_INTERNAL int xchg_mpi_aggregate_choose(xchg_mpi_plan *pl);
+/* aggregate.c: what both aggregations (aggregate.c, aggregate_v.c) choose
+ * first: the node map (collective, made at the first plan that asks) into
+ * *m, and pl made the aggregation on complete:N (N nodes); or *m NULL
+ * when pl fell back (the ranks' nodes cannot be told apart: the reason is
+ * said, and pl->bad_value set, as it was asked for). An MPI error code. */
+XCHG_MPI_INTERNAL int xchg_mpi_aggregate_begin(xchg_mpi_plan *pl, const xchg_mpi_node_map **m);
 /* aggregate.c: the bytes of each of its two buffers, and its requests. */
 XCHG_MPI_INTERNAL size_t xchg_mpi_aggregate_buffer(const xchg_mpi_plan *pl);
 XCHG_MPI_INTERNAL size_t xchg_mpi_aggregate_requests(const xchg_mpi_plan *pl);

@@ -11,26 +11,24 @@
 
 #include <stdlib.h>
 
+void *xchg_mpi_grow(void *buf, size_t *bytes, size_t n)
+{
+    if (n <= *bytes)
+        return buf;
+    void *b = n == SIZE_MAX ? NULL : realloc(buf, n);
+    if (b)
+        *bytes = n;
+    return b;
+}
+
 unsigned char *xchg_mpi_comm_staging(xchg_mpi_comm *cs, size_t n)
 {
-    if (n > cs->staging_bytes) {
-        unsigned char *b = n == SIZE_MAX ? NULL : realloc(cs->staging, n);
-        if (!b)
-            return NULL;
-        cs->staging = b;
-        cs->staging_bytes = n;
-    }
-    return cs->staging;
+    unsigned char *b = xchg_mpi_grow(cs->staging, &cs->staging_bytes, n);
+    return b ? cs->staging = b : NULL;
 }
 
 void *xchg_mpi_comm_vtables(xchg_mpi_comm *cs, size_t n)
 {
-    if (n > cs->vtables_bytes) {
-        void *b = n == SIZE_MAX ? NULL : realloc(cs->vtables, n);
-        if (!b)
-            return NULL;
-        cs->vtables = b;
-        cs->vtables_bytes = n;
-    }
-    return cs->vtables;
+    void *b = xchg_mpi_grow(cs->vtables, &cs->vtables_bytes, n);
+    return b ? cs->vtables = b : NULL;
 }
