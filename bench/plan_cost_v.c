@@ -79,12 +79,9 @@ static int value(int from, int to, int k, int i)
     return (int)(mix((uint32_t)from, (uint32_t)to, (uint32_t)k, 7u) & 0xFFFFFu) * 64 + i;
 }
 
-/* Fill call k's counts, displacements and send buffer on comm. */
-static void prepare(call_bufs *c, MPI_Comm comm, int k, int round, int thread)
+/* The world rank of each of comm's n ranks (malloc'd). */
+static int *world_ranks(MPI_Comm comm, int n)
 {
-    int n, me;
-    MPI_Comm_size(comm, &n);
-    MPI_Comm_rank(comm, &me);
     MPI_Group g, wg;
     MPI_Comm_group(comm, &g);
     MPI_Comm_group(MPI_COMM_WORLD, &wg);
@@ -94,6 +91,17 @@ static void prepare(call_bufs *c, MPI_Comm comm, int k, int round, int thread)
     MPI_Group_translate_ranks(g, n, idx, wg, wr);
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
+    free(idx);
+    return wr;
+}
+
+/* Fill call k's counts, displacements and send buffer on comm. */
+static void prepare(call_bufs *c, MPI_Comm comm, int k, int round, int thread)
+{
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    int *wr = world_ranks(comm, n);
     size_t so = 0, ro = 0;
     for (int j = 0; j < n; j++) {
         c->scounts[j] = count_of(wr[me], wr[j], k, round, thread);
@@ -107,7 +115,6 @@ static void prepare(call_bufs *c, MPI_Comm comm, int k, int round, int thread)
         for (int i = 0; i < c->scounts[j]; i++)
             c->sbuf[c->sdispls[j] + i] = value(wr[me], wr[j], k, i);
     memset(c->rbuf, 0xff, c->rints * sizeof(int));
-    free(idx);
     free(wr);
 }
 
@@ -117,22 +124,15 @@ static int check(const call_bufs *c, MPI_Comm comm, int k)
     int n, me;
     MPI_Comm_size(comm, &n);
     MPI_Comm_rank(comm, &me);
-    MPI_Group g, wg;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(MPI_COMM_WORLD, &wg);
-    int bad = 0;
+    int *wr = world_ranks(comm, n), bad = 0;
     for (int j = 0; j < n && !bad; j++) {
-        int w, wme;
-        MPI_Group_translate_ranks(g, 1, &j, wg, &w);
-        MPI_Group_translate_ranks(g, 1, &me, wg, &wme);
         for (int i = 0; i < c->rcounts[j]; i++)
-            if (c->rbuf[c->rdispls[j] + i] != value(w, wme, k, i))
+            if (c->rbuf[c->rdispls[j] + i] != value(wr[j], wr[me], k, i))
                 bad = 1;
         if (c->rbuf[c->rdispls[j] + c->rcounts[j]] != -1) /* the gap untouched */
             bad = 1;
     }
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
+    free(wr);
     return bad;
 }
 
