@@ -72,22 +72,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ "$quick" = 1 ] && [ "$reps" = 5 ]; then reps=2; fi
-command -v node >/dev/null || die "node not found (scripts/install-deps.sh installs nodejs)"
-
-# Configure when needed, build the two programs (quick when up to date).
-build_tree() {
-    local dir=$1 flavor=$2
-    if [ ! -f "$dir/CMakeCache.txt" ]; then
-        cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$flavor" >/dev/null
-    fi
-    cmake --build "$dir" --target xchg_bench memcpy_bw -j2 >/dev/null
-    [ -x "$dir/xchg-bench" ] || die "$dir/xchg-bench was not built (is $flavor's MPI found? see cmake -B $dir)"
-}
-launcher_of() {
-    sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$1/CMakeCache.txt"
-}
-build_tree "$build" openmpi
-[ "$mpich" = 1 ] && build_tree "$build_mpich" mpich
+# shellcheck source=lib_bench.sh
+source "$here/lib_bench.sh"
+bench_deps
+bench_build "$build" openmpi xchg-bench xchg_bench memcpy_bw
+[ "$mpich" = 1 ] && bench_build "$build_mpich" mpich xchg-bench xchg_bench memcpy_bw
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -119,7 +108,7 @@ fi
 for cfg in "${configs[@]}"; do
     read -r name dir np iters <<<"$cfg"
     # shellcheck source=../tests/mpi/lib_mpi.sh
-    source "$repo/tests/mpi/lib_mpi.sh" "$(launcher_of "$dir")"
+    source "$repo/tests/mpi/lib_mpi.sh" "$(bench_launcher "$dir")"
     echo "== $name: p = $np, $(basename "$MPI_LAUNCHER"), $iters" >&2
     # The library as MPI_Get_library_version names it (xchg-bench's header).
     mpi_run 2 "$dir/xchg-bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' \

@@ -68,22 +68,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$quick" = 1 ] && reps=1
-command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
-    bash "$repo/scripts/install-deps.sh"
-
-build_tree() {
-    local dir=$1 flavor=$2
-    if [ ! -f "$dir/CMakeCache.txt" ]; then
-        cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$flavor" >/dev/null
-    fi
-    cmake --build "$dir" --target xchg_bench xchg_cli -j2 >/dev/null
-    [ -x "$dir/xchg-bench" ] || die "$dir/xchg-bench was not built (is $flavor's MPI found? see cmake -B $dir)"
-}
-launcher_of() {
-    sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$1/CMakeCache.txt"
-}
-build_tree "$build" openmpi
-[ "$mpich" = 1 ] && build_tree "$build_mpich" mpich
+# shellcheck source=lib_bench.sh
+source "$here/lib_bench.sh"
+bench_deps
+bench_build "$build" openmpi xchg-bench xchg_bench xchg_cli
+[ "$mpich" = 1 ] && bench_build "$build_mpich" mpich xchg-bench xchg_bench xchg_cli
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -115,7 +104,7 @@ fi
 # the tuning file of ompi4tuned, made here at p = 4 (uniform counts)
 if [[ "${configs[*]}" == *"$tmp/tune4.txt"* ]]; then
     # shellcheck source=../tests/mpi/lib_mpi.sh
-    source "$repo/tests/mpi/lib_mpi.sh" "$(launcher_of "$build")"
+    source "$repo/tests/mpi/lib_mpi.sh" "$(bench_launcher "$build")"
     mpi_run 4 "$build/xchg" tune --op alltoallv -m 8:64K -o "$tmp/tune4.txt" >"$tmp/tune4.log"
 fi
 
@@ -124,7 +113,7 @@ for cfg in "${configs[@]}"; do
     ds=${rest%% -- *}
     iters=${rest#* -- }
     # shellcheck source=../tests/mpi/lib_mpi.sh
-    source "$repo/tests/mpi/lib_mpi.sh" "$(launcher_of "$dir")"
+    source "$repo/tests/mpi/lib_mpi.sh" "$(bench_launcher "$dir")"
     mpi_run 2 "$dir/xchg-bench" --alg mpi -m 8:8 -i 1 -x 0 | sed -n 's/^# MPI library: //p' \
         | cut -d, -f1 | tr -s " \t" " " >"$tmp/$name.version"
     for d in $ds; do

@@ -44,18 +44,11 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1'; accepted: --runs R, --build DIR, --build-mpich DIR, --no-mpich, --out FILE, --help" ;;
     esac
 done
-command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
-    bash "$repo/scripts/install-deps.sh"
-build_tree() {
-    if [ ! -f "$1/CMakeCache.txt" ]; then
-        cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$2" >/dev/null
-    fi
-    cmake --build "$1" --target mpi_persistent -j2 >/dev/null
-    [ -x "$1/mpi_persistent" ] || die "$1/mpi_persistent was not built"
-}
-launcher_of() { sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$1/CMakeCache.txt"; }
-build_tree "$build" openmpi
-[ "$mpich" = 1 ] && build_tree "$build_mpich" mpich
+# shellcheck source=lib_bench.sh
+source "$here/lib_bench.sh"
+bench_deps
+bench_build "$build" openmpi mpi_persistent mpi_persistent
+[ "$mpich" = 1 ] && bench_build "$build_mpich" mpich mpi_persistent mpi_persistent
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
@@ -66,7 +59,7 @@ configs=("ompi16 $build 16 --iters 60 --compute 300"
 for cfg in "${configs[@]}"; do
     read -r name dir np flags <<<"$cfg"
     # shellcheck source=../tests/mpi/lib_mpi.sh
-    source "$repo/tests/mpi/lib_mpi.sh" "$(launcher_of "$dir")"
+    source "$repo/tests/mpi/lib_mpi.sh" "$(bench_launcher "$dir")"
     for r in $(seq 1 "$runs"); do
         echo "== $name run $r of $runs" >&2
         # shellcheck disable=SC2086

@@ -52,20 +52,12 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1'; accepted: --runs R, --build DIR, --build-mpich DIR, --no-mpich, --out FILE, --help" ;;
     esac
 done
-command -v node >/dev/null && command -v mpicc.openmpi >/dev/null && command -v mpicc.mpich >/dev/null ||
-    bash "$repo/scripts/install-deps.sh"
-
-build_tree() {
-    local dir=$1 flavor=$2
-    if [ ! -f "$dir/CMakeCache.txt" ]; then
-        cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DXCHG_MPI="$flavor" >/dev/null
-    fi
-    cmake --build "$dir" --target plan_cost_v xchg_mpi -j2 >/dev/null
-    [ -x "$dir/plan_cost_v" ] && [ -f "$dir/libxchg_mpi.so" ] ||
-        die "$dir lacks plan_cost_v or libxchg_mpi.so (is $flavor's MPI found? see cmake -B $dir)"
-}
-build_tree "$build" openmpi
-[ "$mpich" = 1 ] && build_tree "$build_mpich" mpich
+# shellcheck source=lib_bench.sh
+source "$here/lib_bench.sh"
+bench_deps
+# the program, and the drop-in it runs under
+bench_build "$build" openmpi libxchg_mpi.so plan_cost_v xchg_mpi
+[ "$mpich" = 1 ] && bench_build "$build_mpich" mpich libxchg_mpi.so plan_cost_v xchg_mpi
 export OMPI_MCA_mpi_yield_when_idle=1
 
 tmp=$(mktemp -d)
@@ -78,7 +70,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 config() {
     local name=$1 tree=$2 np=$3 threads=$4
     # shellcheck source=../tests/mpi/lib_mpi.sh
-    source "$repo/tests/mpi/lib_mpi.sh" "$(sed -n 's/^XCHG_MPIEXEC:FILEPATH=//p' "$tree/CMakeCache.txt")"
+    source "$repo/tests/mpi/lib_mpi.sh" "$(bench_launcher "$tree")"
     local version
     version=$("$MPI_LAUNCHER" --version 2>&1 | grep -m1 -i 'version\|open mpi\|openrte' | sed 's/^ *//')
     echo "$name $np $threads $(mpi_flavor): $version" >>"$tmp/configs"
